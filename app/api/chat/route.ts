@@ -1,0 +1,16 @@
+/**
+ * POST /api/chat: one model step for the browser's code-mode chat, streamed as UI message
+ * chunks. The browser sends the model choice, settings and system prompt with the messages,
+ * and runs the tools itself; see lib/model/chat-handler.ts.
+ */
+import { handleChatRequest } from "@/lib/model/chat-handler";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+// A long model answer streams for a while; the platform default may cut it.
+export const maxDuration = 300;
+
+/** Streams one model step. */
+export function POST(request: Request): Promise<Response> {
+  return handleChatRequest(request, { env: process.env });
+}

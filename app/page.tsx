@@ -1,0 +1,5 @@
+import { Playground } from "@/components/playground/Playground";
+
+export default function Page() {
+  return <Playground />;
+}

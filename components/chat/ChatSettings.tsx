@@ -1,0 +1,147 @@
+"use client";
+
+import { useId } from "react";
+import type { BrowserKeys, ChatSettings as Settings } from "@/lib/model/chat-settings";
+import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "@/lib/model/providers";
+import styles from "./ChatSettings.module.css";
+
+interface ChatSettingsProps {
+  settings: Settings;
+  keys: BrowserKeys;
+  serverKeys: ServerKeyStatus | undefined;
+  provider: ProviderId;
+  modelId: string;
+  stepMode: boolean;
+  hasDestructiveTools: boolean;
+  update: (patch: Partial<Settings>) => void;
+  setKey: (provider: ProviderId, key: string) => void;
+  forgetKeys: () => void;
+}
+
+/** "" → undefined, else a finite number (or undefined). */
+function optionalNumber(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function providerLabel(id: ProviderId, serverKeys: ServerKeyStatus | undefined, keys: BrowserKeys): string {
+  const info = providerInfo(id);
+  if (id === "demo") return info.label;
+  const notes = [serverKeys?.[id] ? "server key" : "", keys[id] ? "your key" : ""].filter(Boolean);
+  return notes.length > 0 ? `${info.label} (${notes.join(", ")})` : info.label;
+}
+
+/** Model, key, sampling and loop settings. Keys typed here stay in this browser and go only to this app's server. */
+export function ChatSettings(props: ChatSettingsProps) {
+  const { settings, keys, serverKeys, provider, modelId, stepMode, hasDestructiveTools, update, setKey, forgetKeys } = props;
+  const id = useId();
+  const info = providerInfo(provider);
+  const hasAnyKey = Object.values(keys).some((k) => typeof k === "string" && k !== "");
+  return (
+    <form className={styles.settings} aria-label="Chat settings" onSubmit={(e) => e.preventDefault()}>
+      <label htmlFor={`${id}-provider`}>Provider</label>
+      <select id={`${id}-provider`} value={provider} onChange={(e) => update({ provider: e.target.value as ProviderId })}>
+        {PROVIDERS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {providerLabel(p.id, serverKeys, keys)}
+          </option>
+        ))}
+      </select>
+
+      {provider === "demo" ? (
+        <p className={styles.hint}>
+          Offline and scripted: answers the demo servers&apos; example prompts with fixed programs, and explains how to connect a real model for anything
+          else. No key, no network.
+        </p>
+      ) : (
+        <>
+          <label htmlFor={`${id}-model`}>Model id</label>
+          <input
+            id={`${id}-model`}
+            list={`${id}-models`}
+            value={modelId}
+            onChange={(e) => update({ models: { ...settings.models, [provider]: e.target.value } })}
+            spellCheck={false}
+          />
+          <datalist id={`${id}-models`}>
+            {info.suggestedModels.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+
+          {info.needsBaseURL ? (
+            <>
+              <label htmlFor={`${id}-base`}>Base URL</label>
+              <input id={`${id}-base`} value={settings.baseURL} placeholder="http://localhost:11434/v1" onChange={(e) => update({ baseURL: e.target.value })} spellCheck={false} />
+              <div className={styles.presets} role="group" aria-label="Base URL presets">
+                {info.presets?.map((p) => (
+                  <button key={p.label} type="button" onClick={() => update({ baseURL: p.baseURL })}>
+                    {p.label}
+                  </button>
+                ))}
+              </div>
+            </>
+          ) : null}
+
+          <label htmlFor={`${id}-key`}>API key{info.keyOptional ? " (if the server needs one)" : ""}</label>
+          <input
+            id={`${id}-key`}
+            type="password"
+            autoComplete="off"
+            value={keys[provider] ?? ""}
+            placeholder={serverKeys?.[provider] ? "Using the server's key" : "Paste a key"}
+            onChange={(e) => setKey(provider, e.target.value)}
+            spellCheck={false}
+          />
+          <p className={styles.hint}>
+            Kept in this browser&apos;s localStorage and sent only to this app&apos;s own server, which passes it to {info.label}.
+            {info.keyEnv ? ` The server can hold one instead: ${info.keyEnv}.` : ""}{" "}
+            <button type="button" onClick={forgetKeys} disabled={!hasAnyKey}>
+              Forget my keys
+            </button>
+          </p>
+        </>
+      )}
+
+      <label htmlFor={`${id}-temp`}>Temperature</label>
+      <input
+        id={`${id}-temp`}
+        type="number"
+        min={0}
+        max={2}
+        step={0.1}
+        placeholder="provider default"
+        value={settings.temperature ?? ""}
+        onChange={(e) => update({ temperature: optionalNumber(e.target.value) })}
+      />
+      <label htmlFor={`${id}-max-tokens`}>Max output tokens</label>
+      <input
+        id={`${id}-max-tokens`}
+        type="number"
+        min={1}
+        step={1}
+        placeholder="provider default"
+        value={settings.maxOutputTokens ?? ""}
+        onChange={(e) => update({ maxOutputTokens: optionalNumber(e.target.value) })}
+      />
+      <label htmlFor={`${id}-steps`}>Max steps per answer</label>
+      <input id={`${id}-steps`} type="number" min={1} max={100} step={1} value={settings.maxSteps} onChange={(e) => update({ maxSteps: Math.min(100, Math.max(1, optionalNumber(e.target.value) ?? 1)) })} />
+
+      <div className={styles.checks}>
+        <label>
+          <input type="checkbox" checked={stepMode} onChange={(e) => update({ stepMode: e.target.checked })} /> Step mode: approve each program in the editor before it runs
+          {settings.stepMode === undefined && hasDestructiveTools ? <span className={styles.hint}> (on because a connected server has destructive tools)</span> : null}
+        </label>
+        <label>
+          <input type="checkbox" checked={settings.returnDirectly} onChange={(e) => update({ returnDirectly: e.target.checked })} /> Return directly: show the
+          program&apos;s value as the answer, without another model turn
+        </label>
+        <label>
+          <input type="checkbox" checked={settings.searchMode} onChange={(e) => update({ searchMode: e.target.checked })} /> Search mode: give the model a
+          search_tools tool instead of every declaration (large catalogs)
+        </label>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import type { EditorMarker } from "./CodeEditor";
+import type { ChatCodeEntry, PendingApproval } from "@/components/hooks/use-chat-bridge";
+
+// Monaco touches `window` at import, so it loads on the client only.
+const CodeEditor = dynamic(() => import("./CodeEditor").then((m) => m.CodeEditor), {
+  ssr: false,
+  loading: () => <div className="editor-loading">Loading editor…</div>,
+});
+
+export interface EditorPanelProps {
+  code: string;
+  onCodeChange: (code: string) => void;
+  onReset: () => void;
+  running: boolean;
+  onRun: () => void;
+  onStop: () => void;
+  errorMarker: EditorMarker | undefined;
+  declarations: string;
+  /** Step mode: model code waiting for Run (which sends the editor's code, edited or not) or Skip. */
+  pending?: PendingApproval | undefined;
+  onSkip?: () => void;
+  /** The model's execute_code calls, newest first. */
+  history?: readonly ChatCodeEntry[];
+}
+
+/** The Editor panel: Monaco plus Run, Stop and Reset. */
+export function EditorPanel(props: EditorPanelProps) {
+  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [] } = props;
+  return (
+    <section className="panel" aria-label="Editor">
+      <div className="panel-header">
+        <h2>Editor</h2>
+        {history.length > 0 && (
+          <select
+            aria-label="Code from the chat"
+            value=""
+            onChange={(e) => {
+              const entry = history.find((h) => h.toolCallId === e.target.value);
+              if (entry) onCodeChange(entry.code);
+            }}
+          >
+            <option value="">Code from the chat ({history.length})…</option>
+            {history.map((h, i) => (
+              <option key={h.toolCallId} value={h.toolCallId}>
+                #{history.length - i} · {new Date(h.at).toLocaleTimeString()} · {h.code.split("\n").find((l) => l.trim())?.slice(0, 40)}
+              </option>
+            ))}
+          </select>
+        )}
+        <span className="spacer" />
+        <button type="button" onClick={onReset} disabled={running} title="Replace the code with the sample script">
+          Reset
+        </button>
+        <button type="button" onClick={onStop} disabled={!running}>
+          Stop
+        </button>
+        <button type="button" className="primary" onClick={onRun} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
+          Run <kbd>Ctrl+Enter</kbd>
+        </button>
+      </div>
+      {pending && (
+        <div className="step-banner" role="alert" aria-label="Model code waiting">
+          <span>
+            <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model,
+            or Skip.
+          </span>
+          <button type="button" className="primary" onClick={onRun}>
+            Run
+          </button>
+          <button type="button" onClick={onSkip}>
+            Skip
+          </button>
+        </div>
+      )}
+      <div className="panel-body" style={{ overflow: "hidden" }}>
+        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} />
+      </div>
+    </section>
+  );
+}

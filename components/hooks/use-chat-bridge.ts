@@ -1,0 +1,139 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ApprovalDecision } from "@/lib/model/tool-handler";
+import type { RunResult } from "@/lib/sandbox/types";
+import type { UseSandboxRunResult } from "./use-sandbox-run";
+import type { UseEditorCodeResult } from "./use-editor-code";
+import type { UseToolCatalogResult } from "./use-tool-catalog";
+import type { UseMcpResult } from "./use-mcp";
+import type { UseTimelineDebuggerResult } from "./use-timeline-debugger";
+
+/** One execute_code call of the model, kept so the person can bring its code back into the editor. */
+export interface ChatCodeEntry {
+  toolCallId: string;
+  code: string;
+  at: number;
+}
+
+/** Model code waiting in the editor for the person (step mode). */
+export interface PendingApproval {
+  toolCallId: string;
+  code: string;
+}
+
+export interface UseChatBridgeResult {
+  /** What the chat panel needs from the rest of the page. */
+  chat: {
+    defaultSystemPrompt: string;
+    searchPrompt: string;
+    runCode: (code: string, toolCallId: string) => Promise<RunResult>;
+    searchTools: (query: string, limit: number) => string;
+    awaitApproval: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+    hasDestructiveTools: boolean;
+    stopRun: () => void;
+    connectedServers: readonly string[];
+  };
+  /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
+  pending: PendingApproval | undefined;
+  approve: () => void;
+  skip: () => void;
+  history: readonly ChatCodeEntry[];
+}
+
+const MAX_HISTORY = 50;
+
+export interface ChatBridgeDeps {
+  sandbox: UseSandboxRunResult;
+  editor: UseEditorCodeResult;
+  catalog: UseToolCatalogResult;
+  mcp: UseMcpResult;
+  debug: UseTimelineDebuggerResult;
+}
+
+/**
+ * Connects the chat to the editor, the sandbox and the timeline: the model's code appears in
+ * Monaco (and in a history), runs through the same host functions as a person's run (so it is
+ * recorded, mocked, replayed and gated the same way), and in step mode waits for Run or Skip.
+ */
+export function useChatBridge({ sandbox, editor, catalog, mcp, debug }: ChatBridgeDeps): UseChatBridgeResult {
+  const [history, setHistory] = useState<ChatCodeEntry[]>([]);
+  const [pending, setPending] = useState<PendingApproval | undefined>(undefined);
+  const resolveRef = useRef<((decision: ApprovalDecision) => void) | null>(null);
+  // Approve sends whatever the editor holds at that moment (the person may have edited the code).
+  const codeRef = useRef(editor.code);
+  useEffect(() => {
+    codeRef.current = editor.code;
+  }, [editor.code]);
+
+  const { run, stop } = sandbox;
+  const { setCode } = editor;
+  const { prepareHost, observer } = debug;
+
+  const remember = useCallback((toolCallId: string, code: string) => {
+    setHistory((list) => [{ toolCallId, code, at: Date.now() }, ...list.filter((e) => e.toolCallId !== toolCallId)].slice(0, MAX_HISTORY));
+  }, []);
+
+  const runCode = useCallback(
+    (code: string, toolCallId: string) => {
+      setCode(code);
+      remember(toolCallId, code);
+      return run(code, prepareHost, observer);
+    },
+    [setCode, remember, run, prepareHost, observer],
+  );
+
+  const settle = useCallback((decision: ApprovalDecision) => {
+    const resolve = resolveRef.current;
+    resolveRef.current = null;
+    setPending(undefined);
+    resolve?.(decision);
+  }, []);
+
+  const awaitApproval = useCallback(
+    (code: string, toolCallId: string) => {
+      // A newer request replaces an older one: the older is answered as skipped, never left hanging.
+      resolveRef.current?.({ action: "skip", message: "Replaced by a newer call before the person decided." });
+      setCode(code);
+      remember(toolCallId, code);
+      setPending({ toolCallId, code });
+      return new Promise<ApprovalDecision>((resolve) => {
+        resolveRef.current = resolve;
+      });
+    },
+    [setCode, remember],
+  );
+
+  const approve = useCallback(() => settle({ action: "run", code: codeRef.current }), [settle]);
+  const skip = useCallback(() => settle({ action: "skip", message: "The person chose not to run this code." }), [settle]);
+  const stopRun = useCallback(() => {
+    stop();
+    settle({ action: "skip", message: "Stopped by the person." });
+  }, [stop, settle]);
+
+  // Only an explicit destructiveHint counts (the same rule as the approval gate): treating every
+  // unannotated tool as destructive would turn step mode on for almost any server.
+  const hasDestructiveTools = useMemo(
+    () => mcp.connected.some((s) => s.tools.some((t) => t.annotations?.destructiveHint === true)),
+    [mcp.connected],
+  );
+  const connectedServers = useMemo(() => mcp.connected.map((s) => s.config.name), [mcp.connected]);
+  const searchTools = useCallback((query: string, limit: number) => catalog.search.search(query, limit).text, [catalog.search]);
+
+  return {
+    chat: {
+      defaultSystemPrompt: catalog.systemPrompt,
+      searchPrompt: catalog.searchPrompt,
+      runCode,
+      searchTools,
+      awaitApproval,
+      hasDestructiveTools,
+      stopRun,
+      connectedServers,
+    },
+    pending,
+    approve,
+    skip,
+    history,
+  };
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { ServerRegistry } from "@/lib/mcp/registry";
+import { createRegistryStorage } from "@/lib/mcp/registry-storage";
+import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
+import { withStdioBridge } from "@/lib/mcp/stdio-connector";
+import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
+import { buildHostFunctions, type CallInfo } from "@/lib/mcp/host-functions";
+import type { ServerConfig } from "@/lib/mcp/types";
+import type { ServerTools } from "@/lib/codemode";
+import type { HostFunctions } from "@/lib/sandbox/types";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+
+/** A connected server with the tools it listed: what the typed API and the sandbox see. */
+export interface ConnectedServer {
+  config: ServerConfig;
+  tools: readonly Tool[];
+}
+
+export interface UseMcpResult {
+  /** Undefined until the registry has loaded on the client. */
+  registry: ServerRegistry | undefined;
+  manager: ConnectionManager | undefined;
+  servers: readonly ServerConfig[];
+  statuses: Readonly<Record<string, ServerStatus>>;
+  connected: readonly ConnectedServer[];
+  /** The same list in the shape the declarations generator takes. */
+  serverTools: readonly ServerTools[];
+  /** Host functions for one run: one namespace per connected server. */
+  hostFor: (onCallInfo: (callId: number, info: CallInfo) => void, onProgress?: OnProgress) => HostFunctions;
+}
+
+type OnProgress = NonNullable<Parameters<typeof buildHostFunctions>[1]>["onProgress"];
+
+const NO_SERVERS: readonly ServerConfig[] = [];
+const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
+const noop = () => () => undefined;
+
+/**
+ * The registered MCP servers (kept in this browser's localStorage, secrets under their own key)
+ * and their live connections. Everything lives on the client: the server never sees them.
+ */
+export function useMcp(): UseMcpResult {
+  const [stores, setStores] = useState<{ registry: ServerRegistry; manager: ConnectionManager } | undefined>(undefined);
+
+  useEffect(() => {
+    const registry = new ServerRegistry({ storage: createRegistryStorage(window.localStorage) });
+    const manager = new ConnectionManager(registry, {
+      connectOptions: {
+        baseUrl: window.location.origin,
+        proxyUrl: "/api/mcp/proxy",
+        fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
+      },
+      connector: withStdioBridge(),
+    });
+    // Creating the stores needs `window`, which only exists after mount.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setStores({ registry, manager });
+    void manager.connectAll();
+    return () => void manager.dispose();
+  }, []);
+
+  const registry = stores?.registry;
+  const manager = stores?.manager;
+  const servers = useSyncExternalStore(
+    registry ? (l) => registry.subscribe(l) : noop,
+    () => registry?.snapshot() ?? NO_SERVERS,
+    () => NO_SERVERS,
+  );
+  const statuses = useSyncExternalStore(
+    manager ? (l) => manager.subscribe(l) : noop,
+    () => manager?.snapshot() ?? NO_STATUSES,
+    () => NO_STATUSES,
+  );
+
+  const connected = useMemo(() => {
+    const list: ConnectedServer[] = [];
+    for (const config of servers) {
+      const status = statuses[config.id];
+      if (config.enabled && status?.state === "connected") list.push({ config, tools: status.tools });
+    }
+    return list;
+  }, [servers, statuses]);
+
+  const serverTools = useMemo(() => connected.map((s) => ({ name: s.config.name, tools: s.tools })), [connected]);
+
+  const hostFor = useCallback(
+    (onCallInfo: (callId: number, info: CallInfo) => void, onProgress?: OnProgress): HostFunctions => {
+      if (!manager) return {};
+      const live = connected.flatMap((s) => {
+        const connection = manager.connection(s.config.id);
+        return connection ? [{ name: s.config.name, connection, tools: s.tools }] : [];
+      });
+      return buildHostFunctions(live, { onCallInfo, ...(onProgress ? { onProgress } : {}) }).host;
+    },
+    [manager, connected],
+  );
+
+  return { registry, manager, servers, statuses, connected, serverTools, hostFor };
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ServerTools } from "@/lib/codemode/types";
+import { hostApiOf } from "@/lib/sandbox/host-api";
+import type { HostFunctions } from "@/lib/sandbox/types";
+import type { CallProgress } from "@/lib/timeline/call-records";
+import { buildDebugHost } from "@/lib/timeline/debug-host";
+import { namespacesOf } from "@/lib/timeline/namespaces";
+import { RunRecorder, type HostReport } from "@/lib/timeline/recorder";
+import type { Divergence } from "@/lib/timeline/replay";
+import type { RunObserver } from "@/lib/timeline/run-observer";
+import type { RunRecord } from "@/lib/timeline/run-record";
+import { useTimelineApprovals, type UseTimelineApprovalsResult } from "./use-timeline-approvals";
+import { useTimelineHistory, type UseTimelineHistoryResult } from "./use-timeline-history";
+import { useTimelineMocks, type UseTimelineMocksResult } from "./use-timeline-mocks";
+
+/**
+ * Builds a run's live host functions (use-mcp's hostFor): `report` ties what the host learns to
+ * the call's row; `onProgress`, when the host passes it to buildHostFunctions, brings MCP progress
+ * notifications to the row and the record.
+ */
+export type LiveHostFor = (report: (callId: number, info: HostReport) => void, onProgress?: (callId: number, progress: CallProgress) => void) => HostFunctions;
+
+/** The next run replays this recorded run. */
+export interface ReplayChoice {
+  record: RunRecord;
+  onMismatch: "stop" | "live";
+}
+
+/** Everything the timeline's debugging tools need, from one hook. */
+export interface UseTimelineDebuggerResult {
+  /** Pass as use-sandbox-run's prepareHost: live servers behind mocks > replay > approvals, with recording. */
+  prepareHost: (report: (callId: number, info: HostReport) => void) => HostFunctions;
+  /** Pass as use-sandbox-run's run observer: records each run into the history. */
+  observer: RunObserver;
+  history: UseTimelineHistoryResult;
+  approvals: UseTimelineApprovalsResult;
+  mocks: UseTimelineMocksResult;
+  replay: ReplayChoice | undefined;
+  setReplay: (choice: ReplayChoice | undefined) => void;
+  /** Where the last replayed run left its recording, if it did. */
+  divergence: Divergence | undefined;
+  /** Server and tool names as the code sees them (for the tools list and the mock editor). */
+  namespaces: ReturnType<typeof namespacesOf>;
+}
+
+interface CurrentRun {
+  recorder: RunRecorder | undefined;
+  /** Host reports that arrived before the run's start was observed. */
+  early: Array<[number, HostReport]>;
+  replayOf: string | undefined;
+}
+
+/** Wires mocks, replay, approvals and recording around the live host functions (see the report for the wiring). */
+export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[]): UseTimelineDebuggerResult {
+  const history = useTimelineHistory();
+  const approvals = useTimelineApprovals(servers);
+  const mocks = useTimelineMocks();
+  const [replay, setReplay] = useState<ReplayChoice | undefined>(undefined);
+  const [divergence, setDivergence] = useState<Divergence | undefined>(undefined);
+  const namespaces = useMemo(() => namespacesOf(servers), [servers]);
+  const current = useRef<CurrentRun | null>(null);
+
+  // prepareHost runs inside the lead's run() callback: it reads the latest choices through refs.
+  const latest = useRef({ mocks: mocks.mocks, replay, namespaces });
+  useEffect(() => {
+    latest.current = { mocks: mocks.mocks, replay, namespaces };
+  }, [mocks.mocks, replay, namespaces]);
+
+  const { gate, denyAll } = approvals;
+  const { runScript } = mocks;
+  const prepareHost = useCallback(
+    (report: (callId: number, info: HostReport) => void): HostFunctions => {
+      const { mocks: table, replay: choice, namespaces: names } = latest.current;
+      const run: CurrentRun = { recorder: undefined, early: [], replayOf: choice?.record.id };
+      current.current = run;
+      setDivergence(undefined);
+      const onInfo = (callId: number, info: HostReport) => {
+        report(callId, info);
+        if (run.recorder) run.recorder.onCallInfo(callId, info);
+        else run.early.push([callId, info]);
+      };
+      const onProgress = (callId: number, progress: CallProgress) => onInfo(callId, { progress: { ...progress } });
+      return buildDebugHost({
+        live: hostFor(onInfo, onProgress),
+        names,
+        onInfo,
+        approvals: gate,
+        mocks: table,
+        runScript,
+        ...(choice ? { replay: { record: choice.record, onMismatch: choice.onMismatch, onDivergence: setDivergence } } : {}),
+      });
+    },
+    [hostFor, gate, runScript],
+  );
+
+  const { add } = history;
+  const observer = useMemo<RunObserver>(
+    () => ({
+      onStart(runId, request, host) {
+        const run = current.current;
+        if (!run) return;
+        const { namespaces: names } = latest.current;
+        run.recorder = new RunRecorder({ id: runId, code: request.code, api: hostApiOf(host), names, ...(request.limits ? { limits: request.limits } : {}), ...(run.replayOf ? { replayOf: run.replayOf } : {}) });
+        for (const [callId, info] of run.early.splice(0)) run.recorder.onCallInfo(callId, info);
+      },
+      onEvent(_runId, event) {
+        current.current?.recorder?.onEvent(event);
+      },
+      onFinish(_runId, result) {
+        const recorder = current.current?.recorder;
+        current.current = null;
+        // A prompt left open belongs to a run that is over.
+        denyAll();
+        if (recorder) add(recorder.finish(result));
+      },
+    }),
+    [add, denyAll],
+  );
+
+  return { prepareHost, observer, history, approvals, mocks, replay, setReplay, divergence, namespaces };
+}

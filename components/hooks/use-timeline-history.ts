@@ -1,0 +1,47 @@
+"use client";
+
+import { useCallback, useState } from "react";
+import { addToHistory, removeFromHistory, type HistoryEntry } from "@/lib/timeline/history";
+import { exportRunFile, parseRunFile, runFileName, type RunFileError } from "@/lib/timeline/run-file";
+import type { RunRecord } from "@/lib/timeline/run-record";
+
+/** This session's recorded runs, and saving and loading run files. */
+export interface UseTimelineHistoryResult {
+  history: readonly HistoryEntry[];
+  add: (record: RunRecord) => void;
+  remove: (id: string) => void;
+  clear: () => void;
+  /** Reads a run file into the history; resolves with the record, or why the file was refused. */
+  importFile: (file: File) => Promise<{ record: RunRecord } | { error: RunFileError }>;
+  /** Saves a run as a .json file (a download). */
+  download: (record: RunRecord) => void;
+}
+
+/** Keeps the session's runs in memory (bounded by MAX_HISTORY); nothing is stored or sent. */
+export function useTimelineHistory(): UseTimelineHistoryResult {
+  const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
+
+  const add = useCallback((record: RunRecord) => setHistory((current) => addToHistory(current, record)), []);
+  const remove = useCallback((id: string) => setHistory((current) => removeFromHistory(current, id)), []);
+  const clear = useCallback(() => setHistory([]), []);
+
+  const importFile = useCallback(async (file: File) => {
+    const parsed = parseRunFile(await file.text());
+    if (!parsed.ok) return { error: parsed.error };
+    setHistory((current) => addToHistory(current, parsed.record));
+    return { record: parsed.record };
+  }, []);
+
+  const download = useCallback((record: RunRecord) => {
+    const blob = new Blob([exportRunFile(record)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = runFileName(record);
+    link.click();
+    // Revoked on the next task: the click has started the download by then.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }, []);
+
+  return { history, add, remove, clear, importFile, download };
+}

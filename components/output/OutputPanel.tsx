@@ -1,0 +1,78 @@
+"use client";
+
+import { useState } from "react";
+import { statusLabel, type RunView } from "@/lib/timeline/run-view";
+import { RunResultView } from "./RunResultView";
+import { LogList } from "./LogList";
+import { TimelinePanel } from "@/components/timeline/TimelinePanel";
+import type { CallRecordsState } from "@/lib/timeline/call-records";
+import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
+
+export interface OutputPanelProps {
+  state: RunView;
+  calls: CallRecordsState;
+  debug: UseTimelineDebuggerResult;
+  onUseCode: (code: string) => void;
+  onRevealLine?: (line: number) => void;
+}
+
+/** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
+export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine }: OutputPanelProps) {
+  const [tab, setTab] = useState<"output" | "timeline">("output");
+  const label = statusLabel(state);
+  const tone = state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
+
+  return (
+    <section className="panel" aria-label="Output">
+      <div className="panel-header">
+        <div className="tabs" role="tablist" aria-label="Output views">
+          <button type="button" role="tab" aria-selected={tab === "output"} onClick={() => setTab("output")}>
+            Output
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "timeline"} onClick={() => setTab("timeline")}>
+            Timeline
+          </button>
+        </div>
+        <span className="spacer" />
+        <span className={`status status-${tone}`} role="status" aria-label="Run status" data-testid="run-status">
+          {label}
+        </span>
+      </div>
+      <div className="panel-body" role="tabpanel">
+        {tab === "output" ? <OutputBody state={state} /> : <TimelinePanel calls={calls} run={state} debug={debug} onUseCode={onUseCode} {...(onRevealLine ? { onRevealLine } : {})} />}
+      </div>
+    </section>
+  );
+}
+
+function OutputBody({ state }: { state: RunView }) {
+  if (state.status === "idle") {
+    return (
+      <div className="empty-state">
+        <h3>Nothing has run yet</h3>
+        <p>
+          Press <kbd>Ctrl+Enter</kbd> in the editor, or Run, to execute the code in the sandbox. The returned value, console
+          lines and run statistics appear here.
+        </p>
+      </div>
+    );
+  }
+  if (state.status === "running") {
+    return (
+      <div className="output">
+        <div className="stats">
+          <span>
+            running… tool calls <b>{state.callsEnded}</b>/<b>{state.callsStarted}</b>
+          </span>
+        </div>
+        {state.logs.length > 0 && (
+          <section aria-label="Console">
+            <h3>Console</h3>
+            <LogList logs={state.logs} />
+          </section>
+        )}
+      </div>
+    );
+  }
+  return <RunResultView result={state.result} />;
+}

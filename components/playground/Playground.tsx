@@ -1,0 +1,108 @@
+"use client";
+
+import { useState } from "react";
+import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
+import { ServersPanel } from "@/components/servers/ServersPanel";
+import { ChatPanel } from "@/components/chat/ChatPanel";
+import { EditorPanel } from "@/components/editor/EditorPanel";
+import { OutputPanel } from "@/components/output/OutputPanel";
+import { useSandboxRun } from "@/components/hooks/use-sandbox-run";
+import { useEditorCode } from "@/components/hooks/use-editor-code";
+import { useToolCatalog } from "@/components/hooks/use-tool-catalog";
+import { useMcp } from "@/components/hooks/use-mcp";
+import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
+import { useChatBridge } from "@/components/hooks/use-chat-bridge";
+import { useShareLink } from "@/components/hooks/use-share-link";
+import { ShareBanner } from "@/components/share/ShareBanner";
+import { ShareDialog } from "@/components/share/ShareDialog";
+
+/** The whole playground: header and four resizable panels (Servers, Chat, Editor, Output). */
+export function Playground() {
+  const sandbox = useSandboxRun();
+  const editor = useEditorCode();
+  const mcp = useMcp();
+  const catalog = useToolCatalog(mcp.serverTools);
+  const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
+  const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug });
+  const [sharing, setSharing] = useState(false);
+  // A shared link puts its code in the editor; it never starts a run (DESIGN: shared code never runs by itself).
+  const shareLink = useShareLink({
+    onOpen: ({ state }) => {
+      if (state.code !== undefined) editor.setCode(state.code);
+    },
+  });
+  // Layouts persist in localStorage so a reload keeps the person's arrangement.
+  const columns = useDefaultLayout({ id: "cmp-columns", storage: safeStorage() });
+  const rows = useDefaultLayout({ id: "cmp-rows", storage: safeStorage() });
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>Code Mode Playground</h1>
+        <span className="tagline">The model writes one program; it runs in a QuickJS sandbox; every tool call lands on a timeline.</span>
+        <span className="spacer" />
+        <span className="muted" data-testid="sandbox-state">
+          {sandbox.ready ? "sandbox ready" : "sandbox starting…"}
+        </span>
+        <button type="button" onClick={() => setSharing(true)}>
+          Share
+        </button>
+      </header>
+      <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} />
+      {sharing && (
+        <ShareDialog
+          inputs={{ servers: mcp.servers, toolSnapshots: mcp.serverTools, code: editor.code, systemPrompt: catalog.systemPrompt }}
+          onOpenFile={shareLink.openFile}
+          onClose={() => setSharing(false)}
+        />
+      )}
+      <main className="app-main">
+        <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
+          <Panel id="servers" defaultSize="23%" minSize="12%">
+            <ServersPanel mcp={mcp} catalog={catalog} />
+          </Panel>
+          <Separator className="separator" />
+          <Panel id="chat" defaultSize="25%" minSize="15%">
+            <ChatPanel {...bridge.chat} />
+          </Panel>
+          <Separator className="separator" />
+          <Panel id="work" defaultSize="52%" minSize="25%">
+            <Group orientation="vertical" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
+              <Panel id="editor" defaultSize="58%" minSize="15%">
+                <EditorPanel
+                  code={editor.code}
+                  onCodeChange={editor.setCode}
+                  onReset={editor.reset}
+                  running={sandbox.running}
+                  onRun={bridge.pending ? bridge.approve : () => void sandbox.run(editor.code, debug.prepareHost, debug.observer)}
+                  pending={bridge.pending}
+                  onSkip={bridge.skip}
+                  history={bridge.history}
+                  onStop={sandbox.stop}
+                  errorMarker={sandbox.errorMarker}
+                  declarations={catalog.declarations.text}
+                />
+              </Panel>
+              <Separator className="separator separator-h" />
+              <Panel id="output" defaultSize="42%" minSize="10%">
+                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} />
+              </Panel>
+            </Group>
+          </Panel>
+        </Group>
+      </main>
+    </div>
+  );
+}
+
+type LayoutStorage = Pick<Storage, "getItem" | "setItem">;
+const NO_STORAGE: LayoutStorage = { getItem: () => null, setItem: () => undefined };
+
+/** localStorage when it works (absent on the server, throws in some privacy modes); otherwise nothing is saved. */
+function safeStorage(): LayoutStorage {
+  try {
+    return typeof window === "undefined" ? NO_STORAGE : window.localStorage;
+  } catch {
+    return NO_STORAGE;
+  }
+}

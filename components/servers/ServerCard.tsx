@@ -1,0 +1,111 @@
+"use client";
+
+import type { ServerStatus } from "@/lib/mcp/connection-manager";
+import type { ServerConfig } from "@/lib/mcp/types";
+
+export interface ServerCardProps {
+  server: ServerConfig;
+  status: ServerStatus | undefined;
+  onEdit: () => void;
+  onRemove: () => void;
+  onToggle: (enabled: boolean) => void;
+  onReconnect: () => void;
+}
+
+/** One server: name, where it is, its connection status, and what changed in its tool list. */
+export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect }: ServerCardProps) {
+  const state = server.enabled ? (status?.state ?? "idle") : "disabled";
+  const where = server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : server.url;
+  return (
+    <li className="server-card" aria-label={`Server ${server.name}`}>
+      <div className="server-head">
+        <label className="toggle" title={server.enabled ? "Disable" : "Enable"}>
+          <input type="checkbox" checked={server.enabled} onChange={(e) => onToggle(e.target.checked)} aria-label={`Enable ${server.name}`} />
+        </label>
+        <strong className="server-name">{server.name}</strong>
+        <span className={`pill pill-${state}`} data-testid={`server-status-${server.name}`}>
+          {state}
+        </span>
+      </div>
+      <div className="server-where muted" title={where}>
+        {transportLabel(server.transport)} · {where}
+      </div>
+      <StatusLine status={server.enabled ? status : undefined} />
+      <div className="server-actions">
+        <button type="button" onClick={onReconnect} disabled={!server.enabled}>
+          Reconnect
+        </button>
+        <button type="button" onClick={onEdit}>
+          Edit
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            if (window.confirm(`Remove the server "${server.name}"?`)) onRemove();
+          }}
+        >
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function StatusLine({ status }: { status: ServerStatus | undefined }) {
+  if (!status) return null;
+  if (status.state === "error") {
+    return (
+      <div className="server-error" role="alert">
+        <b>{status.error.kind}</b>: {status.error.message}
+      </div>
+    );
+  }
+  if (status.state !== "connected") return null;
+  const change = status.lastChange;
+  return (
+    <div className="server-info muted">
+      {status.serverInfo.name} {status.serverInfo.version} · protocol {status.protocolVersion} · {status.transport}
+      {status.via === "proxy" ? " via proxy" : ""} · {status.tools.length} tools
+      {status.prompts.length > 0 ? ` · ${status.prompts.length} prompts` : ""}
+      {status.resources.length > 0 ? ` · ${status.resources.length} resources` : ""}
+      {(status.prompts.length > 0 || status.resources.length > 0) && (
+        <details className="server-extras">
+          <summary>Prompts and resources</summary>
+          {status.prompts.length > 0 && (
+            <ul aria-label={`Prompts of ${status.serverInfo.name}`}>
+              {status.prompts.map((p) => (
+                <li key={p.name}>
+                  <code>{p.name}</code>
+                  {p.arguments && p.arguments.length > 0 && <span> ({p.arguments.map((a) => a.name).join(", ")})</span>}
+                  {p.description && <span> — {p.description}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+          {status.resources.length > 0 && (
+            <ul aria-label={`Resources of ${status.serverInfo.name}`}>
+              {status.resources.map((r) => (
+                <li key={r.uri}>
+                  <code>{r.uri}</code>
+                  {r.mimeType && <span> [{r.mimeType}]</span>}
+                  {(r.title ?? r.name) && <span> — {r.title ?? r.name}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </details>
+      )}
+      {change && (
+        <div className="tool-change">
+          tools changed: {change.added.length > 0 && <span>+{change.added.join(", +")} </span>}
+          {change.removed.length > 0 && <span>−{change.removed.join(", −")} </span>}
+          {change.changed.length > 0 && <span>~{change.changed.join(", ~")}</span>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function transportLabel(transport: ServerConfig["transport"]): string {
+  return transport === "streamable-http" ? "HTTP" : transport === "sse" ? "SSE" : "stdio";
+}

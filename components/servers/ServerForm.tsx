@@ -1,0 +1,100 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import type { ServerRegistry, ServerInputIssue } from "@/lib/mcp/registry";
+import type { ServerConfig, TransportKind } from "@/lib/mcp/types";
+import { formatPairs, parseArgLines, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
+
+/** Adds a server, or edits one when `server` is given. Field errors come from the registry's own checks. */
+export function ServerForm({ registry, server, onDone }: { registry: ServerRegistry; server?: ServerConfig; onDone: () => void }) {
+  const [name, setName] = useState(server?.name ?? "");
+  const [transport, setTransport] = useState<TransportKind>(server?.transport ?? "streamable-http");
+  const [url, setUrl] = useState(server?.url ?? "");
+  const [headers, setHeaders] = useState(formatPairs(server?.headers, ": "));
+  const [command, setCommand] = useState(server?.command ?? "");
+  const [args, setArgs] = useState((server?.args ?? []).join("\n"));
+  const [env, setEnv] = useState(formatPairs(server?.env, "="));
+  const [cwd, setCwd] = useState(server?.cwd ?? "");
+  const [issues, setIssues] = useState<ServerInputIssue[]>([]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsedHeaders = parseHeaderLines(headers);
+    const parsedEnv = parseEnvLines(env);
+    const found: ServerInputIssue[] = [];
+    if (!parsedHeaders.ok) found.push({ field: "headers", message: parsedHeaders.message });
+    if (!parsedEnv.ok) found.push({ field: "env", message: parsedEnv.message });
+    if (found.length > 0) return setIssues(found);
+    const input =
+      transport === "stdio"
+        ? { name, transport, command, args: parseArgLines(args), env: parsedEnv.ok ? parsedEnv.value : {}, ...(cwd ? { cwd } : {}) }
+        : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {} };
+    const result = server ? registry.update(server.id, input) : registry.add({ ...input, enabled: true });
+    if (!result.ok) return setIssues(result.issues);
+    onDone();
+  };
+
+  const issue = (field: ServerInputIssue["field"]) => issues.find((i) => i.field === field)?.message;
+  return (
+    <form className="server-form" onSubmit={submit} aria-label={server ? `Edit ${server.name}` : "Add server"}>
+      <Field label="Name (the code namespace)" error={issue("name")}>
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="weather" autoFocus />
+      </Field>
+      <Field label="Transport" error={issue("transport")}>
+        <select value={transport} onChange={(e) => setTransport(e.target.value as TransportKind)}>
+          <option value="streamable-http">Streamable HTTP</option>
+          <option value="sse">SSE (legacy)</option>
+          <option value="stdio">stdio (local command)</option>
+        </select>
+      </Field>
+      {transport === "stdio" ? (
+        <>
+          <Field label="Command" error={issue("command")}>
+            <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" />
+          </Field>
+          <Field label="Arguments (one per line)">
+            <textarea rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={"-y\n@modelcontextprotocol/server-memory"} />
+          </Field>
+          <Field label="Environment (KEY=value per line; kept in this browser only)" error={issue("env")}>
+            <textarea rows={2} value={env} onChange={(e) => setEnv(e.target.value)} spellCheck={false} />
+          </Field>
+          <Field label="Working directory">
+            <input value={cwd} onChange={(e) => setCwd(e.target.value)} />
+          </Field>
+          <p className="muted small">stdio servers run through the app&apos;s local bridge, which only exists when the app listens on loopback.</p>
+        </>
+      ) : (
+        <>
+          <Field label="URL" error={issue("url")}>
+            <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mcp" />
+          </Field>
+          <Field label="Headers (Name: value per line; kept in this browser only)" error={issue("headers")}>
+            <textarea rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" spellCheck={false} />
+          </Field>
+        </>
+      )}
+      <div className="toolbar">
+        <button type="submit" className="primary">
+          {server ? "Save" : "Add"}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Field({ label, error, children }: { label: string; error?: string | undefined; children: React.ReactNode }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {children}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { useState } from "react";
+import type { UseMcpResult } from "@/components/hooks/use-mcp";
+import { ServerCard } from "./ServerCard";
+import { ServerForm } from "./ServerForm";
+import { ConfigDialog } from "./ConfigDialog";
+
+/** Registered servers with their status, plus add, import/export and forget-secrets. */
+export function ServerList({ mcp }: { mcp: UseMcpResult }) {
+  // "adding" or the id of the server being edited.
+  const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
+  const [configOpen, setConfigOpen] = useState(false);
+  const { registry, manager, servers, statuses } = mcp;
+  if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
+
+  const problems = registry.problems();
+  return (
+    <div className="server-list">
+      <div className="toolbar">
+        <button type="button" className="primary" onClick={() => setEditing({ kind: "adding" })}>
+          Add server
+        </button>
+        <button type="button" onClick={() => setConfigOpen(true)}>
+          Import / export
+        </button>
+      </div>
+      {problems.length > 0 && (
+        <div className="error-box" role="alert">
+          {problems.join("\n")}
+        </div>
+      )}
+      {configOpen && <ConfigDialog registry={registry} onClose={() => setConfigOpen(false)} />}
+      {editing?.kind === "adding" && <ServerForm registry={registry} onDone={() => setEditing(undefined)} />}
+      {servers.length === 0 && editing?.kind !== "adding" && (
+        <div className="empty-state">
+          <h3>No servers registered</h3>
+          <p>Add an MCP server by URL (Streamable HTTP or SSE) or a local command (stdio), or import an mcp.json file.</p>
+          <button type="button" onClick={() => registry.restoreDemoServers()}>
+            Restore the demo servers
+          </button>
+        </div>
+      )}
+      <ul className="servers" aria-label="Registered servers">
+        {servers.map((server) =>
+          editing?.kind === "editing" && editing.id === server.id ? (
+            <li key={server.id}>
+              <ServerForm registry={registry} server={server} onDone={() => setEditing(undefined)} />
+            </li>
+          ) : (
+            <ServerCard
+              key={server.id}
+              server={server}
+              status={statuses[server.id]}
+              onEdit={() => setEditing({ kind: "editing", id: server.id })}
+              onRemove={() => registry.remove(server.id)}
+              onToggle={(on) => registry.setEnabled(server.id, on)}
+              onReconnect={() => void manager.reconnect(server.id)}
+            />
+          ),
+        )}
+      </ul>
+      <div className="toolbar muted-actions">
+        <button type="button" onClick={() => registry.restoreDemoServers()}>
+          Restore demo servers
+        </button>
+        <button
+          type="button"
+          title="Headers, tokens and env values are kept in this browser's localStorage only"
+          onClick={() => {
+            if (window.confirm("Forget every header, token and env value stored in this browser?")) registry.forgetSecrets();
+          }}
+        >
+          Forget secrets
+        </button>
+      </div>
+      <p className="muted small">
+        Servers are kept in this browser&apos;s localStorage; headers, tokens and env values under a separate key that
+        &ldquo;Forget secrets&rdquo; wipes. They never enter the sandbox, a share link or a log.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+"use client";
+
+import { useState } from "react";
+import type { UseMcpResult } from "@/components/hooks/use-mcp";
+import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import { ServerList } from "./ServerList";
+import { ToolsView } from "@/components/tools/ToolsView";
+
+/** The left column: registered servers and their tools. */
+export function ServersPanel({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToolCatalogResult }) {
+  const [tab, setTab] = useState<"servers" | "tools">("servers");
+  const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
+  return (
+    <section className="panel" aria-label="Servers">
+      <div className="panel-header">
+        <div className="tabs" role="tablist" aria-label="Server views">
+          <button type="button" role="tab" aria-selected={tab === "servers"} onClick={() => setTab("servers")}>
+            Servers <span className="muted">{mcp.servers.length}</span>
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
+            Tools <span className="muted">{toolCount}</span>
+          </button>
+        </div>
+      </div>
+      <div className="panel-body" role="tabpanel">
+        {tab === "servers" ? <ServerList mcp={mcp} /> : <ToolsView mcp={mcp} catalog={catalog} />}
+      </div>
+    </section>
+  );
+}

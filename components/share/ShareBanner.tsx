@@ -1,0 +1,107 @@
+"use client";
+
+import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
+import { useShareCopy } from "@/components/hooks/use-share-copy";
+import type { ServerInput } from "@/lib/mcp/server-input";
+import type { ServerConfig } from "@/lib/mcp/types";
+import type { JsonObject } from "@/lib/share/json-value";
+import { shareServersToMcpJson } from "@/lib/share/mcp-json";
+import type { OpenShareResult } from "@/lib/share/open";
+import { planSharedServers } from "@/lib/share/restore";
+import { describeShare } from "@/lib/share/summary";
+import { SharedServerRow } from "./SharedServerRow";
+import type { AddServerResult } from "./SharedServerRow";
+import styles from "./ShareBanner.module.css";
+
+/** Props of the opened-link banner. */
+export interface ShareBannerProps {
+  link: UseShareLinkResult;
+  /** The servers this person has registered, to spot shared ones already there. */
+  registered: readonly ServerConfig[];
+  /** Adds a server to the registry (`registry.add`); only ever called from a click. */
+  onAddServer: (input: ServerInput) => AddServerResult;
+  /** Replays a recorded run offline, without connecting anything; omit to hide the buttons. */
+  onReplayRun?: (run: JsonObject, index: number) => void;
+}
+
+const SOURCE: Record<OpenShareResult["source"], string> = { link: "from a link", "short-link": "from a short link", file: "from a file" };
+
+/** Says what an opened share contains; servers needing secrets ask for them; nothing runs or connects by itself. */
+export function ShareBanner({ link, registered, onAddServer, onReplayRun }: ShareBannerProps) {
+  const { copied, copy } = useShareCopy<"mcp-json" | "code">();
+  const { state } = link;
+  if (state.status === "none") return null;
+  if (state.status === "loading") {
+    return (
+      <section className={styles.banner} aria-label="Shared playground" aria-busy="true">
+        <span className="muted">Opening the shared playground {SOURCE[state.source]}…</span>
+      </section>
+    );
+  }
+  if (state.status === "error") {
+    return (
+      <section className={`${styles.banner} ${styles.error}`} aria-label="Shared playground">
+        <div className="error-box" role="alert">
+          Could not open the share {SOURCE[state.source]}: {state.message}
+        </div>
+        <div className="toolbar">
+          <button type="button" onClick={link.dismiss}>
+            Dismiss
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  const { state: share, warnings, source } = state.opened;
+  const plans = planSharedServers(share.servers, registered);
+  return (
+    <section className={styles.banner} aria-label="Shared playground">
+      <div className={styles.headline}>
+        <strong>Shared playground {SOURCE[source]}</strong>
+        <span className={styles.contents}>{describeShare(share).join(" · ") || "empty"}</span>
+      </div>
+      {share.code !== undefined && <span className="small">The shared code is in the editor. It has not run: nothing runs until you click Run.</span>}
+      {warnings.length > 0 && (
+        <ul className={styles.notes}>
+          {warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+      {plans.length > 0 && (
+        <ul className={styles.servers} aria-label="Shared servers">
+          {plans.map((plan, index) => (
+            <SharedServerRow key={`${index}:${plan.server.name}`} plan={plan} registered={registered} onAddServer={onAddServer} />
+          ))}
+        </ul>
+      )}
+      {onReplayRun && share.runs.length > 0 && (
+        <div className="toolbar" aria-label="Recorded runs">
+          <span className="small">Recorded runs (replay offline, no server needed):</span>
+          {share.runs.map((run, index) => (
+            <button key={index} type="button" onClick={() => onReplayRun(run, index)}>
+              Replay run {index + 1}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="toolbar">
+        {share.servers.length > 0 && (
+          <button type="button" onClick={() => copy("mcp-json", shareServersToMcpJson(share.servers, { baseUrl: window.location.origin }).text)}>
+            {copied === "mcp-json" ? "Copied" : "Copy as mcp.json"}
+          </button>
+        )}
+        {share.code !== undefined && (
+          <button type="button" onClick={() => copy("code", share.code ?? "")}>
+            {copied === "code" ? "Copied" : "Copy code"}
+          </button>
+        )}
+        <span className="spacer" />
+        <button type="button" onClick={link.dismiss}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { useShare } from "@/components/hooks/use-share";
+import type { UseShareResult } from "@/components/hooks/use-share";
+import type { ShareInputs } from "@/lib/share/build";
+import { SHARE_CAPS } from "@/lib/share/caps";
+import { SHARE_FILE_NAME } from "@/lib/share/file-format";
+import type { PreparedShare } from "@/lib/share/prepare";
+import styles from "./ShareDialog.module.css";
+
+/** Props of the Share dialog. */
+export interface ShareDialogProps {
+  /** The playground's live pieces; read once, when the dialog opens. */
+  inputs: ShareInputs;
+  onClose: () => void;
+  /** Opens an exported share file (the opened-link banner then shows it). */
+  onOpenFile?: (file: Blob) => void;
+}
+
+function kb(chars: number): string {
+  return `${(chars / 1024).toFixed(1)} KB`;
+}
+
+function dataUrl(text: string): string {
+  return `data:application/json;charset=utf-8,${encodeURIComponent(text)}`;
+}
+
+/** Share this playground: a link (or a short link when too large), a file, mcp.json and the code. */
+export function ShareDialog({ inputs, onClose, onOpenFile }: ShareDialogProps) {
+  const share = useShare(inputs);
+  const ref = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    // A modal <dialog> traps focus and closes on Escape by itself. No close() on cleanup: its
+    // "close" event would reach onClose after Strict Mode's rehearsal unmount and shut the
+    // dialog at once; removing the element from the DOM ends the modal state anyway.
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  return (
+    <dialog ref={ref} className={styles.dialog} aria-labelledby="share-dialog-title" onClose={onClose}>
+      <div className={styles.body}>
+        <h2 id="share-dialog-title" className={styles.title}>
+          Share this playground
+        </h2>
+        {share.prep.status === "preparing" && <p className="muted">Preparing the share…</p>}
+        {share.prep.status === "error" && (
+          <div className="error-box" role="alert">
+            {share.prep.message}
+          </div>
+        )}
+        {share.prep.status === "ready" && <Prepared share={share} prepared={share.prep.share} link={share.prep.link} />}
+        {onOpenFile && (
+          <section className={styles.section}>
+            <h3>Open</h3>
+            <div className="toolbar">
+              <label className="file-button">
+                Open a share file…
+                <input
+                  type="file"
+                  accept="application/json,.json"
+                  onChange={(event) => {
+                    const file = event.target.files?.[0];
+                    if (file) {
+                      onOpenFile(file);
+                      ref.current?.close();
+                    }
+                  }}
+                />
+              </label>
+            </div>
+          </section>
+        )}
+        <div className="toolbar">
+          <span className="spacer" />
+          <button type="button" onClick={() => ref.current?.close()}>
+            Close
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
+
+function Prepared({ share, prepared, link }: { share: UseShareResult; prepared: PreparedShare; link: string | undefined }) {
+  const { shortLink, copied, copy } = share;
+  return (
+    <>
+      <section className={styles.section}>
+        <h3>What it holds</h3>
+        {prepared.contents.length > 0 ? (
+          <ul className={styles.list}>
+            {prepared.contents.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted small">Nothing yet: an empty playground.</p>
+        )}
+        {prepared.omitted.length > 0 && (
+          <p className="muted small">Left out: {prepared.omitted.join("; ")}. Secrets never go into a share.</p>
+        )}
+      </section>
+      {prepared.lookalikes.length > 0 && (
+        <div className={styles.warning} role="alert">
+          These look like credentials and would be shared as written: {prepared.lookalikes.join(", ")}. Remove them before sharing.
+        </div>
+      )}
+      <section className={styles.section}>
+        <h3>Link</h3>
+        {link !== undefined && (
+          <div className={styles.linkRow}>
+            <input className={styles.linkInput} readOnly value={link} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />
+            <button type="button" className="primary" onClick={() => copy("link", link)}>
+              {copied === "link" ? "Copied" : "Copy link"}
+            </button>
+          </div>
+        )}
+        <span className={styles.size}>
+          {kb(prepared.encoded.length)} encoded.{" "}
+          {prepared.transport === "link" && "Everything is in the link itself (after #), which never reaches a server."}
+          {prepared.transport === "short-link" && `Too large for a link (over ${kb(SHARE_CAPS.linkChars)}): create a short link stored by this app.`}
+          {prepared.transport === "too-large" && `Too large to share as a link (over ${kb(SHARE_CAPS.snapshotChars)}): download the file instead.`}
+        </span>
+        {prepared.transport !== "too-large" && (
+          <div className="toolbar">
+            {shortLink.status === "saved" ? (
+              <>
+                <input className={styles.linkInput} readOnly value={shortLink.url} aria-label="Short link" onFocus={(e) => e.currentTarget.select()} />
+                <button type="button" className="primary" onClick={() => copy("short-link", shortLink.url)}>
+                  {copied === "short-link" ? "Copied" : "Copy short link"}
+                </button>
+              </>
+            ) : (
+              <button type="button" onClick={share.createShortLink} disabled={shortLink.status === "saving"}>
+                {shortLink.status === "saving" ? "Creating…" : "Create short link"}
+              </button>
+            )}
+            {shortLink.status === "error" && <span className="field-error small">{shortLink.message}</span>}
+          </div>
+        )}
+      </section>
+      <section className={styles.section}>
+        <h3>Export</h3>
+        <div className="toolbar">
+          <a className="button" download={SHARE_FILE_NAME} href={dataUrl(prepared.fileText)}>
+            Download {SHARE_FILE_NAME}
+          </a>
+          <button type="button" onClick={() => copy("mcp-json", prepared.mcpJson.text)} disabled={prepared.state.servers.length === 0}>
+            {copied === "mcp-json" ? "Copied" : "Copy as mcp.json"}
+          </button>
+          <button type="button" onClick={() => copy("code", prepared.state.code ?? "")} disabled={prepared.state.code === undefined}>
+            {copied === "code" ? "Copied" : "Copy code"}
+          </button>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,81 @@
+"use client";
+
+import type { CallRecord } from "@/lib/timeline/call-records";
+import type { PendingApproval } from "@/lib/timeline/approval-store";
+import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import { formatDuration } from "@/lib/timeline/format";
+import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
+import { ApprovalPrompt } from "./ApprovalPrompt";
+import { JsonView } from "./JsonView";
+import styles from "./Timeline.module.css";
+
+/** What the details pane needs besides the call. */
+export interface CallDetailsProps {
+  record: CallRecord;
+  approval?: PendingApproval;
+  onDecide?: (callId: number, decision: ApprovalDecision) => void;
+  /** Jumps the editor to the line that made the call; the link shows only when the engine reported the line. */
+  onRevealLine?: (line: number) => void;
+}
+
+/** The selected call: arguments, result or error, validation findings, timing, and the line of code that made it. */
+export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDetailsProps) {
+  const status = displayStatus(record);
+  return (
+    <section className={styles.details} aria-label={`Call ${record.callId} details`}>
+      <div className={styles.detailsHeader}>
+        <strong>{toolLabel(record)}</strong>
+        <span className={`${styles.badge} ${styles[`status-${status}`] ?? ""}`}>{status}</span>
+        {record.source && record.source !== "live" && <span className={styles.badge}>{record.source === "mock" ? "mocked" : "replayed"}</span>}
+        <span className="muted">call #{record.callId}</span>
+        <span className="muted">
+          at {formatDuration(record.start)}, took {formatDuration(record.durationMs)}
+        </span>
+        {record.resultBytes !== undefined && <span className="muted">{record.resultBytes} bytes</span>}
+        {record.line !== undefined &&
+          (onRevealLine ? (
+            <button type="button" className="link" onClick={() => onRevealLine(record.line ?? 1)}>
+              line {record.line}
+            </button>
+          ) : (
+            <span className="muted">line {record.line}</span>
+          ))}
+      </div>
+      {approval && onDecide && <ApprovalPrompt approval={approval} onDecide={onDecide} />}
+      {record.progress && (
+        <p className="muted">
+          progress {record.progress.progress}
+          {record.progress.total !== undefined ? ` / ${record.progress.total}` : ""}
+          {record.progress.message ? ` — ${record.progress.message}` : ""}
+        </p>
+      )}
+      <h4>Arguments</h4>
+      <JsonView value={record.args ?? {}} label="Arguments" />
+      {record.validation && <div className="error-box">Arguments rejected: {record.validation}</div>}
+      {record.error && (
+        <>
+          <h4>Error</h4>
+          <div className="error-box">{record.error}</div>
+        </>
+      )}
+      {record.value !== undefined && (
+        <>
+          <h4>Result</h4>
+          <JsonView value={record.value} label="Result" />
+        </>
+      )}
+      {record.outputFindings && record.outputFindings.length > 0 && (
+        <>
+          <h4>Output schema mismatches</h4>
+          <ul>
+            {record.outputFindings.map((finding, i) => (
+              <li key={i}>
+                <code>{finding.path}</code> {finding.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+
+import { memo, type CSSProperties } from "react";
+import type { PendingApproval } from "@/lib/timeline/approval-store";
+import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import { formatDuration } from "@/lib/timeline/format";
+import type { WaterfallRow } from "@/lib/timeline/waterfall";
+import { toolLabel } from "@/lib/timeline/waterfall-filter";
+import { ApprovalPrompt } from "./ApprovalPrompt";
+import styles from "./Timeline.module.css";
+
+// Lane colours: distinct hues that stay readable on the dark panel; lanes past eight repeat.
+const LANE_COLORS = ["#5aa9ff", "#d2a8ff", "#56d4dd", "#ffa657", "#7ee787", "#ff7b72", "#e3b341", "#a5d6ff"];
+
+/** The colour of a server's lane. */
+export function laneColor(lane: number): string {
+  return LANE_COLORS[lane % LANE_COLORS.length] ?? "#5aa9ff";
+}
+
+interface RowProps {
+  row: WaterfallRow;
+  style: CSSProperties;
+  ticks: readonly number[];
+  /** The model's span (row positions are fractions of it) and the axis range shown. */
+  spanMs: number;
+  fromMs: number;
+  toMs: number;
+  selected: boolean;
+  onSelect: (callId: number) => void;
+  approval?: PendingApproval;
+  onDecide?: (callId: number, decision: ApprovalDecision) => void;
+}
+
+/** One waterfall row: a call (label, bar, duration, maybe an approval prompt), a console line, or a lane header. */
+export const WaterfallRowView = memo(function WaterfallRowView({ row, style, ticks, spanMs, fromMs, toMs, selected, onSelect, approval, onDecide }: RowProps) {
+  const at = (ms: number) => `${((ms - fromMs) / (toMs - fromMs)) * 100}%`;
+  if (row.kind === "lane") {
+    return (
+      <div className={`${styles.row} ${styles.laneRow}`} style={style} role="listitem">
+        <span className={styles.label}>
+          <span className={styles.labelText}>{row.label}</span>
+          <span className="muted">{row.count}</span>
+        </span>
+      </div>
+    );
+  }
+  if (row.kind === "log") {
+    const { entry } = row;
+    return (
+      <div className={`${styles.row} ${styles.logRow}`} style={style} role="listitem" aria-label={`console ${entry.level}`}>
+        <span className={`${styles.label} ${styles[`log-${entry.level}`] ?? ""}`} title={entry.text}>
+          <span className={styles.callId}>›</span>
+          <span className={styles.labelText}>{entry.text}</span>
+        </span>
+        <div className={styles.track}>
+          <span className={styles.logMarker} style={{ left: at(entry.time) }} />
+        </div>
+        <span className={styles.duration}>{formatDuration(entry.time)}</span>
+      </div>
+    );
+  }
+  const { record, status } = row;
+  const label = toolLabel(record);
+  const simulated = record.source === "mock" || record.source === "replay";
+  const barTitle = `${label}: ${status}, ${formatDuration(record.start)} → ${record.end === undefined ? "…" : formatDuration(record.end)}`;
+  return (
+    <div className={`${styles.row} ${selected ? styles.selected : ""}`} style={style} role="listitem" data-testid="timeline-row" data-status={status}>
+      <button type="button" className={styles.label} onClick={() => onSelect(record.callId)} aria-pressed={selected} aria-label={`${label}, call ${record.callId}, ${status}${simulated ? `, ${record.source ?? ""}` : ""}`} title={label}>
+        <span className={styles.callId}>{record.callId}</span>
+        <span className={styles.labelText}>{label}</span>
+        {simulated && <span className={styles.badge}>{record.source === "mock" ? "mock" : "replay"}</span>}
+        <span className={`${styles.badge} ${styles[`status-${status}`] ?? ""}`}>{status}</span>
+      </button>
+      <div className={styles.track} onClick={() => onSelect(record.callId)}>
+        {ticks.map((tick) => (
+          <span key={tick} className={styles.gridline} style={{ left: at(tick) }} />
+        ))}
+        <span
+          className={`${styles.bar} ${styles[`bar-${status}`] ?? ""} ${simulated ? styles.simulated : ""}`}
+          style={{ left: at(row.left * spanMs), width: `${((row.width * spanMs) / (toMs - fromMs)) * 100}%` }}
+          title={barTitle}
+        />
+      </div>
+      <span className={styles.duration}>{row.open ? "…" : formatDuration(record.durationMs)}</span>
+      {approval && onDecide && <ApprovalPrompt approval={approval} onDecide={onDecide} />}
+    </div>
+  );
+});

@@ -1,0 +1,133 @@
+"use client";
+
+import { useMemo, useState, type FormEvent } from "react";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ConnectionManager } from "@/lib/mcp/connection-manager";
+import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
+import { useTestCall } from "@/components/hooks/use-test-call";
+import { SchemaField } from "./SchemaForm";
+
+/** A form generated from the tool's input schema (or raw JSON), a Call button, and the raw result with its time. */
+export function TestCallForm({ manager, serverId, tool }: { manager: ConnectionManager | undefined; serverId: string; tool: Tool }) {
+  const node = useMemo(() => buildFormModel(tool.inputSchema), [tool.inputSchema]);
+  const [value, setValue] = useState<FormValue>(() => initialValue(node));
+  const [mode, setMode] = useState<"form" | "json">(node.kind === "json" ? "json" : "form");
+  const [jsonText, setJsonText] = useState("{}");
+  const [errors, setErrors] = useState<Map<string, string>>(new Map());
+  const [jsonError, setJsonError] = useState<string | undefined>(undefined);
+  const test = useTestCall(manager, serverId, tool);
+
+  const currentArgs = (): { ok: true; args: Record<string, unknown> } | { ok: false } => {
+    if (mode === "json") {
+      try {
+        const parsed: unknown = JSON.parse(jsonText || "{}");
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("Arguments must be a JSON object.");
+        setJsonError(undefined);
+        return { ok: true, args: parsed as Record<string, unknown> };
+      } catch (error) {
+        setJsonError(error instanceof Error ? error.message : String(error));
+        return { ok: false };
+      }
+    }
+    const converted = toArguments(node, value);
+    if (!converted.ok) {
+      setErrors(new Map(converted.errors.map((e) => [e.path, e.message])));
+      return { ok: false };
+    }
+    setErrors(new Map());
+    const args = converted.args && typeof converted.args === "object" && !Array.isArray(converted.args) ? (converted.args as Record<string, unknown>) : {};
+    return { ok: true, args };
+  };
+
+  const switchMode = () => {
+    if (mode === "form") {
+      const converted = toArguments(node, value);
+      setJsonText(JSON.stringify(converted.ok ? (converted.args ?? {}) : {}, null, 2));
+      setMode("json");
+    } else {
+      try {
+        setValue(fromArguments(node, JSON.parse(jsonText || "{}")));
+        setJsonError(undefined);
+        setMode("form");
+      } catch (error) {
+        setJsonError(`Fix the JSON first: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const args = currentArgs();
+    if (args.ok) test.call(args.args);
+  };
+
+  const state = test.state;
+  return (
+    <form className="test-call" onSubmit={submit} aria-label={`Test-call ${tool.name}`}>
+      <div className="toolbar">
+        <h4>Test call</h4>
+        <span className="spacer" />
+        {node.kind !== "json" && (
+          <button type="button" className="small-button" onClick={switchMode}>
+            {mode === "form" ? "Edit as JSON" : "Back to form"}
+          </button>
+        )}
+      </div>
+      {mode === "json" ? (
+        <label className="field">
+          <span className="field-label">Arguments (JSON)</span>
+          <textarea rows={6} spellCheck={false} value={jsonText} onChange={(e) => setJsonText(e.target.value)} aria-label="Arguments JSON" />
+          {jsonError && <span className="field-error">{jsonError}</span>}
+        </label>
+      ) : (
+        <SchemaField node={node} value={value} onChange={setValue} path={ROOT_PATH} label="arguments" errors={errors} />
+      )}
+      <div className="toolbar">
+        <button type="submit" className="primary" disabled={state.status === "calling"}>
+          Call {tool.name}
+        </button>
+        {state.status === "calling" && (
+          <button type="button" onClick={test.cancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <TestCallResult state={state} />
+    </form>
+  );
+}
+
+function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["state"] }) {
+  if (state.status === "idle") return null;
+  if (state.status === "calling") return <p className="muted">Calling…</p>;
+  if (state.status === "failed") {
+    return (
+      <div className="error-box" role="alert" data-testid="test-call-error">
+        {state.message}
+        {state.ms !== undefined && ` (${state.ms.toFixed(0)} ms)`}
+      </div>
+    );
+  }
+  const { result, ms, warning } = state;
+  return (
+    <div className="test-result" data-testid="test-call-result">
+      <div className="stats">
+        <span>
+          time <b>{ms.toFixed(1)} ms</b>
+        </span>
+        <span>
+          isError <b className={result.isError ? "error-text" : ""}>{String(result.isError ?? false)}</b>
+        </span>
+      </div>
+      {warning && <div className="error-box">{warning}</div>}
+      {result.structuredContent !== undefined && (
+        <>
+          <h4>structuredContent</h4>
+          <pre className="code">{JSON.stringify(result.structuredContent, null, 2)}</pre>
+        </>
+      )}
+      <h4>content</h4>
+      <pre className="code">{JSON.stringify(result.content, null, 2)}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import type { UseMcpResult } from "@/components/hooks/use-mcp";
+import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import { ToolDetails } from "./ToolDetails";
+import { annotationBadges } from "./annotations";
+
+/** Every connected server's tools, searchable, with token estimates; click one for its details and a test call. */
+export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToolCatalogResult }) {
+  const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>(undefined);
+  const hits = useMemo(() => (query.trim() ? catalog.search.search(query, 25).hits : undefined), [catalog.search, query]);
+  const tokensByTool = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const ns of catalog.tokens?.namespaces ?? []) for (const t of ns.tools) map.set(`${ns.server}\u0000${t.tool}`, t.tokens);
+    return map;
+  }, [catalog.tokens]);
+  const lintCount = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const f of catalog.lint) if (f.tool) map.set(`${f.server}\u0000${f.tool}`, (map.get(`${f.server}\u0000${f.tool}`) ?? 0) + 1);
+    return map;
+  }, [catalog.lint]);
+
+  const server = selected && mcp.connected.find((s) => s.config.name === selected.server);
+  const tool = server?.tools.find((t) => t.name === selected?.tool);
+  if (selected && server && tool) {
+    return <ToolDetails server={server} tool={tool} mcp={mcp} catalog={catalog} onBack={() => setSelected(undefined)} />;
+  }
+  if (mcp.connected.length === 0) {
+    return (
+      <div className="empty-state">
+        <h3>No connected servers</h3>
+        <p>Tools appear here once a server is connected. Check the Servers tab for connection errors, or add a server.</p>
+      </div>
+    );
+  }
+  const total = catalog.tokens?.total;
+  const visible = new Set(hits?.map((h) => `${h.server}\u0000${h.tool}`));
+  return (
+    <div className="tools-view">
+      <input
+        type="search"
+        placeholder="Search tools (name, description, parameters)…"
+        aria-label="Search tools"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <p className="muted small">
+        {total !== undefined ? `System prompt ≈ ${total.toLocaleString()} tokens (o200k_base estimate)` : "Counting tokens…"}
+        {catalog.declarations.collisions.length > 0 &&
+          ` · renamed: ${catalog.declarations.collisions.flatMap((c) => c.resolved.map((r) => `${r.original} → ${r.sanitised}`)).join(", ")}`}
+      </p>
+      {mcp.connected.map((s) => {
+        const tools = s.tools.filter((t) => !hits || visible.has(`${s.config.name}\u0000${t.name}`));
+        if (tools.length === 0) return null;
+        return (
+          <section key={s.config.id} aria-label={`Tools of ${s.config.name}`}>
+            <h4 className="tools-server">{s.config.name}</h4>
+            <ul className="tools">
+              {tools.map((t) => {
+                const key = `${s.config.name}\u0000${t.name}`;
+                const tokens = tokensByTool.get(key);
+                const lint = lintCount.get(key) ?? 0;
+                return (
+                  <li key={t.name}>
+                    <button type="button" className="tool-row" onClick={() => setSelected({ server: s.config.name, tool: t.name })}>
+                      <span className="tool-name">{t.name}</span>
+                      {annotationBadges(t.annotations).map((b) => (
+                        <span key={b.label} className={`badge badge-${b.tone}`} title={b.title}>
+                          {b.label}
+                        </span>
+                      ))}
+                      <span className="spacer" />
+                      {lint > 0 && <span className="badge badge-warn" title="Schema lint findings">{lint}⚑</span>}
+                      {tokens !== undefined && total ? (
+                        <span className="muted" title="Tokens of this tool's declaration (estimate) and its share of the prompt">
+                          {tokens} tok · {((tokens / total) * 100).toFixed(1)}%
+                        </span>
+                      ) : null}
+                    </button>
+                    {t.description && <div className="tool-desc muted">{t.description}</div>}
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        );
+      })}
+      {hits && hits.length === 0 && <p className="muted">No tool matches &ldquo;{query}&rdquo;.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+import type { HostFunctions, RunRequest, RunResult } from "../sandbox/types";
+
+/** The part of the run controller a benchmark needs; injected so the same code measures any engine host. */
+export interface BenchController {
+  run(request: RunRequest, host: HostFunctions): { result: Promise<RunResult> };
+  dispose(): void;
+}
+
+/** One figure. `median` for timings, `value` for counts. */
+export interface SandboxBenchRow {
+  name: string;
+  median?: number;
+  value?: number;
+  unit: string;
+  note?: string;
+}
+
+export interface SandboxBenchOptions {
+  createController: () => BenchController;
+  now: () => number;
+  /** Called between steps so a page can show progress. */
+  onProgress?: (step: string) => void;
+  overheadRuns?: number;
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+async function mustRun(controller: BenchController, request: RunRequest, host: HostFunctions = {}): Promise<RunResult> {
+  const result = await controller.run(request, host).result;
+  if (!result.ok) throw new Error(`benchmark run failed: ${result.error.kind}: ${result.error.message}`);
+  return result;
+}
+
+const immediate: HostFunctions = { bench: { noop: () => Promise.resolve(1) } };
+
+/** Cold start, run overhead, host-call overhead and compute, measured through a real controller. */
+export async function runSandboxBench(options: SandboxBenchOptions): Promise<SandboxBenchRow[]> {
+  const { createController, now, onProgress } = options;
+  const rows: SandboxBenchRow[] = [];
+
+  onProgress?.("cold start");
+  const colds: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = now();
+    const controller = createController();
+    await mustRun(controller, { code: "return 1" });
+    colds.push(now() - t0);
+    controller.dispose();
+  }
+  rows.push({ name: "cold start (worker + WASM + first run)", median: median(colds), unit: "ms", note: "5 fresh workers; target ≤ 80 ms" });
+
+  const controller = createController();
+  try {
+    await mustRun(controller, { code: "return 1" });
+    onProgress?.("run overhead");
+    const runs = options.overheadRuns ?? 200;
+    const overhead: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = now();
+      await mustRun(controller, { code: "return 1" });
+      overhead.push(now() - t0);
+    }
+    rows.push({ name: "run overhead: `return 1` end to end", median: median(overhead), unit: "ms", note: `${runs} runs; target ≤ 3 ms` });
+
+    onProgress?.("host calls");
+    const parallel: number[] = [];
+    const sequential: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = now();
+      await mustRun(
+        controller,
+        { code: "const xs = []; for (let i = 0; i < 10000; i++) xs.push(bench.noop({ i })); return (await Promise.all(xs)).length", limits: { maxCalls: 10_000 } },
+        immediate,
+      );
+      parallel.push(((now() - t0) * 1000) / 10_000);
+      const t1 = now();
+      await mustRun(
+        controller,
+        { code: "let n = 0; for (let i = 0; i < 1000; i++) n += await bench.noop({ i }); return n" },
+        immediate,
+      );
+      sequential.push(((now() - t1) * 1000) / 1000);
+    }
+    rows.push({ name: "host call, 10 000 through Promise.all", median: median(parallel), unit: "µs/call", note: "5 runs; target ≤ 60 µs" });
+    rows.push({ name: "host call, 1 000 sequential awaits", median: median(sequential), unit: "µs/call", note: "5 runs" });
+
+    onProgress?.("compute");
+    const compute: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = now();
+      await mustRun(controller, { code: "let s = 0; for (let i = 0; i < 1e7; i++) s += i; return s" });
+      compute.push(now() - t0);
+    }
+    rows.push({ name: "compute: 10^7-iteration loop", median: median(compute), unit: "ms", note: "3 runs; QuickJS is an interpreter" });
+  } finally {
+    controller.dispose();
+  }
+  return rows;
+}

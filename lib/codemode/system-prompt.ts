@@ -1,0 +1,70 @@
+/**
+ * The code-mode system prompt and the descriptions of the two model tools it refers to.
+ * One file so that every word the model is told about code mode can be read in one place,
+ * and pinned by one exact-text test.
+ */
+import type { Declarations } from "./types";
+
+/** Names of the model-level tools; the chat layer must register them under these names. */
+export const EXECUTE_CODE_TOOL = "execute_code";
+/** See EXECUTE_CODE_TOOL. */
+export const SEARCH_TOOLS_TOOL = "search_tools";
+
+/** How the prompt gives the model the API. */
+export type PromptMode = "declarations" | "search";
+
+const RULES = `You can act through code. Write one JavaScript program that calls tools through a typed API, and send it with the ${EXECUTE_CODE_TOOL} tool. You get back its return value, its console output, or the error it threw.
+
+How to write the program:
+- Plain JavaScript; TypeScript annotations are tolerated and stripped. The program is the body of an async function: use await freely and end with return.
+- Call a tool as \`await namespace.function({ ... })\`. The result is already unwrapped: the tool's structured content, else its text parsed as JSON when it is JSON, else the text.
+- Make independent calls together with Promise.all; await one after another only when a call needs an earlier result.
+- Return a JSON-serialisable value (objects, arrays, strings, numbers, booleans, null) holding only what you need: an oversized result is an error.
+- Use console.log to inspect values; the output comes back with the result.
+- A failing tool call throws an Error inside the program. Catch it when the program can go on without that result; otherwise let it throw and fix the program.
+- A function returning Promise<unknown> declares no output shape: log or check the value before relying on its fields.
+- There is no network, file system, timer or module loader: only the tool functions.`;
+
+/** The system prompt: rules, then the declarations or, in search mode, the servers and the search tool. */
+export function buildSystemPrompt(declarations: Declarations, mode: PromptMode = "declarations"): string {
+  if (mode === "declarations") {
+    return `${RULES}\n\nThe tool API:\n\`\`\`ts\n${declarations.text}\n\`\`\``;
+  }
+  const servers = declarations.namespaces.map((ns) => {
+    const origin = ns.server === ns.namespace ? "" : ` (server ${JSON.stringify(ns.server)})`;
+    return `- ${ns.namespace}${origin}: ${ns.tools.length} ${ns.tools.length === 1 ? "function" : "functions"}`;
+  });
+  return `${RULES}
+
+The catalog is too large to list here. These namespaces exist:
+${servers.join("\n")}
+
+Before using a function, find it with the ${SEARCH_TOOLS_TOOL} tool: give it a few keywords and it returns the TypeScript declarations of the best matches. Search again with other words when nothing fits; call only functions a search has shown you.`;
+}
+
+/** Description of the execute_code model tool. */
+export const EXECUTE_CODE_DESCRIPTION =
+  "Run a JavaScript program (the body of an async function) against the typed tool API in the system prompt. Returns the program's return value and console output, or the error it threw.";
+
+/** Description of the search_tools model tool (search mode only). */
+export const SEARCH_TOOLS_DESCRIPTION =
+  "Search the tool catalog by keywords. Returns the TypeScript declarations of the best-matching functions, ready to call from execute_code.";
+
+/** JSON Schema of execute_code's input. */
+export const EXECUTE_CODE_INPUT_SCHEMA = {
+  type: "object",
+  properties: { code: { type: "string", description: "The program: the body of an async function, ending with return." } },
+  required: ["code"],
+  additionalProperties: false,
+} as const;
+
+/** JSON Schema of search_tools' input. */
+export const SEARCH_TOOLS_INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    query: { type: "string", description: "A few keywords: what the function does, or names of its inputs." },
+    limit: { type: "integer", minimum: 1, maximum: 20, description: "How many functions to return (default 5)." },
+  },
+  required: ["query"],
+  additionalProperties: false,
+} as const;

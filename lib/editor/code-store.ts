@@ -1,0 +1,31 @@
+/** Where the editor's code is kept between reloads. Storage is injected so tests need no browser. */
+export interface CodeStore {
+  load(): string | undefined;
+  save(code: string): void;
+}
+
+const KEY = "cmp:editor-code:v1";
+/** Larger scripts are not persisted: localStorage quotas are small and shared with the rest of the app. */
+const MAX_PERSISTED_CHARS = 512 * 1024;
+
+/** A CodeStore over a Web Storage object; every failure (quota, privacy mode) degrades to "not saved". */
+export function createCodeStore(storage: Pick<Storage, "getItem" | "setItem"> | undefined): CodeStore {
+  return {
+    load() {
+      try {
+        const value = storage?.getItem(KEY);
+        return typeof value === "string" ? value : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    save(code) {
+      if (code.length > MAX_PERSISTED_CHARS) return;
+      try {
+        storage?.setItem(KEY, code);
+      } catch {
+        // Quota exceeded or storage disabled: the code stays in memory for this session.
+      }
+    },
+  };
+}

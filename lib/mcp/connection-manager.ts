@@ -1,0 +1,299 @@
+/**
+ * Keeps one connection per enabled server of a ServerRegistry and publishes an immutable
+ * status per server (for useSyncExternalStore). Follows the registry: a removed or disabled
+ * server is closed; a server whose address or credentials change is reconnected; a new or
+ * re-enabled server is connected when `autoConnect` is on. Re-lists tools on
+ * notifications/tools/list_changed and records what changed.
+ *
+ * Races: every connect gets a generation number per server; a result arriving after a newer
+ * connect, a disconnect or a removal is closed and dropped.
+ */
+import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { connectToServer } from "./connection";
+import type { ConnectOptions, McpConnection, ServerInfo } from "./connection";
+import { ConnectionError } from "./connection-errors";
+import type { ConnectionErrorData } from "./connection-errors";
+import type { ServerRegistry } from "./registry";
+import { diffTools, isEmptyDiff } from "./tool-diff";
+import type { ToolDiff } from "./tool-diff";
+import type { ServerConfig } from "./types";
+
+/** A connected server's status. */
+export interface ConnectedStatus {
+  state: "connected";
+  serverInfo: ServerInfo;
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+  transport: "streamable-http" | "sse";
+  via: "direct" | "proxy";
+  tools: readonly Tool[];
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+  /** What the last tools/list_changed changed. */
+  lastChange?: ToolDiff;
+  /** Date.now() when the connection was made. */
+  connectedAt: number;
+}
+
+/** One server's status; a new object on every change. */
+export type ServerStatus = { state: "idle" } | { state: "connecting" } | ConnectedStatus | { state: "error"; error: ConnectionErrorData };
+
+/** Opens a connection; connectToServer by default, a fake in tests. */
+export type Connector = (config: ServerConfig, options: ConnectOptions) => Promise<McpConnection>;
+
+/** Options of a manager. */
+export interface ConnectionManagerOptions {
+  connectOptions: ConnectOptions;
+  connector?: Connector;
+  /** Connect servers as soon as they are added or enabled. Default true. */
+  autoConnect?: boolean;
+  now?: () => number;
+}
+
+const IDLE: ServerStatus = Object.freeze({ state: "idle" });
+
+interface Entry {
+  generation: number;
+  config: ServerConfig;
+  connection?: McpConnection;
+  pending?: Promise<ServerStatus>;
+  detach: Array<() => void>;
+  refreshing?: Promise<void>;
+  refreshAgain?: boolean;
+}
+
+// Fields whose change means a new connection; a rename does not.
+const CONNECTION_FIELDS = ["transport", "url", "headers", "command", "args", "env", "cwd"] as const;
+
+function connectionChanged(a: ServerConfig, b: ServerConfig): boolean {
+  return CONNECTION_FIELDS.some((field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]));
+}
+
+function toErrorData(error: unknown): ConnectionErrorData {
+  if (error instanceof ConnectionError) return error.toJSON();
+  return { kind: "protocol", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Connections to the registry's servers; see the file comment. */
+export class ConnectionManager {
+  private statuses: Readonly<Record<string, ServerStatus>> = Object.freeze({});
+  private readonly entries = new Map<string, Entry>();
+  private readonly listeners = new Set<() => void>();
+  private readonly connector: Connector;
+  private readonly now: () => number;
+  private readonly unsubscribeRegistry: () => void;
+
+  constructor(
+    private readonly registry: ServerRegistry,
+    private readonly options: ConnectionManagerOptions,
+  ) {
+    this.connector = options.connector ?? connectToServer;
+    this.now = options.now ?? Date.now;
+    for (const config of registry.snapshot()) this.entries.set(config.id, { generation: 0, config, detach: [] });
+    this.unsubscribeRegistry = registry.subscribe(() => this.onRegistryChange());
+  }
+
+  /** Subscribes to status changes; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Every server's status by id (absent means idle); a new object on every change. */
+  snapshot(): Readonly<Record<string, ServerStatus>> {
+    return this.statuses;
+  }
+
+  /** One server's status. */
+  status(id: string): ServerStatus {
+    return (Object.hasOwn(this.statuses, id) ? this.statuses[id] : undefined) ?? IDLE;
+  }
+
+  /** The live connection of a connected server. */
+  connection(id: string): McpConnection | undefined {
+    return this.status(id).state === "connected" ? this.entries.get(id)?.connection : undefined;
+  }
+
+  /** Connects every enabled server not yet connected or connecting; resolves when all have settled. */
+  async connectAll(): Promise<void> {
+    const ids = this.registry.snapshot().filter((s) => s.enabled).map((s) => s.id);
+    await Promise.all(ids.map((id) => this.connect(id)));
+  }
+
+  /** Connects one server (no-op when connected or connecting); resolves with its status. */
+  connect(id: string): Promise<ServerStatus> {
+    const entry = this.entries.get(id);
+    const state = this.status(id).state;
+    if (!entry || state === "connected") return Promise.resolve(this.status(id));
+    return entry.pending ?? this.open(id, entry);
+  }
+
+  /** Closes and connects again, whatever the state. */
+  async reconnect(id: string): Promise<ServerStatus> {
+    const entry = this.entries.get(id);
+    if (!entry) return IDLE;
+    await this.close(entry);
+    return this.open(id, entry);
+  }
+
+  /** Closes a server's connection; its status becomes idle. */
+  async disconnect(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    const closing = this.close(entry);
+    this.setStatus(id, IDLE);
+    await closing;
+  }
+
+  /** Lists the tools again and records the difference as `lastChange`. */
+  refreshTools(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry?.connection) return Promise.resolve();
+    // Notifications come in bursts: one refresh at a time, and one more after it if asked.
+    if (entry.refreshing) {
+      entry.refreshAgain = true;
+      return entry.refreshing;
+    }
+    const generation = entry.generation;
+    const connection = entry.connection;
+    const run = async (): Promise<void> => {
+      do {
+        entry.refreshAgain = false;
+        const tools = await connection.listTools().catch(() => undefined);
+        const current = this.status(id);
+        if (tools === undefined || entry.generation !== generation || current.state !== "connected") return;
+        const diff = diffTools(current.tools, tools);
+        this.setStatus(id, { ...current, tools: Object.freeze(tools), ...(isEmptyDiff(diff) ? {} : { lastChange: diff }) });
+      } while (entry.refreshAgain);
+    };
+    entry.refreshing = run().finally(() => {
+      entry.refreshing = undefined;
+    });
+    return entry.refreshing;
+  }
+
+  /** Stops following the registry and closes every connection. */
+  async dispose(): Promise<void> {
+    this.unsubscribeRegistry();
+    await Promise.all([...this.entries.values()].map((entry) => this.close(entry)));
+    this.entries.clear();
+    this.statuses = Object.freeze({});
+    this.listeners.clear();
+  }
+
+  private open(id: string, entry: Entry): Promise<ServerStatus> {
+    const generation = ++entry.generation;
+    const config = entry.config;
+    this.setStatus(id, { state: "connecting" });
+    const stale = () => entry.generation !== generation || this.entries.get(id) !== entry;
+    const run = async (): Promise<ServerStatus> => {
+      let connection: McpConnection | undefined;
+      try {
+        connection = await this.connector(config, this.options.connectOptions);
+        if (stale()) {
+          await connection.close();
+          return this.status(id);
+        }
+        const live = connection;
+        entry.connection = live;
+        entry.detach = [
+          live.onToolsListChanged(() => void this.refreshTools(id)),
+          live.onLost((error) => {
+            if (entry.generation !== generation) return;
+            void this.close(entry);
+            this.setStatus(id, { state: "error", error: error.toJSON() });
+          }),
+        ];
+        const [tools, prompts, resources] = await Promise.all([
+          live.listTools(),
+          // A broken prompts or resources list does not make the tools unusable.
+          live.listPrompts().catch(() => []),
+          live.listResources().catch(() => []),
+        ]);
+        if (stale()) return this.status(id);
+        this.setStatus(id, {
+          state: "connected",
+          serverInfo: live.serverInfo,
+          protocolVersion: live.protocolVersion,
+          capabilities: live.capabilities,
+          ...(live.instructions ? { instructions: live.instructions } : {}),
+          transport: live.transport,
+          via: live.via,
+          tools: Object.freeze(tools),
+          prompts: Object.freeze(prompts),
+          resources: Object.freeze(resources),
+          connectedAt: this.now(),
+        });
+      } catch (error) {
+        if (stale()) return this.status(id);
+        if (entry.connection === connection) await this.close(entry);
+        else await connection?.close().catch(() => undefined);
+        this.setStatus(id, { state: "error", error: toErrorData(error) });
+      }
+      return this.status(id);
+    };
+    const pending = run().finally(() => {
+      if (entry.pending === pending) entry.pending = undefined;
+    });
+    entry.pending = pending;
+    return pending;
+  }
+
+  /** Closes the entry's connection and makes any connect in flight stale. */
+  private async close(entry: Entry): Promise<void> {
+    entry.generation++;
+    entry.pending = undefined;
+    for (const detach of entry.detach) detach();
+    entry.detach = [];
+    const connection = entry.connection;
+    entry.connection = undefined;
+    await connection?.close().catch(() => undefined);
+  }
+
+  private onRegistryChange(): void {
+    const next = new Map(this.registry.snapshot().map((s) => [s.id, s]));
+    for (const [id, entry] of [...this.entries]) {
+      if (next.has(id)) continue;
+      this.entries.delete(id);
+      void this.close(entry);
+      this.removeStatus(id);
+    }
+    for (const [id, config] of next) {
+      const entry = this.entries.get(id);
+      if (!entry) {
+        this.entries.set(id, { generation: 0, config, detach: [] });
+        if (config.enabled && (this.options.autoConnect ?? true)) void this.connect(id);
+        continue;
+      }
+      const before = entry.config;
+      entry.config = config;
+      const active = this.status(id).state !== "idle";
+      if (!config.enabled) {
+        if (before.enabled || active) void this.disconnect(id);
+      } else if (!before.enabled) {
+        if (this.options.autoConnect ?? true) void this.connect(id);
+      } else if (active && connectionChanged(before, config)) {
+        void this.reconnect(id);
+      }
+    }
+  }
+
+  private setStatus(id: string, status: ServerStatus): void {
+    this.statuses = Object.freeze({ ...this.statuses, [id]: Object.freeze(status) });
+    this.emit();
+  }
+
+  private removeStatus(id: string): void {
+    if (!Object.hasOwn(this.statuses, id)) return;
+    const { [id]: _removed, ...rest } = this.statuses;
+    this.statuses = Object.freeze(rest);
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Connects the browser to one MCP server with the SDK's `Client`, finding a way in:
+ * Streamable HTTP first, legacy SSE when the server answers the initial POST with a 4xx; direct
+ * first, through the app's proxy (/api/mcp/proxy) when the browser cannot reach the server
+ * (a fetch TypeError: CORS refusal and an unreachable host look the same from here).
+ * Same-origin URLs (the built-in demo servers) never use the proxy. Touches the network.
+ *
+ * Configured headers travel in the transports' `requestInit.headers`; through the proxy,
+ * createProxyFetch re-encodes them into its `x-mcp-header-*` wire form. They never leave this
+ * module in any result or error.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { ServerConfig } from "./types";
+import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
+import type { HttpFailure } from "./connection-errors";
+import { createLiveConnection } from "./live-connection";
+import type { McpConnection } from "./live-connection";
+import { observeFetch } from "./observed-fetch";
+import type { ObservedFetch } from "./observed-fetch";
+import { createProxyFetch } from "./proxy-fetch";
+import type { FetchLike } from "./proxy-fetch";
+
+export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
+
+/** How to reach servers from this page. */
+export interface ConnectOptions {
+  /** Origin (or any URL of this app) that relative server URLs resolve against. */
+  baseUrl: string;
+  /** The MCP proxy route, e.g. "/api/mcp/proxy" (resolved against baseUrl). */
+  proxyUrl: string;
+  /** Fetch to use for everything; defaults to the global one. */
+  fetch?: FetchLike;
+  /** Time allowed for the whole connect, every fallback included. Default 15 s. */
+  timeoutMs?: number;
+  /** Timeout for list requests on the connection. Default: timeoutMs. */
+  requestTimeoutMs?: number;
+  clientInfo?: { name: string; version: string };
+  /**
+   * "auto" (default): direct, then the proxy on a network-level failure. "direct" or "proxy"
+   * force one route (tests, or servers known to lack CORS). Same-origin URLs are always direct.
+   */
+  via?: "auto" | "direct" | "proxy";
+}
+
+/** Default connect timeout. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+
+const DEFAULT_CLIENT_INFO = { name: "code-mode-playground", version: "0.1.0" };
+
+type Route = "direct" | "proxy";
+type Wire = "streamable-http" | "sse";
+
+// The SDK's Client validates structuredContent against outputSchema on callTool and compiles
+// every outputSchema on listTools, throwing on a schema ajv rejects. We want mismatches
+// flagged (lib/mcp/validate.ts, in host-functions.ts), never a whole tools/list lost.
+const ACCEPT_ALL: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+/** One failed try, with what the wire showed. */
+class AttemptFailure {
+  constructor(
+    readonly error: unknown,
+    readonly http: HttpFailure | undefined,
+    readonly networkError: unknown,
+    readonly timedOut: boolean,
+    readonly wire: Wire,
+    readonly answeredBefore: boolean,
+  ) {}
+
+  /**
+   * Initialize answered, then the next request got a 400: what a browser sees when a server's
+   * CORS policy does not expose Mcp-Session-Id, so the session id never reaches the transport.
+   * The proxy passes that header through.
+   */
+  get sessionHidden(): boolean {
+    return this.wire === "streamable-http" && this.answeredBefore && this.status === 400;
+  }
+
+  /** The try failed below HTTP (CORS or unreachable): the proxy may get through. */
+  get network(): boolean {
+    if (this.networkError === undefined || this.timedOut) return false;
+    const code = (this.error as { code?: unknown } | null)?.code;
+    return this.error === this.networkError || isNetworkError(this.error) || code === undefined;
+  }
+
+  /** HTTP status of the failure, if the server answered. */
+  get status(): number | undefined {
+    const code = (this.error as { code?: unknown } | null)?.code;
+    return typeof code === "number" && code >= 100 ? code : this.http?.status;
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onTimeout();
+      reject(new Error(`no answer within ${ms} ms`));
+    }, Math.max(0, ms));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+interface Attempted {
+  client: Client;
+  transport: StreamableHTTPClientTransport | SSEClientTransport;
+  observer: ObservedFetch;
+  protocolVersion: string;
+}
+
+async function attempt(url: URL, wire: Wire, route: Route, headers: Record<string, string> | undefined, options: ConnectOptions, deadline: number): Promise<Attempted> {
+  const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const proxyUrl = new URL(options.proxyUrl, options.baseUrl);
+  const observer = observeFetch(route === "proxy" ? createProxyFetch({ proxyUrl, fetch: base }) : base);
+  const transportOptions = { fetch: observer.fetch, ...(headers ? { requestInit: { headers } } : {}) };
+  const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
+  // The negotiated version is not public on Client; the transport is told it during connect.
+  let protocolVersion = "";
+  const setVersion = transport.setProtocolVersion.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    protocolVersion = version;
+    setVersion(version);
+  };
+  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
+  const remaining = deadline - Date.now();
+  let timedOut = remaining <= 0;
+  try {
+    if (timedOut) throw new Error("no time left");
+    // The request timeout covers the initialize request; the deadline also covers the legacy
+    // SSE transport's start(), which waits for the `endpoint` event with no timeout of its own.
+    await withDeadline(client.connect(transport, { timeout: remaining }), remaining, () => {
+      timedOut = true;
+    });
+  } catch (error) {
+    await Promise.allSettled([client.close(), transport.close()]);
+    throw new AttemptFailure(error, observer.lastFailure, observer.lastNetworkError, timedOut, wire, observer.successes > 0);
+  }
+  return { client, transport, observer, protocolVersion };
+}
+
+// A 4xx on the initial POST is how a legacy-SSE-only server says "not here"; auth failures
+// and throttling are not, and would fail the same way over SSE.
+function shouldTrySse(failure: AttemptFailure): boolean {
+  const status = failure.status;
+  return status !== undefined && status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+}
+
+async function connectOnRoute(url: URL, wires: readonly Wire[], route: Route, config: ServerConfig, options: ConnectOptions, deadline: number): Promise<Attempted & { wire: Wire }> {
+  const headers = config.headers && Object.keys(config.headers).length > 0 ? { ...config.headers } : undefined;
+  let streamableFailure: AttemptFailure | undefined;
+  for (const wire of wires) {
+    try {
+      return { ...(await attempt(url, wire, route, headers, options, deadline)), wire };
+    } catch (failure) {
+      if (!(failure instanceof AttemptFailure)) throw failure;
+      if (failure.sessionHidden && route === "direct") throw failure;
+      if (wire === "streamable-http" && wires.includes("sse") && shouldTrySse(failure)) {
+        streamableFailure = failure;
+        continue;
+      }
+      // Both transports said "not here": the POST's answer is the more telling one.
+      if (streamableFailure && failure.status !== undefined && shouldTrySse(failure)) throw streamableFailure;
+      throw failure;
+    }
+  }
+  throw streamableFailure ?? new Error("no transport to try");
+}
+
+function resolveUrl(config: ServerConfig, baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(config.url ?? "", baseUrl);
+  } catch {
+    throw new ConnectionError("unsupported", `"${config.url ?? ""}" is not a valid URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConnectionError("unsupported", `${url.protocol} URLs are not supported: use an http(s) URL.`);
+  }
+  return url;
+}
+
+/** Connects to a remote MCP server (see the file comment for the fallbacks); rejects with ConnectionError. */
+export async function connectToServer(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
+  if (config.transport === "stdio") {
+    throw new ConnectionError("unsupported", `${config.name} is a local (stdio) server: it needs the local bridge, which is only available when the playground runs on your own machine.`);
+  }
+  const url = resolveUrl(config, options.baseUrl);
+  const sameOrigin = url.origin === new URL(options.baseUrl).origin;
+  const via = options.via ?? "auto";
+  const routes: Route[] = sameOrigin || via === "direct" ? ["direct"] : via === "proxy" ? ["proxy"] : ["direct", "proxy"];
+  const wires: Wire[] = config.transport === "sse" ? ["sse"] : ["streamable-http", "sse"];
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  for (const [index, route] of routes.entries()) {
+    try {
+      const live = await connectOnRoute(url, wires, route, config, options, deadline);
+      return createLiveConnection({ ...live, transportKind: live.wire, via: route, url: url.href, requestTimeoutMs: options.requestTimeoutMs ?? timeoutMs });
+    } catch (failure) {
+      if (!(failure instanceof AttemptFailure)) throw failure;
+      if ((failure.network || failure.sessionHidden) && index < routes.length - 1 && Date.now() < deadline) continue;
+      if (failure.sessionHidden && route === "direct" && !sameOrigin) {
+        throw new ConnectionError(
+          "cors-or-network",
+          `${displayUrl(url.href)} accepted the handshake but refused the next request (HTTP 400). Browsers see this when a server's CORS policy does not expose the Mcp-Session-Id header: add it to Access-Control-Expose-Headers, or connect through the proxy.`,
+          { status: 400 },
+        );
+      }
+      const cause = failure.network ? failure.networkError : failure.error;
+      throw classifyFailure(cause, { url: url.href, via: route, http: failure.http, timeoutMs, timedOut: failure.timedOut });
+    }
+  }
+  throw new ConnectionError("protocol", "No route to the server was tried.");
+}

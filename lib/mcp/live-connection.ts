@@ -1,0 +1,219 @@
+/**
+ * An established MCP connection: the interface the rest of the app uses (`McpConnection`) and
+ * its implementation over a connected SDK `Client`. It notices the connection dropping (see
+ * observed-fetch.ts), fails calls in flight at once with a `disconnected` ConnectionError, and
+ * tells its listeners so the manager can show it.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Progress, Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ConnectionError, displayUrl } from "./connection-errors";
+import type { ObservedFetch } from "./observed-fetch";
+
+/** Who answered the handshake. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  /** Aborting cancels the call (the server is sent notifications/cancelled). */
+  signal?: AbortSignal;
+  /** Progress notifications for this call; asking for them sets a progress token. */
+  onProgress?: (progress: Progress) => void;
+  /** Per-call timeout; default the SDK's 60 s. */
+  timeoutMs?: number;
+}
+
+/** A live connection to one MCP server. */
+export interface McpConnection {
+  readonly serverInfo: ServerInfo;
+  readonly protocolVersion: string;
+  readonly capabilities: ServerCapabilities;
+  /** The server's `instructions`, if it sent any. */
+  readonly instructions?: string;
+  readonly transport: "streamable-http" | "sse";
+  readonly via: "direct" | "proxy";
+  /** Every tool (all pages); [] when the server has no tools capability. */
+  listTools(): Promise<Tool[]>;
+  listPrompts(): Promise<Prompt[]>;
+  listResources(): Promise<Resource[]>;
+  /** Calls a tool and returns the raw result: no output-schema check, `isError` not thrown. */
+  callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
+  /** Runs `listener` on notifications/tools/list_changed; returns an unsubscribe. */
+  onToolsListChanged(listener: () => void): () => void;
+  /** Runs `listener` once if the connection drops; returns an unsubscribe. */
+  onLost(listener: (error: ConnectionError) => void): () => void;
+  /** Ends the session (DELETE when the server gave one) and closes the transport. */
+  close(): Promise<void>;
+}
+
+/** What connection.ts hands over after a successful handshake. */
+export interface LiveParts {
+  client: Client;
+  transport: StreamableHTTPClientTransport | SSEClientTransport;
+  observer: ObservedFetch;
+  protocolVersion: string;
+  transportKind: "streamable-http" | "sse";
+  via: "direct" | "proxy";
+  url: string;
+  requestTimeoutMs: number;
+}
+
+const MAX_PAGES = 100;
+const REQUEST_TIMEOUT = -32001;
+const TERMINATE_TIMEOUT_MS = 1_000;
+
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
+}
+
+function textOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Follows `nextCursor` until the last page; a repeated cursor (a buggy server) stops it. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const result = await page(cursor);
+    out.push(...result.items);
+    cursor = result.nextCursor;
+    if (cursor === undefined || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return out;
+}
+
+function notify<A extends unknown[]>(listeners: Iterable<(...args: A) => void>, ...args: A): void {
+  for (const listener of listeners) {
+    try {
+      listener(...args);
+    } catch {
+      // One listener's bug must not keep the others from hearing about it.
+    }
+  }
+}
+
+/** Wraps a connected Client as an McpConnection. */
+export function createLiveConnection(parts: LiveParts): McpConnection {
+  const { client, transport, observer, url, requestTimeoutMs } = parts;
+  const capabilities = client.getServerCapabilities() ?? {};
+  const version = client.getServerVersion();
+  const instructions = client.getInstructions();
+  const toolListeners = new Set<() => void>();
+  const lostListeners = new Set<(error: ConnectionError) => void>();
+  const state: { lost?: ConnectionError; closed: boolean } = { closed: false };
+
+  const markLost = (cause: unknown, detail: string): ConnectionError => {
+    if (state.lost) return state.lost;
+    const error = new ConnectionError("disconnected", `The connection to ${displayUrl(url)} dropped (${detail}). Reconnect to continue.`, { cause });
+    state.lost = error;
+    if (state.closed) return error;
+    observer.stopWatching();
+    notify(lostListeners, error);
+    // Closing rejects every request still waiting, which guard() turns into `error`.
+    void client.close().catch(() => undefined);
+    return error;
+  };
+
+  observer.watchForDrops((error) => markLost(error, textOf(error)));
+  client.onclose = () => {
+    if (!state.closed) markLost(undefined, "the transport closed");
+  };
+  // Legacy SSE reports a broken event stream only here, and its EventSource would retry forever.
+  client.onerror = (error) => {
+    if (error instanceof SseError && !state.closed) markLost(error, textOf(error));
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => notify(toolListeners));
+
+  const guard = async <T>(what: string, timeoutMs: number, run: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    if (state.lost) throw state.lost;
+    if (state.closed) throw new ConnectionError("disconnected", "This connection was closed. Reconnect to continue.");
+    const hadSession = transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined;
+    try {
+      return await run();
+    } catch (error) {
+      if (state.lost) throw state.lost;
+      // The SDK wraps an abort reason in McpError(RequestTimeout, String(reason)); the caller's
+      // own reason is what it expects back.
+      if (signal?.aborted) throw signal.reason;
+      // A stateful server that restarted no longer knows our session id and answers 404.
+      if (hadSession && codeOf(error) === 404) throw markLost(error, "the server no longer knows this session; it may have restarted");
+      if (codeOf(error) === REQUEST_TIMEOUT) {
+        throw new ConnectionError("timeout", `${what} got no answer from ${displayUrl(url)} within ${timeoutMs / 1000} s.`, { cause: error });
+      }
+      throw error;
+    }
+  };
+  const listOptions = { timeout: requestTimeoutMs };
+
+  return {
+    serverInfo: { name: version?.name ?? "", version: version?.version ?? "", ...(version?.title ? { title: version.title } : {}) },
+    protocolVersion: parts.protocolVersion,
+    capabilities,
+    ...(instructions ? { instructions } : {}),
+    transport: parts.transportKind,
+    via: parts.via,
+    listTools: () =>
+      capabilities.tools
+        ? guard("tools/list", requestTimeoutMs, () => allPages(async (cursor) => {
+            const r = await client.listTools(cursor === undefined ? undefined : { cursor }, listOptions);
+            return { items: r.tools, nextCursor: r.nextCursor };
+          }))
+        : Promise.resolve([]),
+    listPrompts: () =>
+      capabilities.prompts
+        ? guard("prompts/list", requestTimeoutMs, () => allPages(async (cursor) => {
+            const r = await client.listPrompts(cursor === undefined ? undefined : { cursor }, listOptions);
+            return { items: r.prompts, nextCursor: r.nextCursor };
+          }))
+        : Promise.resolve([]),
+    listResources: () =>
+      capabilities.resources
+        ? guard("resources/list", requestTimeoutMs, () => allPages(async (cursor) => {
+            const r = await client.listResources(cursor === undefined ? undefined : { cursor }, listOptions);
+            return { items: r.resources, nextCursor: r.nextCursor };
+          }))
+        : Promise.resolve([]),
+    callTool: (name, args, options = {}) =>
+      guard(`The call to ${name}`, options.timeoutMs ?? 60_000, () =>
+        // client.request, not client.callTool: callTool throws when structuredContent does not
+        // match outputSchema (or is missing), and we flag that instead (host-functions.ts).
+        client.request({ method: "tools/call", params: { name, arguments: args ?? {} } }, CallToolResultSchema, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+          ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+        }),
+        options.signal,
+      ),
+    onToolsListChanged(listener) {
+      toolListeners.add(listener);
+      return () => toolListeners.delete(listener);
+    },
+    onLost(listener) {
+      lostListeners.add(listener);
+      return () => lostListeners.delete(listener);
+    },
+    async close() {
+      if (state.closed) return;
+      state.closed = true;
+      observer.stopWatching();
+      if (!state.lost && transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+        // Politeness, not correctness: a server that does not answer the DELETE must not hold us up.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_TIMEOUT_MS)));
+        await Promise.race([transport.terminateSession().catch(() => undefined), giveUp]);
+        clearTimeout(timer);
+      }
+      await client.close().catch(() => undefined);
+    },
+  };
+}

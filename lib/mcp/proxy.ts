@@ -1,0 +1,163 @@
+/**
+ * The MCP proxy: forwards one HTTP exchange to an MCP server that does not allow CORS, for
+ * the browser's MCP client. Streams both bodies, so SSE responses flow event by event.
+ * Touches the network; the decisions (guard, headers) live in pure files beside it.
+ *
+ * Uses node:http(s) rather than fetch because only they take a `lookup` hook, which is where
+ * the resolved address is checked (see guarded-lookup.ts). Redirects are not followed: a
+ * streamed body cannot be replayed, and each hop would need the guard again; the person gets
+ * a clear error naming the new location instead.
+ * No CORS headers on purpose: the proxy is same-origin only, and the custom `x-mcp-target`
+ * header forces a preflight that other origins fail, which also keeps it from being CSRF'd.
+ */
+import http from "node:http";
+import https from "node:https";
+import { Readable, Transform } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { McpRouteError } from "./errors";
+import type { UnreachableCause } from "./errors";
+import { createGuardedLookup, GUARD_REFUSED_CODE } from "./guarded-lookup";
+import type { ResolveAll } from "./guarded-lookup";
+import { checkProxyTarget } from "./proxy-guard";
+import type { ProxyGuardOptions } from "./proxy-guard";
+import { buildDownstreamHeaders, buildUpstreamHeaders, TARGET_HEADER } from "./proxy-headers";
+
+/** Proxy configuration: the guard's allow-list plus limits. */
+export interface ProxyOptions extends ProxyGuardOptions {
+  /** Time allowed until the upstream's response headers arrive. Streams may then stay open. */
+  timeoutMs?: number;
+  /** Largest request body forwarded. */
+  maxRequestBytes?: number;
+  /** DNS resolver; injected in tests. */
+  resolveAll?: ResolveAll;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+const METHODS = new Set(["GET", "POST", "DELETE"]);
+const TOO_LARGE_CODE = "EMCPTOOLARGE";
+const TIMEOUT_CODE = "EMCPTIMEOUT";
+
+// Dedicated agents: pooled sockets here were all opened through the guarded lookup,
+// so reusing one can never skip the address check.
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/**
+ * Reads proxy options from the environment: MCP_PROXY_ALLOW (comma-separated allow-list),
+ * MCP_PROXY_ALLOW_ONLY=1, MCP_PROXY_TIMEOUT_MS.
+ */
+export function proxyOptionsFromEnv(env: Record<string, string | undefined>): ProxyOptions {
+  const allowList = (env.MCP_PROXY_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const timeout = Number(env.MCP_PROXY_TIMEOUT_MS);
+  return {
+    allowList,
+    allowListOnly: env.MCP_PROXY_ALLOW_ONLY === "1" || env.MCP_PROXY_ALLOW_ONLY === "true",
+    ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}),
+  };
+}
+
+/** Forwards `request` to the URL in its `x-mcp-target` header; errors come back as JSON. */
+export async function handleProxyRequest(request: Request, options: ProxyOptions = {}): Promise<Response> {
+  try {
+    return await forward(request, options);
+  } catch (error) {
+    const routeError = error instanceof McpRouteError ? error : toRouteError(error, request.headers.get(TARGET_HEADER) ?? "");
+    return routeError.toResponse(routeError.code.startsWith("method_not_allowed") ? { allow: "GET, POST, DELETE" } : undefined);
+  }
+}
+
+async function forward(request: Request, options: ProxyOptions): Promise<Response> {
+  if (!METHODS.has(request.method)) {
+    throw new McpRouteError("method_not_allowed:proxy", `The MCP proxy forwards GET, POST and DELETE, not ${request.method}`);
+  }
+  const target = request.headers.get(TARGET_HEADER);
+  if (!target) throw new McpRouteError("bad_request:proxy", `Missing the ${TARGET_HEADER} header (the MCP server URL)`);
+  const verdict = checkProxyTarget(target, options);
+  if (!verdict.ok) throw new McpRouteError("refused:proxy", `Refused to proxy to ${target}: ${verdict.reason}`);
+
+  const upstream = await sendUpstream(new URL(target), request, options);
+  const status = upstream.statusCode ?? 502;
+  if (status >= 300 && status < 400 && upstream.headers.location) {
+    upstream.destroy();
+    const location = new URL(upstream.headers.location, target).href;
+    throw new McpRouteError("unreachable:proxy", `${target} redirected (${status}) to ${location}; register that URL instead`, "redirect");
+  }
+  const headers = buildDownstreamHeaders(upstream.headers);
+  if (status === 204 || status === 304) {
+    upstream.resume();
+    return new Response(null, { status, headers });
+  }
+  const body = Readable.toWeb(upstream) as unknown as ReadableStream<Uint8Array>;
+  return new Response(body, { status, headers });
+}
+
+function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promise<http.IncomingMessage> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const isHttps = url.protocol === "https:";
+  return new Promise((resolve, reject) => {
+    const upstream = (isHttps ? https : http).request(url, {
+      method: request.method,
+      headers: buildUpstreamHeaders(request.headers),
+      agent: isHttps ? agents.https : agents.http,
+      lookup: createGuardedLookup(options, options.resolveAll),
+    });
+    const fail = (error: Error) => upstream.destroy(error);
+    const timer = setTimeout(() => fail(codedError(`no response within ${timeoutMs} ms`, TIMEOUT_CODE)), timeoutMs);
+    // The browser going away (or the SSE stream being closed) ends the upstream exchange too.
+    const onAbort = () => fail(new Error("the client closed the request"));
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener("abort", onAbort, { once: true });
+    upstream.on("response", (response) => {
+      clearTimeout(timer);
+      response.on("close", () => request.signal.removeEventListener("abort", onAbort));
+      resolve(response);
+    });
+    upstream.on("error", (error) => {
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    if (!request.body) {
+      upstream.end();
+      return;
+    }
+    let seen = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        seen += chunk.length;
+        if (seen > maxBytes) done(codedError(`request body over ${maxBytes} bytes`, TOO_LARGE_CODE));
+        else done(null, chunk);
+      },
+    });
+    Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>)
+      .on("error", fail)
+      .pipe(cap)
+      .on("error", fail)
+      .pipe(upstream);
+  });
+}
+
+function codedError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "EAI_NODATA"]);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+/** Maps a Node network error to the proxy's error family, naming the cause. */
+export function toRouteError(error: unknown, target: string): McpRouteError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const c = typeof code === "string" ? code : "";
+  if (c === GUARD_REFUSED_CODE) return new McpRouteError("refused:proxy", `Refused to proxy to ${target}: ${message}`);
+  if (c === TOO_LARGE_CODE) return new McpRouteError("too_large:proxy", `Request too large: ${message}`);
+  const unreachable = (cause: UnreachableCause, what: string) =>
+    new McpRouteError("unreachable:proxy", `Could not reach ${target}: ${what} (${c || message})`, cause);
+  if (DNS_CODES.has(c)) return unreachable("dns", "the host name did not resolve");
+  if (c === "ECONNREFUSED") return unreachable("refused", "the connection was refused");
+  if (c === "ECONNRESET" || c === "EPIPE") return unreachable("reset", "the connection was reset");
+  if (c === TIMEOUT_CODE || c === "ETIMEDOUT") return unreachable("timeout", message);
+  if (TLS_CODE.test(c)) return unreachable("tls", `TLS failed: ${message}`);
+  return unreachable("network", message);
+}

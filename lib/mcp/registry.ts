@@ -1,0 +1,231 @@
+/**
+ * The registered MCP servers: a plain state class with immutable snapshots and a subscribe
+ * (so React reads it with useSyncExternalStore), persisted through an injected RegistryStorage.
+ *
+ * Seeding: on the first visit (storage never seeded) the four demo servers are registered,
+ * enabled, with their app-relative URLs. The seed is remembered, so a person who removes them
+ * keeps them removed; `restoreDemoServers()` brings back the missing ones.
+ *
+ * Import merges: a server whose name matches a registered one (ignoring case) replaces it and
+ * keeps its id (so its connection is reconnected, not duplicated); other names are added;
+ * servers not in the file stay. One invalid entry rejects the whole import, so a file is never
+ * half applied. Within one file, a later entry with the same name wins.
+ */
+import { exportMcpServersConfig, importMcpServersConfig, serverIdFor } from "./config";
+import type { ExportResult } from "./config";
+import { DEMO_SERVER_NAMES, demoServerPath } from "./demo/catalog";
+import type { RegistryStorage } from "./registry-storage";
+import { toServerConfig, toServerInput, validateServerInput } from "./server-input";
+import type { ServerInput, ServerInputIssue } from "./server-input";
+import type { ServerConfig } from "./types";
+
+export type { ServerInput, ServerInputIssue } from "./server-input";
+
+/** Outcome of add and update. */
+export type RegistryResult = { ok: true; server: ServerConfig } | { ok: false; issues: ServerInputIssue[] };
+
+/** Outcome of an import: names added and replaced, or every error (nothing applied). */
+export type ImportOutcome = { ok: true; added: string[]; replaced: string[]; warnings: string[] } | { ok: false; errors: string[] };
+
+/** Outcome of restoring the demo servers. */
+export interface RestoreOutcome {
+  added: string[];
+  /** Demo names left out because another server already uses the name. */
+  skipped: string[];
+}
+
+/** Options of a registry. */
+export interface ServerRegistryOptions {
+  /** Where to persist; without one the registry lives in memory only. */
+  storage?: RegistryStorage;
+  /** Register the demo servers on a first visit. Default true. */
+  seedDemoServers?: boolean;
+}
+
+function freezeServer(server: ServerConfig): ServerConfig {
+  if (server.headers) Object.freeze(server.headers);
+  if (server.env) Object.freeze(server.env);
+  if (server.args) Object.freeze(server.args);
+  return Object.freeze(server);
+}
+
+function demoInput(name: (typeof DEMO_SERVER_NAMES)[number]): ServerInput {
+  return { name, transport: "streamable-http", url: demoServerPath(name), headers: {}, enabled: true };
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** `servers` plus the demo servers missing from it (by URL); a demo name already taken is skipped. */
+function withDemoServers(servers: readonly ServerConfig[]): { next: ServerConfig[]; outcome: RestoreOutcome } {
+  const next = [...servers];
+  const outcome: RestoreOutcome = { added: [], skipped: [] };
+  for (const name of DEMO_SERVER_NAMES) {
+    if (next.some((s) => s.url === demoServerPath(name))) continue;
+    const input = demoInput(name);
+    if (validateServerInput(input, next).length > 0) {
+      outcome.skipped.push(name);
+      continue;
+    }
+    next.push(freezeServer(toServerConfig(serverIdFor(name, new Set(next.map((s) => s.id))), input)));
+    outcome.added.push(name);
+  }
+  return { next, outcome };
+}
+
+/** The registered servers; see the file comment. */
+export class ServerRegistry {
+  private servers: readonly ServerConfig[] = Object.freeze([]);
+  private demoSeeded = false;
+  private loadProblems: readonly string[] = [];
+  private saveProblem: string | undefined;
+  private problemList: readonly string[] = Object.freeze([]);
+  private readonly listeners = new Set<() => void>();
+  private readonly storage: RegistryStorage | undefined;
+
+  constructor(options: ServerRegistryOptions = {}) {
+    this.storage = options.storage;
+    const loaded = this.storage?.load();
+    if (loaded) {
+      this.servers = Object.freeze(loaded.servers.map((s) => freezeServer({ ...s })));
+      this.demoSeeded = loaded.demoSeeded;
+      this.loadProblems = [...loaded.problems];
+      this.problemList = Object.freeze([...this.loadProblems]);
+    }
+    if (!this.demoSeeded && (options.seedDemoServers ?? true)) {
+      this.demoSeeded = true;
+      this.commit(withDemoServers(this.servers).next);
+    }
+  }
+
+  /** Subscribes to every change; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The servers, as an immutable array that changes identity on every change. */
+  snapshot(): readonly ServerConfig[] {
+    return this.servers;
+  }
+
+  /** Same as snapshot(). */
+  list(): readonly ServerConfig[] {
+    return this.servers;
+  }
+
+  /** The server with this id. */
+  get(id: string): ServerConfig | undefined {
+    return this.servers.find((s) => s.id === id);
+  }
+
+  /** Messages about stored data that could not be read or written (show them once). */
+  problems(): readonly string[] {
+    return this.problemList;
+  }
+
+  /** Registers a server. */
+  add(input: ServerInput): RegistryResult {
+    const issues = validateServerInput(input, this.servers);
+    if (issues.length > 0) return { ok: false, issues };
+    const server = freezeServer(toServerConfig(serverIdFor(input.name.trim(), new Set(this.servers.map((s) => s.id))), input));
+    this.commit([...this.servers, server]);
+    return { ok: true, server };
+  }
+
+  /** Changes a server; the id stays. */
+  update(id: string, patch: Partial<ServerInput>): RegistryResult {
+    const current = this.get(id);
+    if (!current) return { ok: false, issues: [{ field: "name", message: `No server with id "${id}"` }] };
+    const input: ServerInput = { ...toServerInput(current), ...patch };
+    const issues = validateServerInput(input, this.servers.filter((s) => s.id !== id));
+    if (issues.length > 0) return { ok: false, issues };
+    const server = freezeServer(toServerConfig(id, input));
+    this.commit(this.servers.map((s) => (s.id === id ? server : s)));
+    return { ok: true, server };
+  }
+
+  /** Removes a server; false when there was none. */
+  remove(id: string): boolean {
+    if (!this.get(id)) return false;
+    this.commit(this.servers.filter((s) => s.id !== id));
+    return true;
+  }
+
+  /** Enables or disables a server; false when there was none. */
+  setEnabled(id: string, enabled: boolean): boolean {
+    const current = this.get(id);
+    if (!current) return false;
+    if (current.enabled !== enabled) this.commit(this.servers.map((s) => (s.id === id ? freezeServer({ ...s, enabled }) : s)));
+    return true;
+  }
+
+  /** Merges an `mcpServers` file (text or parsed JSON); see the file comment. */
+  importConfig(json: unknown): ImportOutcome {
+    const parsed = importMcpServersConfig(json, { existingIds: this.servers.map((s) => s.id) });
+    if (!parsed.ok) return parsed;
+    let next = [...this.servers];
+    const added: string[] = [];
+    const replaced: string[] = [];
+    const errors: string[] = [];
+    for (const incoming of parsed.servers) {
+      const existing = next.find((s) => sameName(s.name, incoming.name));
+      const input = toServerInput(incoming);
+      const issues = validateServerInput(input, next.filter((s) => s !== existing));
+      if (issues.length > 0) {
+        errors.push(...issues.map((i) => `mcpServers.${incoming.name}: ${i.message}`));
+        continue;
+      }
+      if (existing) {
+        next = next.map((s) => (s === existing ? freezeServer(toServerConfig(existing.id, input)) : s));
+        if (!added.includes(existing.name)) replaced.push(incoming.name);
+      } else {
+        next.push(freezeServer(toServerConfig(incoming.id, input)));
+        added.push(incoming.name);
+      }
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    this.commit(next);
+    return { ok: true, added, replaced, warnings: parsed.warnings };
+  }
+
+  /**
+   * Writes the servers as an `mcpServers` file. `baseUrl` turns app-relative URLs (the demo
+   * servers) into absolute ones, so another client can use the file.
+   */
+  exportConfig(options: { omitSecrets?: boolean; baseUrl?: string } = {}): ExportResult {
+    const { baseUrl } = options;
+    const servers = baseUrl ? this.servers.map((s) => (s.url?.startsWith("/") ? { ...s, url: new URL(s.url, baseUrl).href } : s)) : this.servers;
+    return exportMcpServersConfig(servers, { omitSecrets: options.omitSecrets ?? false });
+  }
+
+  /** Adds back the demo servers that are missing (by URL); a demo name taken by another server is skipped. */
+  restoreDemoServers(): RestoreOutcome {
+    const { next, outcome } = withDemoServers(this.servers);
+    if (outcome.added.length > 0) this.commit(next);
+    return outcome;
+  }
+
+  /** Deletes every header and env value, in memory and in storage. */
+  forgetSecrets(): void {
+    const next = this.servers.map((s) => freezeServer(s.transport === "stdio" ? { ...s, env: {} } : { ...s, headers: {} }));
+    this.commit(next);
+    this.storage?.forgetSecrets();
+  }
+
+  private commit(next: readonly ServerConfig[]): void {
+    this.servers = Object.freeze([...next]);
+    if (this.storage) {
+      const saved = this.storage.save({ servers: this.servers, demoSeeded: this.demoSeeded });
+      const problem = saved.ok ? undefined : saved.message;
+      if (problem !== this.saveProblem) {
+        this.saveProblem = problem;
+        this.problemList = Object.freeze(problem === undefined ? [...this.loadProblems] : [...this.loadProblems, problem]);
+      }
+    }
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The stdio bridge's HTTP surface, for the thin routes under app/api/mcp/stdio:
+ *
+ * - `GET  /api/mcp/stdio/token`      → `{ token }`, same-origin fetches only (see local-guard.ts).
+ * - `POST /api/mcp/stdio`            → body `{ command, args?, env?, cwd? }`, header
+ *                                      `x-cmp-local-token`; spawns the server and answers
+ *                                      201 `{ session, url, pid }`.
+ * - `GET|POST /api/mcp/stdio/<session>` → MCP Streamable HTTP, relayed to the child; the
+ *                                      `Mcp-Session-Id` the transport hands out equals `<session>`.
+ * - `DELETE /api/mcp/stdio/<session>` → ends the session and kills the child (waits for it).
+ *
+ * Every request needs a loopback Host, a loopback listening socket and a same-origin Origin;
+ * all but the token fetch need the token. Refusals are 403 JSON with the reason.
+ * No CORS headers anywhere, on purpose: only the app's own page may use any of this.
+ */
+import { z } from "zod";
+import { checkLocalRequest, localGuardContext } from "./local-guard";
+import type { LocalRequestKind } from "./local-guard";
+import { StdioBridgeError } from "./stdio-errors";
+import { STDIO_BRIDGE_PATH } from "./stdio-protocol";
+import type { StdioStartResponse } from "./stdio-protocol";
+import { getStdioSessions } from "./stdio-sessions";
+
+const MAX_START_BODY_BYTES = 256 * 1024;
+
+// NUL cannot cross exec(); Node would throw quoting the value, which may be a secret.
+const noNul = (s: string) => !s.includes("\0");
+const text = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL characters");
+
+/** Body of the start request: a desktop-config style stdio server. `env` values are secrets. */
+export const StdioStartSchema = z
+  .object({
+    command: text(4_096).trim().min(1, "command is required"),
+    args: z.array(text(32_768)).max(256).default([]),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "env names are letters, digits and _"), text(32_768))
+      .refine((env) => Object.keys(env).length <= 200, "at most 200 env variables")
+      .default({}),
+    cwd: text(4_096).min(1).optional(),
+  })
+  .strict();
+
+/** A parsed start request. */
+export type StdioStartRequest = z.infer<typeof StdioStartSchema>;
+
+/** Session ids are UUIDs (crypto.randomUUID); anything else is refused before a lookup. */
+export const SessionIdSchema = z.uuid();
+
+const NO_STORE = { "cache-control": "no-store" };
+
+/** The guard's refusal for this request, or undefined when it may proceed. */
+export function refuseNonLocal(request: Request, kind: LocalRequestKind): StdioBridgeError | undefined {
+  const verdict = checkLocalRequest(request, kind, localGuardContext());
+  return verdict.ok ? undefined : new StdioBridgeError("refused:stdio", verdict.reason);
+}
+
+/** The token response: no-store, no sniffing, not embeddable by other origins. */
+export function tokenResponse(token: string): Response {
+  return Response.json(
+    { token },
+    { headers: { ...NO_STORE, "x-content-type-options": "nosniff", "cross-origin-resource-policy": "same-origin", vary: "origin, sec-fetch-site" } },
+  );
+}
+
+/** Reads a JSON body of at most `maxBytes`; StdioBridgeError when it is larger or not JSON. */
+export async function readJsonBody(request: Request, maxBytes = MAX_START_BODY_BYTES): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new StdioBridgeError("too_large:stdio", `The request body is larger than ${maxBytes} bytes`);
+  const body = await request.text();
+  if (Buffer.byteLength(body) > maxBytes) throw new StdioBridgeError("too_large:stdio", `The request body is larger than ${maxBytes} bytes`);
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new StdioBridgeError("bad_request:stdio", "The request body is not JSON");
+  }
+}
+
+/** A zod failure as a bad request; only paths and messages, never the values sent. */
+export function invalidBody(error: z.ZodError): StdioBridgeError {
+  const issues = error.issues.map((issue) => `${issue.path.map(String).join(".") || "body"}: ${issue.message}`);
+  return new StdioBridgeError("bad_request:stdio", `Invalid stdio server: ${issues.slice(0, 5).join("; ")}`);
+}
+
+/** Starts a session; 201 with its endpoint, or the JSON error (command not found, exited at start, too many). */
+export async function startStdioSession(body: StdioStartRequest): Promise<Response> {
+  try {
+    const started = await getStdioSessions().start({
+      command: body.command,
+      args: body.args,
+      env: body.env,
+      ...(body.cwd === undefined ? {} : { cwd: body.cwd }),
+    });
+    const payload: StdioStartResponse = { ...started, url: `${STDIO_BRIDGE_PATH}/${started.session}` };
+    return Response.json(payload, { status: 201, headers: NO_STORE });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}
+
+/** Relays one MCP request to a session, or ends it (DELETE). */
+export async function relayStdioRequest(sessionId: string, request: Request): Promise<Response> {
+  const registry = getStdioSessions();
+  if (request.method === "DELETE") {
+    if (await registry.close(sessionId)) return Response.json({ closed: sessionId }, { headers: NO_STORE });
+  } else {
+    const session = registry.get(sessionId);
+    if (session) return session.handle(request);
+  }
+  const error = registry.endedError(sessionId) ?? new StdioBridgeError("not_found:stdio", `No stdio session ${sessionId}; start one first`);
+  return error.toResponse();
+}
+
+/** Any thrown value as a JSON error response; unexpected errors get a generic message (theirs may quote env). */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof StdioBridgeError) return error.toResponse();
+  return new StdioBridgeError("start_failed:stdio", "The stdio bridge failed unexpectedly", "spawn_error").toResponse();
+}

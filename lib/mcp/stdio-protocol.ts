@@ -1,0 +1,32 @@
+/**
+ * The wire contract of the stdio bridge, shared by the server (stdio-bridge.ts, local-guard.ts)
+ * and the browser helper (stdio-client.ts). Constants and types only, so the browser bundle
+ * pulls in nothing from the server side.
+ */
+
+/** Header carrying the per-process local token. Never a URL parameter: URLs end up in logs and history. */
+export const LOCAL_TOKEN_HEADER = "x-cmp-local-token";
+
+/** Route prefix of the bridge: POST here starts a session, which then lives at `${STDIO_BRIDGE_PATH}/<session>`. */
+export const STDIO_BRIDGE_PATH = "/api/mcp/stdio";
+
+/** Where the app's own page fetches the local token. */
+export const STDIO_TOKEN_PATH = `${STDIO_BRIDGE_PATH}/token`;
+
+/** What the token endpoint answers. */
+export interface StdioTokenResponse {
+  token: string;
+}
+
+/** What the start request answers (201). */
+export interface StdioStartResponse {
+  session: string;
+  /** Path of the session's MCP endpoint, relative to the app's origin. */
+  url: string;
+  pid: number;
+}
+
+/** Every bridge error body. */
+export interface StdioErrorBody {
+  error: { code: string; message: string; cause?: string };
+}

@@ -1,0 +1,27 @@
+/**
+ * Shared MCP types for the server registry, config import/export and connections.
+ * Types only: nothing here runs.
+ */
+
+/** How the app talks to a server. */
+export type TransportKind = "streamable-http" | "sse" | "stdio";
+
+/** One registered MCP server, as the registry and the config file see it. */
+export interface ServerConfig {
+  /** Stable id inside the app (derived from the name on import). */
+  id: string;
+  /** Display name; also the key under `mcpServers` in a desktop config file. */
+  name: string;
+  transport: TransportKind;
+  /** Endpoint for `streamable-http` and `sse`. */
+  url?: string;
+  /** Extra HTTP headers (often auth) for `streamable-http` and `sse`. Secrets: never shared. */
+  headers?: Record<string, string>;
+  /** Executable for `stdio`. */
+  command?: string;
+  args?: string[];
+  /** Environment for `stdio`. Secrets: never shared. */
+  env?: Record<string, string>;
+  cwd?: string;
+  enabled: boolean;
+}

@@ -1,0 +1,37 @@
+/**
+ * Which base URLs the server may send an OpenAI-compatible request to. The browser picks the
+ * URL, so without a guard a hosted playground would let anyone make it call its own network
+ * (SSRF). The address rules are the MCP proxy's (lib/mcp/proxy-guard.ts); private addresses
+ * (Ollama on localhost, a LAN vLLM) pass only when the app itself runs on loopback, i.e. on
+ * the person's own machine, or when MODEL_BASE_URL_ALLOW lists them.
+ *
+ * Limit: this checks the URL's text. A public name that resolves to a private address is not
+ * caught here (the MCP proxy checks at connect time with its own HTTP client; the provider
+ * SDKs use fetch, which has no lookup hook).
+ */
+import { checkProxyTarget } from "../mcp/proxy-guard";
+
+/** Every private range, for when the app runs locally. */
+const PRIVATE_TARGETS = ["localhost", "*.localhost", "127.0.0.0/8", "::1", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"];
+
+/** Guard settings. */
+export interface BaseUrlPolicy {
+  /** The app listens on loopback only, so private targets are the person's own. */
+  allowPrivate: boolean;
+  /** Extra allowed hosts, suffixes ("*.corp"), addresses and CIDR ranges (MODEL_BASE_URL_ALLOW). */
+  allowList?: readonly string[];
+}
+
+/** Reads MODEL_BASE_URL_ALLOW (comma-separated). */
+export function baseUrlAllowListFromEnv(env: Record<string, string | undefined>): string[] {
+  return (env.MODEL_BASE_URL_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** Checks a base URL; the reason is written for a person. */
+export function checkBaseUrl(url: string, policy: BaseUrlPolicy): { ok: true } | { ok: false; reason: string } {
+  const allowList = [...(policy.allowList ?? []), ...(policy.allowPrivate ? PRIVATE_TARGETS : [])];
+  const verdict = checkProxyTarget(url, { allowList });
+  if (verdict.ok) return verdict;
+  const reason = verdict.reason.replace("add it to the proxy allow-list to reach it", "a hosted playground does not call private addresses");
+  return { ok: false, reason: `The base URL is refused: ${reason}. Run the app on your machine (npm start listens on 127.0.0.1) or list the host in MODEL_BASE_URL_ALLOW.` };
+}

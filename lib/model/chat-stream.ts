@@ -1,0 +1,78 @@
+/**
+ * One model step as a UI message stream: the conversation goes to the model with the code-mode
+ * tools (no execute: the browser answers them) and the system prompt the browser sent; text
+ * and tool calls stream back, followed by the inspector records of the call. Used by the
+ * route and by the Node agent loop, so tests exercise the stream the browser reads.
+ *
+ * Ordering matters to the browser: useChat stops reading at an `error` chunk, so inspector
+ * records are written before it (a failed call still shows its request), and the finish
+ * chunk is written last, by us.
+ */
+import { convertToModelMessages, createUIMessageStream, generateId, streamText, wrapLanguageModel } from "ai";
+import type { FinishReason, InferUIMessageChunk, UIMessageChunk } from "ai";
+import type { PromptMode } from "../codemode/system-prompt";
+import { codeModeTools } from "./code-tools";
+import { inspectorMiddleware } from "./inspector";
+import { describeModelError } from "./model-errors";
+import type { ResolvedModel } from "./provider-registry";
+import type { CodeModeUIMessage, InspectorStep } from "./types";
+
+/** What one step needs. */
+export interface StreamChatOptions {
+  model: ResolvedModel;
+  /** The system prompt, as the browser built (and maybe the person edited) it. */
+  instructions: string;
+  /** The conversation; a trailing assistant message is continued, not replaced. */
+  messages: CodeModeUIMessage[];
+  mode: PromptMode;
+  settings?: { temperature?: number; maxOutputTokens?: number };
+  abortSignal?: AbortSignal;
+  /**
+   * Provider retries. Default 0: every call shows in the inspector and the person has a
+   * Retry button, so silent retries would only hide calls and add latency.
+   */
+  maxRetries?: number;
+}
+
+/** Runs one model step and returns its UI message stream (never throws; failures become an error chunk). */
+export function streamChat(options: StreamChatOptions): ReadableStream<UIMessageChunk> {
+  const { model, messages } = options;
+  const last = messages.at(-1);
+  const messageId = last?.role === "assistant" ? last.id : generateId();
+  const describe = (error: unknown) => describeModelError(error, { providerLabel: model.label, secrets: model.secrets, keyHint: model.keyHint }).message;
+  const steps: InspectorStep[] = [];
+  const wrapped = wrapLanguageModel({ model: model.model, middleware: inspectorMiddleware({ messageId, onStep: (s) => steps.push(s), describeError: describe }) });
+  // The history may hold search_tools calls from search mode even when it is now off.
+  const allTools = codeModeTools("search");
+
+  return createUIMessageStream<CodeModeUIMessage>({
+    onError: describe,
+    execute: async ({ writer }) => {
+      writer.write({ type: "start", messageId });
+      const result = streamText({
+        model: wrapped,
+        ...(options.instructions.trim() === "" ? {} : { instructions: options.instructions }),
+        // Incomplete calls (a run the person stopped) are left out rather than sent unanswered.
+        messages: await convertToModelMessages(messages, { tools: allTools, ignoreIncompleteToolCalls: true }),
+        tools: codeModeTools(options.mode),
+        maxRetries: options.maxRetries ?? 0,
+        // The default handler logs the whole error, request body and provider answer included
+        // (a key can be in either). The error reaches the person through the stream instead.
+        onError: () => undefined,
+        ...(options.settings?.temperature === undefined ? {} : { temperature: options.settings.temperature }),
+        ...(options.settings?.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.settings.maxOutputTokens }),
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      });
+      let failure: string | undefined;
+      // redactToolErrors off: a malformed tool call must reach the model with the parser's own words.
+      for await (const chunk of result.toUIMessageStream({ sendStart: false, sendFinish: false, onError: describe, redactToolErrors: false })) {
+        if (chunk.type === "error") failure ??= chunk.errorText;
+        // The SDK types the chunk without our data parts; it carries none of them.
+        else writer.write(chunk as InferUIMessageChunk<CodeModeUIMessage>);
+      }
+      for (const step of steps) writer.write({ type: "data-inspector", id: step.id, data: step, transient: true });
+      if (failure !== undefined) writer.write({ type: "error", errorText: failure });
+      else writer.write({ type: "finish", finishReason: (steps.at(-1)?.response.finishReason ?? "stop") as FinishReason });
+    },
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * The model-level tools of code mode, as the AI SDK declares them to a provider. They have no
+ * `execute`: the browser runs them (the sandbox and the MCP connections live there), so
+ * streamText stops after a step with tool calls and the client answers with the results.
+ * Names, descriptions and schemas come from lib/codemode/system-prompt.ts, the one place
+ * that words what the model is told.
+ */
+import { jsonSchema, tool } from "ai";
+import type { ToolSet } from "ai";
+import {
+  EXECUTE_CODE_DESCRIPTION,
+  EXECUTE_CODE_INPUT_SCHEMA,
+  EXECUTE_CODE_TOOL,
+  SEARCH_TOOLS_DESCRIPTION,
+  SEARCH_TOOLS_INPUT_SCHEMA,
+  SEARCH_TOOLS_TOOL,
+  type PromptMode,
+} from "../codemode/system-prompt";
+import type { ExecuteCodeInput, SearchToolsInput } from "./types";
+
+// The JSON Schemas are `as const` literals; jsonSchema() wants the mutable JSONSchema7 shape.
+const executeSchema = jsonSchema<ExecuteCodeInput>(structuredClone(EXECUTE_CODE_INPUT_SCHEMA) as unknown as Parameters<typeof jsonSchema>[0]);
+const searchSchema = jsonSchema<SearchToolsInput>(structuredClone(SEARCH_TOOLS_INPUT_SCHEMA) as unknown as Parameters<typeof jsonSchema>[0]);
+
+/** Client-side tools for the given prompt mode (no execute: the browser answers them). */
+export function codeModeTools(mode: PromptMode): ToolSet {
+  const executeCode = tool({ description: EXECUTE_CODE_DESCRIPTION, inputSchema: executeSchema });
+  if (mode !== "search") return { [EXECUTE_CODE_TOOL]: executeCode };
+  const searchTools = tool({ description: SEARCH_TOOLS_DESCRIPTION, inputSchema: searchSchema });
+  return { [EXECUTE_CODE_TOOL]: executeCode, [SEARCH_TOOLS_TOOL]: searchTools };
+}

@@ -1,0 +1,9 @@
+/** Every demo script, in catalog order. */
+import type { DemoScript } from "./demo-script";
+import { LAB_SCRIPTS } from "./scripts-lab";
+import { NEWS_SCRIPTS } from "./scripts-news";
+import { SHIPPING_SCRIPTS } from "./scripts-shipping";
+import { STORE_SCRIPTS } from "./scripts-store";
+
+/** All scripted examples. */
+export const DEMO_SCRIPTS: readonly DemoScript[] = [...SHIPPING_SCRIPTS, ...NEWS_SCRIPTS, ...STORE_SCRIPTS, ...LAB_SCRIPTS];

@@ -1,0 +1,45 @@
+/**
+ * The body of POST /api/chat, as a zod schema. The browser's transport builds it (see
+ * chat-request.ts) and the route parses it; messages are checked loosely here and fully by
+ * the AI SDK's validateUIMessages in the route.
+ */
+import { z } from "zod";
+import { PROVIDER_IDS } from "./providers";
+
+/** Longest system prompt accepted (the declarations of a large catalog fit well inside). */
+export const MAX_INSTRUCTIONS_CHARS = 400_000;
+/** Largest request body accepted, in bytes. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Most messages in one conversation. */
+export const MAX_MESSAGES = 1_000;
+
+/** Which model, and the browser-held key or base URL when the person typed one. */
+export const modelChoiceSchema = z.object({
+  provider: z.enum(PROVIDER_IDS),
+  modelId: z.string().trim().min(1, "Type a model id.").max(200),
+  apiKey: z.string().max(1_000).optional(),
+  baseURL: z.url({ protocol: /^https?$/, error: "The base URL must be an http(s) URL." }).max(2_000).optional(),
+});
+
+/** Sampling settings. */
+export const generationSettingsSchema = z.object({
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
+});
+
+/** POST /api/chat body (DefaultChatTransport adds id, messages, trigger and messageId). */
+export const chatRequestSchema = z.object({
+  id: z.string().max(200).optional(),
+  trigger: z.string().max(50).optional(),
+  messageId: z.string().max(200).optional(),
+  messages: z.array(z.looseObject({ id: z.string(), role: z.enum(["system", "user", "assistant"]), parts: z.array(z.unknown()) })).min(1).max(MAX_MESSAGES),
+  model: modelChoiceSchema,
+  instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
+  mode: z.enum(["declarations", "search"]).default("declarations"),
+  settings: generationSettingsSchema.default({}),
+});
+
+/** A parsed chat request. */
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+/** What the browser adds to the transport's body (everything but messages and ids). */
+export type ChatRequestExtras = Omit<z.input<typeof chatRequestSchema>, "id" | "trigger" | "messageId" | "messages">;

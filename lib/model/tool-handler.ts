@@ -1,0 +1,70 @@
+/**
+ * Answers one client-side tool call: validates the input, asks for approval in step mode,
+ * runs the code (or searches) through functions the host provides, and shapes the answer.
+ * The browser hook and the Node agent loop both call this, so the loop the tests drive is
+ * the loop people use.
+ */
+import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
+import type { RunResult } from "../sandbox/types";
+import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, searchOutput, skippedOutput } from "./tool-output";
+import type { ExecuteCodeOutput, SearchToolsOutput } from "./types";
+
+/** What a person decided in step mode: run (possibly edited) code, or skip it with a message for the model. */
+export type ApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
+
+/** What the host gives the loop: the sandbox, the tool search and, in step mode, a person. */
+export interface ToolHandlers {
+  /** Runs the program against the connected servers. Should not throw; a throw is reported as a runtime error. */
+  runCode: (code: string, toolCallId: string) => Promise<RunResult>;
+  /** Returns the declarations of the best matches for a query (search mode). */
+  searchTools: (query: string, limit: number) => string;
+  /** Step mode: called before code runs. */
+  awaitApproval?: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+}
+
+/** One tool call to answer. */
+export interface ToolCallRequest {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** The answer: an output for the model, or an error text (unknown tool, unusable input). */
+export type ToolCallAnswer =
+  | { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput }
+  | { state: "output-error"; errorText: string };
+
+function sandboxFailure(error: unknown): RunResult {
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: { kind: "runtime", message: `The sandbox failed: ${message}` }, logs: [], stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 } };
+}
+
+async function answerExecuteCode(call: ToolCallRequest, handlers: ToolHandlers, stepMode: boolean): Promise<ToolCallAnswer> {
+  const input = parseExecuteCodeInput(call.input);
+  if ("error" in input) return { state: "output-error", errorText: input.error };
+  let code = input.code;
+  if (stepMode && handlers.awaitApproval) {
+    const decision = await handlers.awaitApproval(code, call.toolCallId);
+    if (decision.action === "skip") return { state: "output-available", output: skippedOutput(decision.message) };
+    code = decision.code;
+  }
+  const result = await handlers.runCode(code, call.toolCallId).catch(sandboxFailure);
+  const output = runResultToOutput(result);
+  return { state: "output-available", output: code === input.code || "skipped" in output ? output : { ...output, editedCode: code } };
+}
+
+/** Answers a tool call; never throws. `stepMode` asks `awaitApproval` before code runs. */
+export async function answerToolCall(call: ToolCallRequest, handlers: ToolHandlers, options: { stepMode?: boolean } = {}): Promise<ToolCallAnswer> {
+  try {
+    if (call.toolName === EXECUTE_CODE_TOOL) return await answerExecuteCode(call, handlers, options.stepMode === true);
+    if (call.toolName === SEARCH_TOOLS_TOOL) {
+      const input = parseSearchToolsInput(call.input);
+      if ("error" in input) return { state: "output-error", errorText: input.error };
+      return { state: "output-available", output: searchOutput(handlers.searchTools(input.query, input.limit)) };
+    }
+    return { state: "output-error", errorText: `There is no tool "${call.toolName}". Use ${EXECUTE_CODE_TOOL} to run code that calls the API.` };
+  } catch (error) {
+    // An approval prompt or a search that throws must still answer the call, or the loop hangs.
+    return { state: "output-error", errorText: `The tool call could not be answered: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

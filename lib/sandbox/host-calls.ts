@@ -1,0 +1,166 @@
+import type { RunEvent } from "./types";
+
+/**
+ * How the engine reaches the host for one tool call. `callId` numbers calls from 1 in the
+ * order the guest made them; the worker uses it to match answers to questions.
+ */
+export type CallHost = (
+  namespace: string,
+  name: string,
+  args: unknown,
+  signal: AbortSignal,
+  callId: number,
+) => Promise<unknown>;
+
+/** How a call ended, as the guest will see it. `valueJson` is "" when the host returned undefined. */
+export type CallOutcome =
+  | { callId: number; ok: true; valueJson: string }
+  | { callId: number; ok: false; message: string; timeout: boolean };
+
+/** What the engine knows about a call after the fact (for `tool` and `timeout` errors). */
+export interface CallRecord {
+  callId: number;
+  namespace: string;
+  name: string;
+  timedOut: boolean;
+}
+
+interface QueuedCall {
+  callId: number;
+  namespace: string;
+  name: string;
+  args: unknown;
+}
+
+interface RunningCall extends QueuedCall {
+  controller: AbortController;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface HostCallsOptions {
+  callHost: CallHost;
+  maxConcurrency: number;
+  maxCalls: number;
+  callTimeoutMs: number;
+  /** Milliseconds since the run started. */
+  now: () => number;
+  emit: (event: RunEvent) => void;
+  /** Called when a started call ends; the engine hands the outcome to the guest. */
+  onSettled: (outcome: CallOutcome) => void;
+}
+
+/**
+ * The host side of the promise bridge: a FIFO queue with a concurrency cap, a call budget, a
+ * per-call timeout and abort signals. It never touches QuickJS, so it is safe to run from
+ * host callbacks at any time.
+ */
+export class HostCalls {
+  private readonly queue: QueuedCall[] = [];
+  private readonly running = new Map<number, RunningCall>();
+  private readonly records = new Map<number, CallRecord>();
+  private peak = 0;
+  private closed = false;
+
+  constructor(private readonly options: HostCallsOptions) {}
+
+  /** Queues a call; returns its callId, or undefined when the maxCalls budget is spent. */
+  request(namespace: string, name: string, args: unknown): number | undefined {
+    if (this.closed || this.records.size >= this.options.maxCalls) return undefined;
+    const callId = this.records.size + 1;
+    this.records.set(callId, { callId, namespace, name, timedOut: false });
+    this.queue.push({ callId, namespace, name, args });
+    return callId;
+  }
+
+  /** Starts queued calls while fewer than maxConcurrency are in flight. */
+  pump(): void {
+    while (!this.closed && this.running.size < this.options.maxConcurrency) {
+      const next = this.queue.shift();
+      if (!next) return;
+      this.start(next);
+    }
+  }
+
+  /** True while a call is queued or in flight (the guest may still be woken by one). */
+  get busy(): boolean {
+    return this.queue.length > 0 || this.running.size > 0;
+  }
+
+  get total(): number {
+    return this.records.size;
+  }
+
+  get peakInFlight(): number {
+    return this.peak;
+  }
+
+  record(callId: number): CallRecord | undefined {
+    return this.records.get(callId);
+  }
+
+  /** Ends the run's calls: aborts those in flight (each gets a failed call-end) and drops the queue. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    for (const call of [...this.running.values()]) this.finish(call, { ok: false, message: reason, timeout: false }, false);
+  }
+
+  private start(call: QueuedCall): void {
+    const { options } = this;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      const record = this.records.get(call.callId);
+      if (record) record.timedOut = true;
+      this.finish(running, { ok: false, message: `timed out after ${options.callTimeoutMs} ms`, timeout: true }, true);
+    }, options.callTimeoutMs);
+    const running: RunningCall = { ...call, controller, timer };
+    this.running.set(call.callId, running);
+    this.peak = Math.max(this.peak, this.running.size);
+    options.emit({ type: "call-start", callId: call.callId, namespace: call.namespace, name: call.name, args: call.args, time: options.now() });
+    let pending: Promise<unknown>;
+    try {
+      pending = options.callHost(call.namespace, call.name, call.args, controller.signal, call.callId);
+    } catch (error) {
+      pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    Promise.resolve(pending).then(
+      (value) => this.finish(running, toJson(value), true),
+      (error: unknown) => this.finish(running, { ok: false, message: messageOf(error), timeout: false }, true),
+    );
+  }
+
+  private finish(call: RunningCall, outcome: OutcomeBody, notify: boolean): void {
+    if (this.running.get(call.callId) !== call) return;
+    this.running.delete(call.callId);
+    clearTimeout(call.timer);
+    if (!outcome.ok) call.controller.abort(new Error(outcome.message));
+    const time = this.options.now();
+    if (outcome.ok) this.options.emit({ type: "call-end", callId: call.callId, time, ok: true, value: outcome.value });
+    else this.options.emit({ type: "call-end", callId: call.callId, time, ok: false, error: outcome.message });
+    if (!notify) return;
+    this.options.onSettled(
+      outcome.ok
+        ? { callId: call.callId, ok: true, valueJson: outcome.valueJson }
+        : { callId: call.callId, ok: false, message: outcome.message, timeout: outcome.timeout },
+    );
+    this.pump();
+  }
+}
+
+type OutcomeBody = { ok: true; value: unknown; valueJson: string } | { ok: false; message: string; timeout: boolean };
+
+function toJson(value: unknown): OutcomeBody {
+  try {
+    // JSON.stringify(undefined) is undefined: "" tells the guest the host returned undefined.
+    const valueJson = JSON.stringify(value) ?? "";
+    return { ok: true, value, valueJson };
+  } catch (error) {
+    return { ok: false, message: `the host returned a value that is not JSON-safe: ${messageOf(error)}`, timeout: false };
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : String(error);
+}

@@ -1,0 +1,99 @@
+/**
+ * The main thread ↔ sandbox worker protocol. Types only.
+ *
+ * Every message carries a runId (`ready` carries null: it belongs to no run). Payloads that
+ * came from or go to guest code cross as JSON strings, so nothing but plain data ever reaches
+ * the worker. The worker refuses (and reports with `refused`) any message whose runId is not
+ * the current run's, or whose callId is not a call that run is waiting for.
+ *
+ * Tool-call traffic travels in `batch` messages when several pieces are ready in the same turn:
+ * a Promise.all of thousands of calls would otherwise cost four postMessages per call (call,
+ * call-start, call-result, call-end). Order is kept; each message inside is checked on its own.
+ */
+import type { RunEvent, RunRequest, RunResult } from "./types";
+
+/** main → worker: start a run. The worker runs one at a time. */
+export interface RunMessage {
+  type: "run";
+  runId: string;
+  request: RunRequest;
+  /** Tool names by namespace; the functions themselves stay on the main thread. */
+  hostApi: Record<string, string[]>;
+}
+
+/** main → worker: cancel the run (ends as `cancelled` once the guest yields). */
+export interface CancelMessage {
+  type: "cancel";
+  runId: string;
+}
+
+/** main → worker: the answer to a `call`. `valueJson` is "" when the host returned undefined. */
+export type CallResultMessage =
+  | { type: "call-result"; runId: string; callId: number; ok: true; valueJson: string }
+  | { type: "call-result"; runId: string; callId: number; ok: false; error: string };
+
+/** main → worker: call-results of one run, sent together, in order. */
+export interface ResultBatchMessage {
+  type: "batch";
+  runId: string;
+  messages: CallResultMessage[];
+}
+
+export type MainToWorker = RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage;
+
+/** worker → main: the WASM module is loaded (or failed to load: `error`). */
+export interface ReadyMessage {
+  type: "ready";
+  runId: null;
+  error?: string;
+}
+
+/** worker → main: a run event (call-start, call-end, log). */
+export interface EventMessage {
+  type: "event";
+  runId: string;
+  event: RunEvent;
+}
+
+/** worker → main: the guest called a tool; answer with `call-result`. */
+export interface CallMessage {
+  type: "call";
+  runId: string;
+  callId: number;
+  namespace: string;
+  name: string;
+  argsJson: string;
+}
+
+/**
+ * worker → main: sent every ALIVE_INTERVAL_MS (alive.ts) while a run is on, from the worker's
+ * event loop. Silence means the guest is running without yielding; see the controller's watchdog.
+ */
+export interface AliveMessage {
+  type: "alive";
+  runId: string;
+}
+
+/** worker → main: the run ended. */
+export interface DoneMessage {
+  type: "done";
+  runId: string;
+  result: RunResult;
+}
+
+/** worker → main: a message was refused (unknown or mismatched runId/callId, busy, malformed). */
+export interface RefusedMessage {
+  type: "refused";
+  runId: string | null;
+  callId?: number;
+  reason: string;
+}
+
+/** worker → main: calls and call events of one run, sent together, in order. */
+export interface CallBatchMessage {
+  type: "batch";
+  runId: string;
+  messages: Array<CallMessage | EventMessage>;
+}
+
+export type WorkerToMain = ReadyMessage | EventMessage | CallMessage | CallBatchMessage | AliveMessage | DoneMessage | RefusedMessage;

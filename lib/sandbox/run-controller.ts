@@ -1,0 +1,287 @@
+import { SandboxConfigError, sandboxError } from "./errors";
+import { hostApiOf } from "./host-api";
+import { resolveLimits } from "./limits";
+import { ALIVE_INTERVAL_MS } from "./alive";
+import { Batcher } from "./batcher";
+import type { CallMessage, CallResultMessage, MainToWorker, ResultBatchMessage, WorkerToMain } from "./protocol";
+import type { HostFunctions, LogEntry, RunEvent, RunRequest, RunResult, SandboxError } from "./types";
+
+/** The part of a Worker the controller uses (a DOM Worker fits; tests pass fakes). */
+export interface WorkerLike {
+  postMessage(message: MainToWorker): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  addEventListener(type: "error", listener: (event: ErrorEvent) => void): void;
+  terminate(): void;
+}
+
+export interface RunControllerOptions {
+  createWorker: () => WorkerLike;
+  /** How long a run may outlive its cancel or its wall deadline before the worker is terminated. */
+  hardStopGraceMs?: number;
+}
+
+/** A started (or queued) run. */
+export interface RunHandle {
+  runId: string;
+  result: Promise<RunResult>;
+  cancel: () => void;
+}
+
+interface Run {
+  runId: string;
+  request: RunRequest;
+  host: HostFunctions;
+  onEvent: ((event: RunEvent) => void) | undefined;
+  wallMs: number;
+  cpuMs: number;
+  resolve: (result: RunResult) => void;
+  // Filled in once the run is in the worker:
+  startedAt?: number;
+  timer?: ReturnType<typeof setTimeout>;
+  watchdog?: ReturnType<typeof setInterval>;
+  lastHeard: number;
+  calls: Map<number, AbortController>;
+  logs: LogEntry[];
+  hostCalls: number;
+  inFlight: number;
+  peakInFlight: number;
+}
+
+interface WorkerSlot {
+  worker: WorkerLike;
+  ready: Promise<void>;
+}
+
+/**
+ * Main-thread side of the sandbox: owns one worker, runs one request at a time (later runs
+ * queue, FIFO, and their wall clock starts when they start), answers the guest's tool calls
+ * with the host functions, and forwards events. A run that is still going 1 s after cancel or
+ * after its wall deadline is ended the only sure way, by terminating the worker (a guest in
+ * `while (true) {}` never reads messages); the next run gets a fresh worker.
+ *
+ * A watchdog backs up the CPU limit: QuickJS polls its interrupt handler only every ~10 000
+ * backward jumps, so a loop whose every turn is a long builtin (`s.split("")` on a big string)
+ * can run far past its CPU budget. The worker says `alive` while its event loop turns; silence
+ * longer than cpuMs + the grace can only be guest code running without a break, so the worker
+ * is terminated and the run ends as a CPU timeout.
+ */
+export class RunController {
+  private slot: WorkerSlot | undefined;
+  private readonly queue: Run[] = [];
+  private current: Run | undefined;
+  private nextId = 1;
+  private disposed = false;
+  private readonly prefix = Math.random().toString(36).slice(2, 8);
+  private readonly graceMs: number;
+  private readonly out = new Batcher<MainToWorker, CallResultMessage, ResultBatchMessage>(
+    (message) => this.slot?.worker.postMessage(message),
+    (runId, messages) => ({ type: "batch", runId, messages }),
+  );
+
+  constructor(private readonly options: RunControllerOptions) {
+    this.graceMs = options.hardStopGraceMs ?? 1_000;
+  }
+
+  /** Starts the worker and resolves once its WASM module is loaded. */
+  warmUp(): Promise<void> {
+    if (this.disposed) return Promise.reject(new SandboxConfigError("The run controller is disposed"));
+    return this.ensureWorker().ready;
+  }
+
+  /** Queues a run; throws SandboxConfigError at once for invalid limits or after dispose(). */
+  run(request: RunRequest, host: HostFunctions = {}, onEvent?: (event: RunEvent) => void): RunHandle {
+    if (this.disposed) throw new SandboxConfigError("The run controller is disposed");
+    const { wallMs, cpuMs } = resolveLimits(request.limits);
+    const runId = `run-${this.prefix}-${this.nextId++}`;
+    let resolve!: (result: RunResult) => void;
+    const result = new Promise<RunResult>((r) => (resolve = r));
+    const run: Run = {
+      runId,
+      request,
+      host,
+      onEvent,
+      wallMs,
+      cpuMs,
+      resolve,
+      lastHeard: 0,
+      calls: new Map(),
+      logs: [],
+      hostCalls: 0,
+      inFlight: 0,
+      peakInFlight: 0,
+    };
+    this.queue.push(run);
+    this.pump();
+    return { runId, result, cancel: () => this.cancel(run) };
+  }
+
+  /** Terminates the worker; queued and running runs end as `cancelled`. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const run of this.queue.splice(0)) this.settle(run, this.stopped(run, cancelledError()));
+    if (this.current) this.settle(this.current, this.stopped(this.current, cancelledError()));
+    this.slot?.worker.terminate();
+    this.slot = undefined;
+  }
+
+  private cancel(run: Run): void {
+    const queued = this.queue.indexOf(run);
+    if (queued !== -1) {
+      this.queue.splice(queued, 1);
+      this.settle(run, this.stopped(run, cancelledError()));
+      return;
+    }
+    if (this.current !== run || !this.slot) return;
+    this.out.send({ type: "cancel", runId: run.runId });
+    clearTimeout(run.timer);
+    run.timer = setTimeout(() => this.hardStop(run, cancelledError()), this.graceMs);
+  }
+
+  private pump(): void {
+    if (this.current || this.disposed) return;
+    const run = this.queue.shift();
+    if (!run) return;
+    this.current = run;
+    run.startedAt = performance.now();
+    const wall = sandboxError("timeout", `The run took longer than the ${run.wallMs} ms wall-clock limit`, { clock: "wall" });
+    run.timer = setTimeout(() => this.hardStop(run, wall), run.wallMs + this.graceMs);
+    const slot = this.ensureWorker();
+    this.out.send({ type: "run", runId: run.runId, request: run.request, hostApi: hostApiOf(run.host) });
+    // The watchdog starts once the worker has its module: loading it is not the guest's time.
+    slot.ready.then(
+      () => this.watch(run),
+      () => undefined,
+    );
+  }
+
+  private watch(run: Run): void {
+    if (this.current !== run) return;
+    const cpu = sandboxError("timeout", `The code used more than ${run.cpuMs} ms of CPU time (the sandbox stopped responding)`, { clock: "cpu" });
+    run.lastHeard = performance.now();
+    let lastCheck = run.lastHeard;
+    run.watchdog = setInterval(() => {
+      const now = performance.now();
+      // This thread was busy itself: the worker's messages may be queued unread, so start over.
+      if (now - lastCheck > 4 * ALIVE_INTERVAL_MS) run.lastHeard = now;
+      lastCheck = now;
+      if (now - run.lastHeard > run.cpuMs + this.graceMs) this.hardStop(run, cpu);
+    }, ALIVE_INTERVAL_MS);
+  }
+
+  private ensureWorker(): WorkerSlot {
+    if (this.slot) return this.slot;
+    const worker = this.options.createWorker();
+    let markReady!: () => void;
+    let markFailed!: (error: Error) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      markFailed = reject;
+    });
+    ready.catch(() => undefined);
+    const slot: WorkerSlot = { worker, ready };
+    worker.addEventListener("message", (event) => {
+      if (this.slot !== slot) return;
+      const message = event.data as WorkerToMain;
+      if (message.type === "ready") {
+        if (message.error === undefined) markReady();
+        else markFailed(new Error(message.error));
+      } else if (message.type === "batch") message.messages.forEach((inner) => this.onMessage(inner));
+      else this.onMessage(message);
+    });
+    worker.addEventListener("error", (event) => {
+      if (this.slot !== slot) return;
+      const error = new Error(`The sandbox worker failed: ${event.message || "unknown error"}`);
+      markFailed(error);
+      this.replaceWorker();
+      if (this.current) this.settle(this.current, this.stopped(this.current, sandboxError("runtime", error.message)));
+    });
+    this.slot = slot;
+    return slot;
+  }
+
+  private onMessage(message: Exclude<WorkerToMain, { type: "ready" | "batch" }>): void {
+    const run = this.current;
+    if (!run || message.runId !== run.runId) return;
+    run.lastHeard = performance.now();
+    if (message.type === "event") {
+      this.track(run, message.event);
+      try {
+        run.onEvent?.(message.event);
+      } catch {
+        // A listener's bug must not stop the run's bookkeeping.
+      }
+    } else if (message.type === "call") this.answer(run, message);
+    else if (message.type === "done") this.settle(run, message.result);
+    else if (message.type === "refused" && message.callId === undefined) {
+      // Only the run message itself can be refused without a callId (a late answer has one).
+      this.settle(run, this.stopped(run, sandboxError("runtime", `The sandbox worker refused the run: ${message.reason}`)));
+    }
+  }
+
+  private track(run: Run, event: RunEvent): void {
+    if (event.type === "log") run.logs.push(event.entry);
+    else if (event.type === "call-start") {
+      run.hostCalls++;
+      run.peakInFlight = Math.max(run.peakInFlight, ++run.inFlight);
+    } else run.inFlight--;
+  }
+
+  private answer(run: Run, call: CallMessage): void {
+    const { callId, namespace, name } = call;
+    const abort = new AbortController();
+    run.calls.set(callId, abort);
+    const reply = (message: CallResultMessage) => {
+      run.calls.delete(callId);
+      if (this.current === run && !abort.signal.aborted) this.out.queue(message);
+    };
+    const tools = Object.hasOwn(run.host, namespace) ? run.host[namespace] : undefined;
+    const fn = tools && Object.hasOwn(tools, name) ? tools[name] : undefined;
+    if (!fn) {
+      reply({ type: "call-result", runId: run.runId, callId, ok: false, error: `Unknown tool ${namespace}.${name}` });
+      return;
+    }
+    Promise.resolve()
+      .then(() => fn(call.argsJson === "" ? undefined : JSON.parse(call.argsJson), abort.signal, { callId }))
+      .then(
+        (value) => reply({ type: "call-result", runId: run.runId, callId, ok: true, valueJson: JSON.stringify(value) ?? "" }),
+        (error: unknown) => reply({ type: "call-result", runId: run.runId, callId, ok: false, error: messageOf(error) }),
+      )
+      .catch((error: unknown) => reply({ type: "call-result", runId: run.runId, callId, ok: false, error: `the host returned a value that is not JSON-safe: ${messageOf(error)}` }));
+  }
+
+  private hardStop(run: Run, error: SandboxError): void {
+    if (this.current !== run) return;
+    this.replaceWorker();
+    this.settle(run, this.stopped(run, error));
+  }
+
+  private replaceWorker(): void {
+    this.slot?.worker.terminate();
+    this.slot = undefined;
+  }
+
+  /** A result for a run the worker could not report on (terminated, failed, cancelled early). */
+  private stopped(run: Run, error: SandboxError): RunResult {
+    const wallMs = run.startedAt === undefined ? 0 : performance.now() - run.startedAt;
+    return { ok: false, error, logs: run.logs, stats: { wallMs, hostCalls: run.hostCalls, peakInFlight: run.peakInFlight } };
+  }
+
+  private settle(run: Run, result: RunResult): void {
+    clearTimeout(run.timer);
+    clearInterval(run.watchdog);
+    for (const abort of run.calls.values()) abort.abort();
+    run.calls.clear();
+    if (this.current === run) this.current = undefined;
+    run.resolve(result);
+    this.pump();
+  }
+}
+
+function cancelledError(): SandboxError {
+  return sandboxError("cancelled", "The run was cancelled");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,132 @@
+/**
+ * The approval gate: calls to tools that need a person's approval (destructive ones, and any
+ * the person marks) wait for approve / deny / approve-all before they are sent. Deny throws
+ * "denied by the person" in the guest; approve-all lets every later call of the run through.
+ *
+ * Clocks: a person deciding must not count against the run's wall clock or the call's timeout.
+ * Those clocks live in the sandbox, so the gate asks the call for `suspendClock()` (returns a
+ * resume function) and uses it when the sandbox provides one; until then a slow decision can
+ * still time the call out. See the report for what lib/sandbox must add.
+ */
+import { redactSecrets } from "../mcp/redact";
+import type { HostCallInfo, HostFunctions } from "../sandbox/types";
+import type { CallInfo } from "./call-records";
+import { mapHost, safely } from "./host-table";
+
+/** What the person can answer. */
+export type ApprovalDecision = "approve" | "deny" | "approve-all";
+
+/** What the prompt shows, and a signal that aborts when the run no longer needs the answer. */
+export interface ApprovalRequest {
+  callId: number;
+  namespace: string;
+  name: string;
+  server: string;
+  tool: string;
+  /** Redacted, for display. */
+  args: unknown;
+  signal: AbortSignal;
+}
+
+/** Sanitised names → original names, as buildHostFunctions reports them. */
+export interface NameMapping {
+  namespace: string;
+  server: string;
+  tools: ReadonlyArray<{ fn: string; tool: string }>;
+}
+
+/** How withApprovals decides and asks. */
+export interface ApprovalGate {
+  needsApproval(server: string, tool: string): boolean;
+  request(callId: number, request: ApprovalRequest): Promise<ApprovalDecision>;
+  names?: readonly NameMapping[];
+  onInfo?: (callId: number, info: CallInfo) => void;
+}
+
+/** A host call that may let a host function suspend the run's clocks (proposed sandbox extension). */
+export type ClockAwareCall = HostCallInfo & { suspendClock?: () => () => void };
+
+/** The message a denied call throws in the guest. */
+export const DENIED_MESSAGE = "denied by the person";
+
+/** Thrown in the guest when the person denies a call. */
+export class ApprovalDeniedError extends Error {
+  readonly code = "approval-denied";
+  constructor() {
+    super(DENIED_MESSAGE);
+    this.name = "ApprovalDeniedError";
+  }
+}
+
+/** Wraps host functions with the approval gate; one wrapper per run (approve-all lasts for the run). */
+export function withApprovals(host: HostFunctions, gate: ApprovalGate): HostFunctions {
+  let approvedAll = false;
+  const original = originalNames(gate.names ?? []);
+  return mapHost(host, (fn, namespace, name) => {
+    const { server, tool } = original(namespace, name);
+    return async (args, signal, call) => {
+      if (approvedAll || !gate.needsApproval(server, tool)) return fn(args, signal, call);
+      safely(gate.onInfo, call.callId, { approval: "waiting" });
+      const resume = (call as ClockAwareCall).suspendClock?.();
+      let decision: ApprovalDecision;
+      try {
+        decision = await abortable(gate.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }), signal);
+      } finally {
+        resume?.();
+      }
+      if (decision === "deny") {
+        safely(gate.onInfo, call.callId, { approval: "denied" });
+        throw new ApprovalDeniedError();
+      }
+      if (decision === "approve-all") approvedAll = true;
+      safely(gate.onInfo, call.callId, { approval: "approved" });
+      return fn(args, signal, call);
+    };
+  });
+}
+
+/** A key for a tool in sets of marked tools. */
+export function toolKey(server: string, tool: string): string {
+  return `${server}\u0000${tool}`;
+}
+
+/** The tools of a server as the predicate needs them (an MCP Tool fits). */
+export interface AnnotatedServer {
+  name: string;
+  tools: ReadonlyArray<{ name: string; annotations?: { destructiveHint?: boolean } }>;
+}
+
+/**
+ * needsApproval for withApprovals: tools that declare `destructiveHint: true`, plus the ones
+ * the person marked (toolKey). The MCP spec defaults destructiveHint to true when a tool says
+ * nothing, but most servers say nothing: gating all of them would prompt on every call and
+ * teach people to click "approve" without reading, so only an explicit hint counts.
+ */
+export function approvalPredicate(servers: readonly AnnotatedServer[], marked: ReadonlySet<string> = new Set()): (server: string, tool: string) => boolean {
+  const destructive = new Set<string>();
+  for (const server of servers) for (const tool of server.tools) if (tool.annotations?.destructiveHint === true) destructive.add(toolKey(server.name, tool.name));
+  return (server, tool) => destructive.has(toolKey(server, tool)) || marked.has(toolKey(server, tool));
+}
+
+function originalNames(names: readonly NameMapping[]): (namespace: string, fn: string) => { server: string; tool: string } {
+  const map = new Map<string, { server: string; tool: string }>();
+  for (const mapping of names) for (const { fn, tool } of mapping.tools) map.set(`${mapping.namespace}\u0000${fn}`, { server: mapping.server, tool });
+  return (namespace, fn) => map.get(`${namespace}\u0000${fn}`) ?? { server: namespace, tool: fn };
+}
+
+/** Rejects when the run's signal aborts (cancel, timeout), so a forgotten prompt cannot hold a call. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(reasonOf(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reasonOf(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error instanceof Error ? error : new Error(String(error)))),
+    );
+  });
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("cancelled");
+}

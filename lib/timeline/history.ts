@@ -1,0 +1,62 @@
+/**
+ * This session's runs: a bounded list of recorded runs, newest first, each with the summary
+ * the history list shows (status, duration, call count). Pure; the hook keeps it in state.
+ * Bounded because a 10 000-call record holds a few MB and the session may run code all day.
+ */
+import { recordEnd, recordedCalls, recordStart, type RunRecord } from "./run-record";
+
+/** What the history list shows about a run. */
+export interface RunSummary {
+  id: string;
+  title?: string;
+  startedAt: string;
+  /** "ok", the error kind, or "unfinished" for a record without an end. */
+  status: string;
+  durationMs: number | undefined;
+  callCount: number;
+  errorCount: number;
+  /** Calls answered by a mock or a replay rather than a server. */
+  simulatedCount: number;
+  codeHash: string;
+  replayOf?: string;
+}
+
+/** A run in the history. */
+export interface HistoryEntry {
+  summary: RunSummary;
+  record: RunRecord;
+}
+
+/** Runs kept per session. */
+export const MAX_HISTORY = 20;
+
+/** Summarises a recorded run for the history list. */
+export function summariseRun(record: RunRecord): RunSummary {
+  const calls = recordedCalls(record);
+  const end = recordEnd(record);
+  const start = recordStart(record);
+  const summary: RunSummary = {
+    id: record.id,
+    startedAt: record.startedAt,
+    status: end === undefined ? "unfinished" : end.ok ? "ok" : end.error.kind,
+    durationMs: end?.stats.wallMs,
+    callCount: calls.length,
+    errorCount: calls.filter((call) => call.outcome.kind === "error").length,
+    simulatedCount: calls.filter((call) => call.info.source === "mock" || call.info.source === "replay").length,
+    codeHash: start?.codeHash ?? "",
+  };
+  if (record.title) summary.title = record.title;
+  if (start?.replayOf) summary.replayOf = start.replayOf;
+  return summary;
+}
+
+/** Adds a run at the front (replacing a run with the same id), keeping at most `max`. */
+export function addToHistory(history: readonly HistoryEntry[], record: RunRecord, max = MAX_HISTORY): readonly HistoryEntry[] {
+  const entry = { summary: summariseRun(record), record };
+  return [entry, ...history.filter((e) => e.record.id !== record.id)].slice(0, Math.max(1, max));
+}
+
+/** Removes a run by id. */
+export function removeFromHistory(history: readonly HistoryEntry[], id: string): readonly HistoryEntry[] {
+  return history.some((e) => e.record.id === id) ? history.filter((e) => e.record.id !== id) : history;
+}

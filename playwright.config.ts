@@ -1,0 +1,59 @@
+import { defineConfig } from "@playwright/test";
+import { createServer } from "node:net";
+import { chromiumPath, CHROMIUM_ARGS } from "./tests/e2e/chromium";
+
+// One free loopback port for the whole run. Workers re-read this file, so the port chosen
+// by the runner is handed to them through the environment.
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_EVERYTHING_PORT ??= String(await freePort());
+const port = Number(process.env.E2E_PORT);
+const everythingPort = Number(process.env.E2E_EVERYTHING_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  // Two cores: one browser at a time keeps timings honest and the machine responsive.
+  workers: 1,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL,
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    trace: "retain-on-failure",
+  },
+  webServer: [
+    {
+      // Always the production build, never `next dev`.
+      command: `npm run build && npx next start -H 127.0.0.1 -p ${port}`,
+      url: baseURL,
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { NEXT_TELEMETRY_DISABLED: "1", MCP_PROXY_ALLOW: "127.0.0.1,localhost" },
+    },
+    {
+      // A real third-party MCP server (Streamable HTTP, permissive CORS) for "add a server by URL".
+      command: `node node_modules/@modelcontextprotocol/server-everything/dist/index.js streamableHttp`,
+      port: everythingPort,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "ignore",
+      env: { PORT: String(everythingPort) },
+    },
+  ],
+});

@@ -1,0 +1,77 @@
+// Measures the sandbox in Chromium through the real module worker (postMessage included):
+// builds the app, serves it with `next start` on a free loopback port, opens /bench and
+// reads the figures the page measured. Set BENCH_URL to measure an already running app.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { chromium } from "@playwright/test";
+import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
+import type { BenchRow } from "./rows";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function startServer(): Promise<{ url: string; stop: () => void }> {
+  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const build = spawnSync("npx", ["next", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
+  if (build.status !== 0) throw new Error("next build failed");
+  const port = await freePort();
+  const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore", env, detached: true });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+  };
+  try {
+    await waitForServer(url, child, 60_000);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+/** Sandbox figures measured in headless Chromium against the production build. */
+export async function benchSandboxBrowser(): Promise<BenchRow[]> {
+  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, stop: () => undefined } : await startServer();
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/bench`);
+    await page.getByRole("button", { name: "Run sandbox benchmarks" }).click();
+    const json = page.getByTestId("bench-json");
+    const failed = page.getByRole("status", { name: "Benchmark status" }).filter({ hasText: "failed" });
+    await Promise.race([json.waitFor({ timeout: 300_000 }), failed.waitFor({ timeout: 300_000 })]);
+    if (await failed.isVisible()) throw new Error(`the bench page failed: ${await page.locator(".error-box").textContent()}`);
+    return JSON.parse((await json.textContent()) ?? "[]") as BenchRow[];
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { printRows } = await import("./rows");
+  printRows(await benchSandboxBrowser());
+}

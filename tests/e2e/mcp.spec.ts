@@ -1,0 +1,105 @@
+import { expect, test } from "@playwright/test";
+import { PlaygroundPage } from "./pages/playground-page";
+import { ServersPanel } from "./pages/servers-panel";
+
+const everythingUrl = () => `http://127.0.0.1:${process.env.E2E_EVERYTHING_PORT}/mcp`;
+
+test.describe("MCP servers", () => {
+  test("the demo servers connect, list their tools, and a tool can be test-called", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.expectConnected("shipping", "news", "store", "lab");
+    await servers.openTool("shipping", "list_carriers");
+    const details = page.getByLabel("Tool list_carriers");
+    await expect(details.getByText("shipping.list_carriers(…)")).toBeVisible();
+    await details.getByRole("button", { name: "Call list_carriers" }).click();
+    const result = page.getByTestId("test-call-result");
+    await expect(result).toContainText("structuredContent");
+    await expect(result).toContainText("swiftair");
+    await expect(result).toContainText("isError false");
+  });
+
+  test("a test call with a form built from the schema reports a server error as isError", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.expectConnected("lab");
+    await servers.openTool("lab", "fail");
+    const details = page.getByLabel("Tool fail");
+    await details.getByRole("textbox", { name: "message" }).fill("it broke on purpose");
+    await details.getByRole("button", { name: "Call fail" }).click();
+    const result = page.getByTestId("test-call-result");
+    await expect(result).toContainText("isError true");
+    await expect(result).toContainText("it broke on purpose");
+  });
+
+  test("a script calls two servers in parallel and both calls land on the timeline", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.expectConnected("shipping", "news");
+    await playground.setCode(
+      [
+        "const [carriers, found] = await Promise.all([",
+        "  shipping.list_carriers(),",
+        '  news.web_search({ query: "climate" }),',
+        "]);",
+        "return { carriers: carriers.carriers.length, total: found.total };",
+      ].join("\n"),
+    );
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual({ carriers: 5, total: 7 });
+    await expect(page.getByLabel("Run statistics")).toContainText("peak in flight 2");
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    const rows = page.getByTestId("timeline-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText("shipping.list_carriers");
+    await expect(rows.nth(1)).toContainText("news.web_search");
+    await expect(rows.nth(0)).toContainText("ok");
+    await expect(rows.nth(1)).toContainText("ok");
+    await page.getByRole("button", { name: "news.web_search" }).click();
+    await expect(page.getByText('"query": "climate"').first()).toBeVisible();
+  });
+
+  test("invalid arguments throw in the guest with the validation message and show on the timeline", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.expectConnected("shipping");
+    await playground.setCode('return await shipping.get_quote({ carrier: "nobody", weightKg: "heavy" });');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("tool");
+    await expect(playground.error).toContainText("Invalid arguments");
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    await expect(page.getByTestId("timeline-row")).toContainText("error");
+  });
+
+  test("a server added by URL connects, shows its tools, and its tools run from the sandbox", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("everything", everythingUrl());
+    await servers.expectConnected("everything");
+    await servers.openToolsTab();
+    await expect(servers.root.getByRole("region", { name: "Tools of everything" })).toContainText("echo");
+    await playground.setCode('const r = await everything.echo({ message: "hello from the sandbox" });\nreturn r;');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    await expect(playground.value).toContainText("hello from the sandbox");
+  });
+
+  test("an unreachable server shows a clear error and the app stays usable", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    // Port 9 (discard) on loopback: nothing listens there.
+    await servers.addServer("nowhere", "http://127.0.0.1:9/mcp");
+    await expect(servers.status("nowhere")).toHaveText("error", { timeout: 30_000 });
+    await expect(servers.root.getByRole("alert").filter({ hasText: /refused|reach|network/i })).toBeVisible();
+    await playground.setCode("return 1 + 1");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+  });
+});

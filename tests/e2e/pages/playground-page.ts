@@ -1,0 +1,49 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Page object for the playground: accessible selectors first (role, label). */
+export class PlaygroundPage {
+  readonly editor: Locator;
+  readonly runButton: Locator;
+  readonly stopButton: Locator;
+  readonly status: Locator;
+  readonly value: Locator;
+  readonly error: Locator;
+
+  constructor(readonly page: Page) {
+    this.editor = page.getByRole("region", { name: "Editor" });
+    this.runButton = page.getByRole("button", { name: /^Run/ });
+    this.stopButton = page.getByRole("button", { name: "Stop" });
+    this.status = page.getByRole("status", { name: "Run status" });
+    this.value = page.getByTestId("run-value");
+    this.error = page.getByTestId("run-error");
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto("/");
+    await expect(this.editor.locator(".monaco-editor .view-lines")).toBeVisible();
+    await expect(this.page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+  }
+
+  /**
+   * Replaces the editor's text by pasting it, as a person would. Typing (or insertText of
+   * several lines) goes through Monaco's auto-closing and auto-indent and can change the code.
+   */
+  async setCode(code: string): Promise<void> {
+    await this.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await this.page.evaluate((text) => navigator.clipboard.writeText(text), code);
+    await this.editor.locator(".monaco-editor .view-lines").click();
+    await this.page.keyboard.press("ControlOrMeta+A");
+    await this.page.keyboard.press("ControlOrMeta+V");
+    await expect(this.editor.locator(".view-lines")).toContainText(code.split("\n")[0]?.slice(0, 20) ?? "");
+  }
+
+  async runWithShortcut(): Promise<void> {
+    await this.editor.locator(".monaco-editor .view-lines").click();
+    await this.page.keyboard.press("ControlOrMeta+Enter");
+  }
+
+  /** The parsed JSON value of the last ok run. */
+  async valueJson(): Promise<unknown> {
+    return JSON.parse((await this.value.textContent()) ?? "null") as unknown;
+  }
+}

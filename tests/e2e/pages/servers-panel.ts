@@ -1,0 +1,41 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Page object for the Servers panel (servers list, tools, test calls). */
+export class ServersPanel {
+  readonly root: Locator;
+
+  constructor(readonly page: Page) {
+    this.root = page.getByRole("region", { name: "Servers" });
+  }
+
+  status(name: string): Locator {
+    return this.page.getByTestId(`server-status-${name}`);
+  }
+
+  async expectConnected(...names: string[]): Promise<void> {
+    for (const name of names) await expect(this.status(name)).toHaveText("connected", { timeout: 20_000 });
+  }
+
+  async openServersTab(): Promise<void> {
+    await this.root.getByRole("tab", { name: /^Servers/ }).click();
+  }
+
+  async openToolsTab(): Promise<void> {
+    await this.root.getByRole("tab", { name: /^Tools/ }).click();
+  }
+
+  async addServer(name: string, url: string, headers?: string): Promise<void> {
+    await this.openServersTab();
+    await this.root.getByRole("button", { name: "Add server" }).click();
+    const form = this.root.getByRole("form", { name: "Add server" });
+    await form.getByLabel("Name (the code namespace)").fill(name);
+    await form.getByLabel("URL").fill(url);
+    if (headers) await form.getByLabel(/^Headers/).fill(headers);
+    await form.getByRole("button", { name: "Add" }).click();
+  }
+
+  async openTool(server: string, tool: string): Promise<void> {
+    await this.openToolsTab();
+    await this.root.getByRole("region", { name: `Tools of ${server}` }).getByRole("button", { name: new RegExp(`^${tool}`) }).click();
+  }
+}

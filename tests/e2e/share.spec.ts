@@ -1,0 +1,59 @@
+import { expect, test } from "@playwright/test";
+import { PlaygroundPage } from "./pages/playground-page";
+import { ServersPanel } from "./pages/servers-panel";
+import { decodeShareState } from "../../lib/share/decode";
+
+const SECRET = "sk-live-9f8e7d6c5b4a-share-e2e";
+
+test.describe("sharing a playground", () => {
+  test("a link restores the code in a fresh browser, carries no secret, and runs nothing until Run", async ({ page, browser, baseURL }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.expectConnected("shipping");
+    // A secret header on a server: it must not travel in the link.
+    await servers.addServer("private", "http://127.0.0.1:9/mcp", `Authorization: Bearer ${SECRET}`);
+    const code = 'const r = await shipping.list_carriers();\nreturn r.carriers.map((c) => c.id);';
+    await playground.setCode(code);
+
+    await page.getByRole("button", { name: "Share" }).click();
+    const link = await page.getByLabel("Share link").inputValue();
+    expect(link).toContain("#share=");
+    const decoded = await decodeShareState(decodeURIComponent(link.split("#share=")[1] ?? ""));
+    expect(decoded.ok).toBe(true);
+    expect(JSON.stringify(decoded)).not.toContain(SECRET);
+    expect(JSON.stringify(decoded)).toContain("private");
+
+    // A fresh context: no localStorage, nothing connected before the page loads.
+    const context = await browser.newContext({ baseURL });
+    const fresh = await context.newPage();
+    const toolCalls: string[] = [];
+    fresh.on("request", (request) => {
+      if (request.method() === "POST" && request.postData()?.includes('"tools/call"')) toolCalls.push(request.url());
+    });
+    const recipient = new PlaygroundPage(fresh);
+    await fresh.goto(link);
+    await expect(fresh.getByRole("region", { name: "Shared playground" })).toBeVisible();
+    await expect(fresh.getByRole("region", { name: "Shared playground" })).toContainText("private");
+    await expect(recipient.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
+    await expect(recipient.status).toHaveText("idle");
+    await new ServersPanel(fresh).expectConnected("shipping");
+    expect(toolCalls).toEqual([]);
+
+    await recipient.runButton.click();
+    await expect(recipient.status).toHaveText("ok");
+    expect(await recipient.valueJson()).toEqual(["postal", "parcelnet", "swiftair", "cargoline", "eurodash"]);
+    expect(toolCalls.length).toBe(1);
+    await context.close();
+  });
+
+  test("a corrupt link shows a clear error and the playground still works", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await page.goto("/#share=v1.this-is-not-a-share");
+    await expect(page.getByRole("region", { name: "Shared playground" }).getByRole("alert")).toBeVisible();
+    await expect(playground.editor.locator(".monaco-editor .view-lines")).toBeVisible();
+    await playground.setCode("return 2 * 21");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+  });
+});

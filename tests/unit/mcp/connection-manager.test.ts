@@ -1,0 +1,238 @@
+import { z } from "zod";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { McpConnection } from "@/lib/mcp/connection";
+import { ConnectionError } from "@/lib/mcp/connection-errors";
+import { ConnectionManager } from "@/lib/mcp/connection-manager";
+import type { Connector, ServerStatus } from "@/lib/mcp/connection-manager";
+import { ServerRegistry } from "@/lib/mcp/registry";
+import type { ServerConfig } from "@/lib/mcp/types";
+import { startOutageFront } from "../../fixtures/mcp/outage";
+import { adderServer, startMcpHttpServer } from "../../fixtures/mcp/test-servers";
+
+type Fake = McpConnection & { closed: boolean; toolsChanged(): void; lose(): void; tools: Tool[] };
+
+function fakeConnection(name: string): Fake {
+  const toolListeners = new Set<() => void>();
+  const lostListeners = new Set<(e: ConnectionError) => void>();
+  const fake: Fake = {
+    serverInfo: { name, version: "1" },
+    protocolVersion: "2025-06-18",
+    capabilities: { tools: { listChanged: true } },
+    transport: "streamable-http",
+    via: "direct",
+    closed: false,
+    tools: [{ name: "t1", inputSchema: { type: "object" } }],
+    listTools: () => Promise.resolve([...fake.tools]),
+    listPrompts: () => Promise.reject(new Error("prompts broken")),
+    listResources: () => Promise.resolve([]),
+    callTool: () => Promise.resolve({ content: [] }),
+    onToolsListChanged: (l) => (toolListeners.add(l), () => toolListeners.delete(l)),
+    onLost: (l) => (lostListeners.add(l), () => lostListeners.delete(l)),
+    close: () => {
+      fake.closed = true;
+      return Promise.resolve();
+    },
+    toolsChanged: () => toolListeners.forEach((l) => l()),
+    lose: () => lostListeners.forEach((l) => l(new ConnectionError("disconnected", "dropped"))),
+  };
+  return fake;
+}
+
+/** A connector that hands out fakes and can be told to fail or to wait. */
+function fakeConnector() {
+  const made: Array<{ config: ServerConfig; connection: Fake }> = [];
+  let failWith: Error | undefined;
+  let gate: Promise<void> | undefined;
+  const connector: Connector = async (config) => {
+    if (gate) await gate;
+    if (failWith) throw failWith;
+    const connection = fakeConnection(config.name);
+    made.push({ config, connection });
+    return connection;
+  };
+  return {
+    connector,
+    made,
+    fail: (error: Error | undefined) => (failWith = error),
+    hold: () => {
+      let release = () => {};
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
+  };
+}
+
+const managers: ConnectionManager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.dispose()));
+});
+
+function setup(autoConnect = true) {
+  const registry = new ServerRegistry({ seedDemoServers: false });
+  registry.add({ name: "one", transport: "streamable-http", url: "https://one.example/mcp" });
+  const fake = fakeConnector();
+  const manager = new ConnectionManager(registry, { connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy" }, connector: fake.connector, autoConnect, now: () => 1234 });
+  managers.push(manager);
+  const states: string[] = [];
+  manager.subscribe(() => states.push(manager.status("one").state));
+  return { registry, fake, manager, states };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("ConnectionManager with a fake connector", () => {
+  it("goes idle → connecting → connected, with tools, and survives a broken prompts list", async () => {
+    const { manager, states } = setup();
+    expect(manager.status("one")).toEqual({ state: "idle" });
+    await manager.connectAll();
+    expect(states).toEqual(["connecting", "connected"]);
+    expect(manager.status("one")).toMatchObject({ state: "connected", serverInfo: { name: "one" }, tools: [{ name: "t1" }], prompts: [], connectedAt: 1234 });
+    expect(Object.isFrozen(manager.snapshot())).toBe(true);
+    expect(manager.connection("one")).toBeDefined();
+  });
+
+  it("shows a failed connect as an error and connects on the next try", async () => {
+    const { manager, fake } = setup();
+    fake.fail(new ConnectionError("unauthorized", "wants credentials"));
+    expect(await manager.connect("one")).toEqual({ state: "error", error: { kind: "unauthorized", message: "wants credentials" } });
+    fake.fail(undefined);
+    expect((await manager.connect("one")).state).toBe("connected");
+  });
+
+  it("closes removed and disabled servers, and connects added and re-enabled ones", async () => {
+    const { registry, manager, fake } = setup();
+    await manager.connectAll();
+    registry.setEnabled("one", false);
+    expect(fake.made[0]?.connection.closed).toBe(true);
+    expect(manager.status("one").state).toBe("idle");
+    registry.setEnabled("one", true);
+    await settle();
+    expect(manager.status("one").state).toBe("connected");
+    registry.add({ name: "two", transport: "sse", url: "https://two.example/sse" });
+    await settle();
+    expect(manager.status("two").state).toBe("connected");
+    registry.remove("two");
+    expect(fake.made[2]?.connection.closed).toBe(true);
+    expect(manager.snapshot()).not.toHaveProperty("two");
+  });
+
+  it("reconnects when the URL or headers change, not on a rename", async () => {
+    const { registry, manager, fake } = setup();
+    await manager.connectAll();
+    registry.update("one", { name: "One renamed" });
+    await settle();
+    expect(fake.made).toHaveLength(1);
+    registry.update("one", { headers: { authorization: "Bearer t" } });
+    await settle();
+    expect(fake.made).toHaveLength(2);
+    expect(fake.made[0]?.connection.closed).toBe(true);
+    expect(fake.made[1]?.config.headers).toEqual({ authorization: "Bearer t" });
+    registry.update("one", { url: "https://one.example/v2/mcp" });
+    await settle();
+    expect(fake.made.map((m) => m.config.url)).toEqual(["https://one.example/mcp", "https://one.example/mcp", "https://one.example/v2/mcp"]);
+    expect(manager.status("one").state).toBe("connected");
+  });
+
+  it("drops a connect that finishes after a disconnect", async () => {
+    const { manager, fake } = setup();
+    const release = fake.hold();
+    const pending = manager.connect("one");
+    expect(manager.status("one").state).toBe("connecting");
+    await manager.disconnect("one");
+    release();
+    await pending;
+    expect(manager.status("one").state).toBe("idle");
+    expect(fake.made[0]?.connection.closed).toBe(true);
+  });
+
+  it("records what a tools/list_changed changed", async () => {
+    const { manager, fake } = setup();
+    await manager.connectAll();
+    const connection = fake.made[0]!.connection;
+    connection.tools = [{ name: "t2", inputSchema: { type: "object" } }];
+    connection.toolsChanged();
+    connection.toolsChanged();
+    await manager.refreshTools("one");
+    expect(manager.status("one")).toMatchObject({ state: "connected", tools: [{ name: "t2" }], lastChange: { added: ["t2"], removed: ["t1"], changed: [] } });
+  });
+
+  it("turns a lost connection into an error status", async () => {
+    const { manager, fake } = setup();
+    await manager.connectAll();
+    fake.made[0]!.connection.lose();
+    expect(manager.status("one")).toEqual({ state: "error", error: { kind: "disconnected", message: "dropped" } });
+    expect(fake.made[0]?.connection.closed).toBe(true);
+    expect(manager.connection("one")).toBeUndefined();
+  });
+
+  it("does not connect by itself without autoConnect", async () => {
+    const { registry, manager } = setup(false);
+    registry.add({ name: "two", transport: "streamable-http", url: "https://two.example/mcp" });
+    await settle();
+    expect(manager.status("two").state).toBe("idle");
+  });
+});
+
+describe("ConnectionManager with real servers", () => {
+  it("sees tools added on a live server (tools/list_changed) as lastChange", async () => {
+    const host = await startMcpHttpServer(() => adderServer("growing"), { stateful: true });
+    const registry = new ServerRegistry({ seedDemoServers: false });
+    registry.add({ name: "growing", transport: "streamable-http", url: `${host.url}/mcp` });
+    const manager = new ConnectionManager(registry, { connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy", via: "direct" } });
+    managers.push(manager);
+    try {
+      await manager.connectAll();
+      expect(manager.status("growing")).toMatchObject({ state: "connected", tools: [{ name: "add" }] });
+      const changed = new Promise<ServerStatus>((resolve) => {
+        const off = manager.subscribe(() => {
+          const status = manager.status("growing");
+          if (status.state === "connected" && status.lastChange) {
+            off();
+            resolve(status);
+          }
+        });
+      });
+      host.servers[0]?.registerTool("multiply", { description: "Multiplies.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a * b) }] }));
+      const status = await changed;
+      expect(status).toMatchObject({ lastChange: { added: ["multiply"], removed: [], changed: [] } });
+      expect(status.state === "connected" && status.tools.map((t) => t.name)).toEqual(["add", "multiply"]);
+    } finally {
+      await manager.dispose();
+      await host.close();
+    }
+  });
+
+  it("a server that goes down mid-call: the call fails clearly, the status is error, reconnect works after restart", async () => {
+    const host = await startMcpHttpServer(() => adderServer("flaky"), { stateful: true });
+    const front = await startOutageFront(host.url);
+    const registry = new ServerRegistry({ seedDemoServers: false });
+    registry.add({ name: "flaky", transport: "streamable-http", url: `${front.url}/mcp` });
+    const manager = new ConnectionManager(registry, { connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy", via: "direct", timeoutMs: 3_000 } });
+    managers.push(manager);
+    try {
+      await manager.connectAll();
+      const connection = manager.connection("flaky");
+      expect((await connection?.callTool("add", { a: 1, b: 2 }))?.structuredContent).toEqual({ sum: 3 });
+      host.servers[0]?.registerTool("hang", { inputSchema: {} }, () => new Promise(() => undefined));
+      const pending = connection?.callTool("hang", {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await front.cut();
+      await host.restart();
+      await expect(pending).rejects.toMatchObject({ kind: "disconnected", message: expect.stringMatching(/dropped.*Reconnect/) as unknown });
+      expect(manager.status("flaky")).toMatchObject({ state: "error", error: { kind: "disconnected" } });
+      expect((await manager.reconnect("flaky")).state).toBe("error");
+      await front.restore();
+      const status = await manager.reconnect("flaky");
+      expect(status).toMatchObject({ state: "connected", tools: [{ name: "add" }] });
+      expect((await manager.connection("flaky")?.callTool("add", { a: 2, b: 2 }))?.structuredContent).toEqual({ sum: 4 });
+    } finally {
+      await manager.dispose();
+      await front.close();
+      await host.close();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SERVER_NAMES, DEMO_SERVERS, getDemoServer } from "@/lib/mcp/demo";
+import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
+import { compileSchema } from "@/lib/mcp/validate";
+import { connectClient } from "../../fixtures/mcp/client";
+import { startDemoHost } from "../../fixtures/mcp/demo-host";
+
+type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+
+/** Paths of properties without a description, anywhere in the schema. */
+function undescribed(schema: Schema, path: string): string[] {
+  const out: string[] = [];
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    if (!child.description) out.push(`${path}.${key}`);
+    out.push(...undescribed(child, `${path}.${key}`));
+  }
+  if (schema.items) out.push(...undescribed(schema.items, `${path}[]`));
+  for (const branch of schema.anyOf ?? []) out.push(...undescribed(branch, path));
+  return out;
+}
+
+const EXPECTED_TOOLS: Record<string, string[]> = {
+  shipping: ["list_carriers", "get_quote", "estimate_delivery", "apply_surcharges"],
+  news: ["web_search"],
+  store: ["search_stores", "get_menu", "create_cart", "add_to_cart", "validate_order", "place_order"],
+  lab: ["echo", "sleep", "fail", "protocol_error", "big", "flaky"],
+};
+
+let host: Awaited<ReturnType<typeof startDemoHost>>;
+beforeAll(async () => {
+  host = await startDemoHost();
+});
+afterAll(async () => {
+  await host.close();
+});
+
+describe("demo catalog", () => {
+  it("lists every server with prompts and a factory", () => {
+    expect(DEMO_SERVERS.map((s) => s.name)).toEqual([...DEMO_SERVER_NAMES]);
+    for (const server of DEMO_SERVERS) {
+      expect(server.examplePrompts.length).toBeGreaterThan(0);
+      expect(server.create().server).toBeDefined();
+    }
+    expect(getDemoServer("nope")).toBeUndefined();
+  });
+});
+
+describe.each(DEMO_SERVER_NAMES)("demo server %s over Streamable HTTP", (name) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connectClient(host.urlFor(name));
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("reports its name", () => {
+    expect(client.getServerVersion()?.name).toBe(name);
+  });
+
+  it("lists the expected tools, each with described input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(EXPECTED_TOOLS[name]);
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type, `${tool.name} outputSchema`).toBe("object");
+      expect(undescribed(tool.inputSchema as Schema, `${tool.name}.input`)).toEqual([]);
+      expect(undescribed(tool.outputSchema as Schema, `${tool.name}.output`)).toEqual([]);
+      expect(compileSchema(tool.inputSchema).ok).toBe(true);
+      expect(compileSchema(tool.outputSchema).ok).toBe(true);
+      expect(tool.annotations?.readOnlyHint, `${tool.name} annotations`).toBeTypeOf("boolean");
+    }
+  });
+});
+
+describe("demo HTTP handler", () => {
+  it("answers OPTIONS with CORS headers that allow the MCP headers and expose the session id", async () => {
+    const response = await handleDemoMcpRequest("shipping", new Request("http://x/api/demo-mcp/shipping", { method: "OPTIONS" }));
+    expect(response.status).toBe(204);
+    const allowed = response.headers.get("access-control-allow-headers") ?? "";
+    for (const h of ["mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization", "content-type"]) expect(allowed).toContain(h);
+    expect(response.headers.get("access-control-expose-headers")).toContain("Mcp-Session-Id");
+  });
+
+  it("answers an unknown name with a 404 JSON error naming the real ones", async () => {
+    const response = await handleDemoMcpRequest("weather", new Request("http://x/api/demo-mcp/weather", { method: "POST", body: "{}" }));
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("not_found:demo_mcp");
+    expect(body.error.message).toContain("shipping, news, store, lab");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("answers GET with 405 (stateless: no standalone stream), which clients accept", async () => {
+    const response = await handleDemoMcpRequest("news", new Request("http://x/api/demo-mcp/news", { headers: { accept: "text/event-stream" } }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toContain("POST");
+  });
+
+  it("answers DELETE (session end) with 200 and CORS headers", async () => {
+    const response = await handleDemoMcpRequest("news", new Request("http://x/api/demo-mcp/news", { method: "DELETE" }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("adds CORS headers to MCP responses", async () => {
+    const response = await fetch(host.urlFor("news"), {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("content-type")).toContain("application/json");
+  });
+});

@@ -1,0 +1,154 @@
+import type { LookupAddress } from "node:dns";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleProxyRequest, proxyOptionsFromEnv } from "@/lib/mcp/proxy";
+import type { ProxyOptions } from "@/lib/mcp/proxy";
+import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
+import { connectClient } from "../../fixtures/mcp/client";
+import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startLoopbackServer } from "../../fixtures/mcp/loopback";
+import type { LoopbackServer } from "../../fixtures/mcp/loopback";
+
+const resolveAll = (hostname: string): Promise<LookupAddress[]> => {
+  const table: Record<string, string> = { "demo.test": "127.0.0.1", "rebind.test": "169.254.169.254" };
+  const address = table[hostname];
+  return address ? Promise.resolve([{ address, family: 4 }]) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+};
+const OPTIONS: ProxyOptions = { allowList: ["127.0.0.1", "demo.test"], resolveAll, timeoutMs: 2_000 };
+
+let demo: Awaited<ReturnType<typeof startDemoHost>>;
+let proxy: LoopbackServer;
+let echo: LoopbackServer;
+let silent: http.Server;
+let silentUrl: string;
+
+beforeAll(async () => {
+  demo = await startDemoHost();
+  proxy = await startLoopbackServer((request) => handleProxyRequest(request, OPTIONS));
+  // Echoes the headers it received; sets a cookie and a session id to see which come back.
+  echo = await startLoopbackServer((request) => {
+    if (new URL(request.url).pathname === "/redirect") return Promise.resolve(new Response(null, { status: 307, headers: { location: "/elsewhere" } }));
+    return Promise.resolve(
+      Response.json(Object.fromEntries(request.headers), { headers: { "set-cookie": "upstream=1", "mcp-session-id": "s-123", "x-internal": "no" } }),
+    );
+  });
+  // Accepts connections and never answers, for the timeout.
+  silent = http.createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+});
+afterAll(async () => {
+  silent.closeAllConnections();
+  await new Promise((resolve) => silent.close(resolve));
+  await Promise.all([demo.close(), proxy.close(), echo.close()]);
+});
+
+const proxyFetch = () => createProxyFetch({ proxyUrl: `${proxy.url}/api/mcp/proxy` });
+
+async function errorOf(response: Response) {
+  return { status: response.status, ...((await response.json()) as { error: { code: string; message: string; cause?: string } }).error };
+}
+
+describe("MCP proxy forwarding", () => {
+  it("carries a full MCP session (JSON responses) to a loopback demo server", async () => {
+    const client = await connectClient(demo.urlFor("news"), { fetch: proxyFetch() });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["web_search"]);
+    const result = await client.callTool({ name: "web_search", arguments: { query: "elections", limit: 1 } });
+    expect((result.structuredContent as { results: unknown[] }).results).toHaveLength(1);
+    await client.close();
+  });
+
+  it("streams SSE responses, progress notifications included", async () => {
+    const client = await connectClient(demo.urlFor("lab"), { fetch: proxyFetch() });
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 200 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    expect(result.structuredContent).toEqual({ sleptMs: 200, progressNotifications: 2 });
+    expect(progress).toEqual([1, 2]);
+    await client.close();
+  });
+
+  it("resolves names at connect time with the guarded lookup", async () => {
+    const port = new URL(demo.url).port;
+    const client = await connectClient(`http://demo.test:${port}/api/demo-mcp/shipping`, { fetch: proxyFetch() });
+    expect((await client.listTools()).tools.length).toBe(4);
+    await client.close();
+  });
+
+  it("forwards MCP headers and x-mcp-header-*, never cookies, and returns only MCP response headers", async () => {
+    const response = await fetch(`${proxy.url}/api/mcp/proxy`, {
+      method: "POST",
+      headers: {
+        "x-mcp-target": `${echo.url}/mcp`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer abc",
+        "mcp-protocol-version": "2025-11-25",
+        cookie: "app_session=secret",
+        "x-mcp-header-x-api-key": "k-1",
+        "x-mcp-header-host": "evil.example",
+        "x-other": "dropped",
+      },
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+    const seen = (await response.json()) as Record<string, string>;
+    expect(seen).toMatchObject({ authorization: "Bearer abc", "mcp-protocol-version": "2025-11-25", "x-api-key": "k-1", "content-type": "application/json" });
+    expect(seen.host).toBe(new URL(echo.url).host);
+    for (const absent of ["cookie", "x-other", "x-mcp-target", "x-mcp-header-x-api-key"]) expect(seen[absent], absent).toBeUndefined();
+    expect(response.headers.get("mcp-session-id")).toBe("s-123");
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(response.headers.get("x-internal")).toBeNull();
+  });
+});
+
+describe("MCP proxy errors", () => {
+  const send = (target: string | null, init: RequestInit = {}, options: ProxyOptions = OPTIONS) =>
+    handleProxyRequest(new Request("http://app/api/mcp/proxy", { method: "POST", body: "{}", ...init, headers: target ? { "x-mcp-target": target } : {} }), options);
+
+  it("400 without a target", async () => {
+    expect(await errorOf(await send(null))).toMatchObject({ status: 400, code: "bad_request:proxy" });
+  });
+
+  it("405 for other methods", async () => {
+    const response = await send(`${echo.url}/mcp`, { method: "PUT" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
+  });
+
+  it("403 for guard refusals: metadata, unlisted loopback, and names resolving to metadata", async () => {
+    expect(await errorOf(await send("http://169.254.169.254/latest/meta-data/"))).toMatchObject({ status: 403, code: "refused:proxy" });
+    expect(await errorOf(await send(`${echo.url}/mcp`, {}, { resolveAll }))).toMatchObject({ status: 403, message: expect.stringContaining("allow-list") as unknown });
+    const rebind = await errorOf(await send("http://rebind.test/mcp"));
+    expect(rebind).toMatchObject({ status: 403, code: "refused:proxy" });
+    expect(rebind.message).toContain("169.254.169.254");
+  });
+
+  it("502 with a cause when the upstream cannot be reached", async () => {
+    expect(await errorOf(await send("http://nowhere.test/mcp"))).toMatchObject({ status: 502, code: "unreachable:proxy", cause: "dns" });
+    const closed = await startLoopbackServer(() => Promise.resolve(new Response()));
+    const closedUrl = `${closed.url}/mcp`;
+    await closed.close();
+    expect(await errorOf(await send(closedUrl))).toMatchObject({ status: 502, cause: "refused" });
+    expect(await errorOf(await send(silentUrl, {}, { ...OPTIONS, timeoutMs: 150 }))).toMatchObject({ status: 502, cause: "timeout" });
+    const redirect = await errorOf(await send(`${echo.url}/redirect`));
+    expect(redirect).toMatchObject({ status: 502, cause: "redirect" });
+    expect(redirect.message).toContain(`${echo.url}/elsewhere`);
+  });
+
+  it("413 when the request body is over the cap", async () => {
+    expect(await errorOf(await send(`${echo.url}/mcp`, { body: "x".repeat(100) }, { ...OPTIONS, maxRequestBytes: 10 }))).toMatchObject({ status: 413, code: "too_large:proxy" });
+  });
+});
+
+describe("proxyOptionsFromEnv", () => {
+  it("reads the allow-list, allow-only flag and timeout", () => {
+    expect(proxyOptionsFromEnv({ MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,", MCP_PROXY_ALLOW_ONLY: "1", MCP_PROXY_TIMEOUT_MS: "5000" })).toEqual({
+      allowList: ["localhost", "10.0.0.0/8"],
+      allowListOnly: true,
+      timeoutMs: 5000,
+    });
+    expect(proxyOptionsFromEnv({})).toEqual({ allowList: [], allowListOnly: false });
+  });
+});

@@ -1,0 +1,323 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as tokenRoute from "@/app/api/mcp/stdio/token/route";
+import { checkLocalRequest, getLocalToken, isLoopbackAddress } from "@/lib/mcp/local-guard";
+import type { LocalGuardContext } from "@/lib/mcp/local-guard";
+import type { FetchLike } from "@/lib/mcp/proxy-fetch";
+import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/stdio-client";
+import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio-protocol";
+import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio-sessions";
+import { EVERYTHING_BIN } from "../../fixtures/mcp/everything";
+import type { LoopbackServer } from "../../fixtures/mcp/loopback";
+import { rawRequest, startStdioHost } from "../../fixtures/mcp/stdio-host";
+
+const require = createRequire(import.meta.url);
+const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
+const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
+
+const SECRET = "sk-test-7f3a9c1e5b2d4068";
+const NODE = process.execPath;
+// A child that lives until killed, and one that dies printing its secret when the first message arrives.
+const SLEEPER = ["-e", "setInterval(() => {}, 1000)"];
+const DIES_ON_FIRST_MESSAGE = ["-e", "process.stdin.once('data', () => { console.error('fatal: bad key ' + process.env.API_KEY); process.exit(7); })"];
+
+let host: LoopbackServer;
+let hostHeader: string;
+let tmp: string;
+const registry = getStdioSessions();
+
+/** What a browser page on the app adds by itself: Sec-Fetch-Site always, Origin on non-GET. */
+const asBrowser: FetchLike = (url, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("sec-fetch-site", "same-origin");
+  if ((init?.method ?? "GET") !== "GET") headers.set("origin", host.url);
+  return fetch(url, { ...init, headers });
+};
+
+const bridgeOptions = () => ({ baseUrl: host.url, fetch: asBrowser });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startError(launch: Parameters<typeof startStdioBridge>[0]): Promise<StdioBridgeClientError> {
+  const error = await startStdioBridge(launch, bridgeOptions()).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StdioBridgeClientError);
+  return error as StdioBridgeClientError;
+}
+
+/** Headers of a well-formed bridge request from the app's page. */
+function pageHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { host: hostHeader, origin: host.url, "sec-fetch-site": "same-origin", [LOCAL_TOKEN_HEADER]: getLocalToken(), "content-type": "application/json", ...extra };
+}
+
+const START_BODY = JSON.stringify({ command: NODE, args: SLEEPER });
+
+beforeAll(async () => {
+  host = await startStdioHost();
+  hostHeader = new URL(host.url).host;
+  tmp = mkdtempSync(path.join(tmpdir(), "stdio-bridge-"));
+});
+// Each test leaves no child behind, even when it fails half-way.
+afterEach(async () => {
+  registry.configure(DEFAULT_STDIO_LIMITS);
+  await registry.closeAll();
+});
+afterAll(async () => {
+  await registry.closeAll();
+  await host.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("stdio bridge with server-memory", () => {
+  it("connects, lists tools, writes entities and reads the graph back; DELETE kills the child", async () => {
+    const memoryFile = path.join(tmp, "memory.jsonl");
+    const bridge = await startStdioBridge({ command: NODE, args: [memoryBin], env: { MEMORY_FILE_PATH: memoryFile } }, bridgeOptions());
+    expect(bridge.url.href).toBe(`${host.url}/api/mcp/stdio/${bridge.session}`);
+    expect(alive(bridge.pid)).toBe(true);
+
+    const client = new Client({ name: "stdio-bridge-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(bridge.url, { fetch: asBrowser, requestInit: { headers: bridge.headers } });
+    await client.connect(transport);
+    expect(transport.sessionId).toBe(bridge.session);
+
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ["add_observations", "create_entities", "create_relations", "delete_entities", "delete_observations", "delete_relations", "open_nodes", "read_graph", "search_nodes"],
+    );
+    const entities = [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }];
+    await client.callTool({ name: "create_entities", arguments: { entities } });
+    const graph = await client.callTool({ name: "read_graph", arguments: {} });
+    expect(graph.structuredContent).toEqual({ entities, relations: [] });
+    expect(readFileSync(memoryFile, "utf8")).toContain('"name":"Ada"');
+
+    await bridge.close();
+    expect(alive(bridge.pid)).toBe(false);
+    expect(registry.get(bridge.session)).toBeUndefined();
+    const after = await rawRequest(bridge.url.href, { method: "POST", headers: pageHeaders({ accept: "application/json, text/event-stream" }), body: "{}" });
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.body)).toMatchObject({ error: { code: "not_found:stdio", message: expect.stringContaining("closed (deleted)") as string } });
+    await client.close();
+  });
+});
+
+describe("stdio bridge with server-everything (stdio)", () => {
+  it("puts progress on the request's stream and server requests on the GET stream, and relays the answers", async () => {
+    const bridge = await startStdioBridge({ command: NODE, args: [EVERYTHING_BIN, "stdio"] }, bridgeOptions());
+    const client = new Client({ name: "stdio-bridge-test", version: "1.0.0" }, { capabilities: { roots: {} } });
+    let rootsAsked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      rootsAsked++;
+      return { roots: [{ uri: "file:///tmp/project", name: "project" }] };
+    });
+    await client.connect(new StreamableHTTPClientTransport(bridge.url, { fetch: asBrowser, requestInit: { headers: bridge.headers } }));
+
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.2, steps: 2 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(progress).toEqual([1, 2]);
+    expect(JSON.stringify(result.content)).toContain("completed");
+
+    // server-everything asks for the roots on its own shortly after initialisation: a
+    // server-to-client request, which only the standalone GET stream can carry; its answer
+    // travels back in a POST and must reach the child, as the tool result shows.
+    await expect.poll(() => rootsAsked, { timeout: 5_000 }).toBeGreaterThan(0);
+    const roots = await client.callTool({ name: "get-roots-list", arguments: {} });
+    expect(JSON.stringify(roots.content)).toContain("file:///tmp/project");
+    await client.close();
+    await bridge.close();
+  });
+});
+
+describe("stdio bridge guard", () => {
+  it("gives the token to same-origin fetches only, without CORS headers", async () => {
+    const ok = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers: { host: hostHeader, "sec-fetch-site": "same-origin" } });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toEqual({ token: getLocalToken() });
+    expect(getLocalToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(ok.headers["cache-control"]).toBe("no-store");
+    expect(ok.headers["access-control-allow-origin"]).toBeUndefined();
+
+    const refusals: Array<[Record<string, string>, RegExp]> = [
+      [{ host: hostHeader, "sec-fetch-site": "cross-site", origin: "https://evil.example" }, /Origin https:\/\/evil\.example/],
+      [{ host: hostHeader, "sec-fetch-site": "cross-site" }, /same-origin requests/],
+      [{ host: hostHeader, "sec-fetch-site": "same-site", origin: "http://localhost:1" }, /Origin/],
+      [{ host: hostHeader }, /Sec-Fetch-Site: same-origin/],
+      // DNS rebinding: the browser believes it is same-origin, the Host says otherwise.
+      [{ host: `evil.example:${new URL(host.url).port}`, "sec-fetch-site": "same-origin" }, /not on host "evil\.example/],
+      [{ host: hostHeader, "sec-fetch-site": "same-origin", "x-forwarded-for": "192.168.1.20" }, /non-loopback client \(192\.168\.1\.20\)/],
+    ];
+    for (const [headers, reason] of refusals) {
+      const response = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect(response.headers["access-control-allow-origin"]).toBeUndefined();
+      const body = JSON.parse(response.body) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("refused:stdio");
+      expect(body.error.message).toMatch(reason);
+      expect(response.body).not.toContain(getLocalToken());
+    }
+  });
+
+  it("refuses bridge requests without the token, with a wrong one, from a foreign origin or a non-loopback host", async () => {
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "" }), /Wrong x-cmp-local-token/],
+      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "A".repeat(43) }), /Wrong x-cmp-local-token/],
+      [pageHeaders({ origin: "https://evil.example", "sec-fetch-site": "cross-site" }), /Origin https:\/\/evil\.example is not this app/],
+      [pageHeaders({ origin: `http://localhost:${new URL(host.url).port}` }), /is not this app/],
+      [pageHeaders({ host: `attacker.example:${new URL(host.url).port}` }), /not on host/],
+      [pageHeaders({ host: `127.0.0.1.nip.io:${new URL(host.url).port}` }), /not on host/],
+      [pageHeaders({ "x-forwarded-for": "127.0.0.1, 203.0.113.9" }), /non-loopback client/],
+      [pageHeaders({ forwarded: "for=198.51.100.7;proto=http" }), /non-loopback client/],
+    ];
+    const { [LOCAL_TOKEN_HEADER]: _token, ...withoutToken } = pageHeaders();
+    cases.push([withoutToken, /Missing the x-cmp-local-token header/]);
+    const { origin: _origin, "sec-fetch-site": _site, ...withoutOrigin } = pageHeaders();
+    cases.push([withoutOrigin, /needs an Origin/]);
+
+    for (const [headers, reason] of cases) {
+      const response = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers, body: START_BODY });
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect((JSON.parse(response.body) as { error: { message: string } }).error.message).toMatch(reason);
+    }
+    expect(registry.size).toBe(0);
+
+    // A session's MCP endpoint (the SSE GET included) needs the token too.
+    const bridge = await startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions());
+    const { [LOCAL_TOKEN_HEADER]: _t, ...anonymous } = pageHeaders({ accept: "text/event-stream" });
+    const stream = await rawRequest(bridge.url.href, { headers: anonymous });
+    expect(stream.status).toBe(403);
+    const notUuid = await rawRequest(`${host.url}/api/mcp/stdio/not-a-session`, { method: "DELETE", headers: pageHeaders() });
+    expect(notUuid.status).toBe(404);
+    await bridge.close();
+  });
+
+  it("is off with CMP_DISABLE_STDIO=1", async () => {
+    process.env.CMP_DISABLE_STDIO = "1";
+    try {
+      const response = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers: { host: hostHeader, "sec-fetch-site": "same-origin" } });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain("CMP_DISABLE_STDIO");
+    } finally {
+      delete process.env.CMP_DISABLE_STDIO;
+    }
+  });
+
+  it("is off when the app listens on a non-loopback address at the request's port, or nothing listens there", async () => {
+    const exposed = net.createServer();
+    await new Promise<void>((resolve) => exposed.listen(0, "0.0.0.0", resolve));
+    const port = (exposed.address() as AddressInfo).port;
+    try {
+      const request = (p: number) =>
+        new Request(`http://localhost:${p}/api/mcp/stdio/token`, { headers: { host: `localhost:${p}`, "sec-fetch-site": "same-origin" } });
+      const response = tokenRoute.GET(request(port));
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain(`listens on 0.0.0.0 port ${port}`);
+      const nobody = tokenRoute.GET(request(1));
+      expect(await nobody.text()).toContain("Cannot confirm that the app listens only on loopback");
+    } finally {
+      await new Promise((resolve) => exposed.close(resolve));
+    }
+  });
+
+  it("decides by the listening addresses it is told about (pure check)", () => {
+    const context = (addresses: string[] | undefined): LocalGuardContext => ({ disabled: false, token: "t", listenAddresses: () => addresses });
+    const request = new Request("http://[::1]:3000/api/mcp/stdio", {
+      method: "POST",
+      headers: { host: "[::1]:3000", origin: "http://[::1]:3000", [LOCAL_TOKEN_HEADER]: "t" },
+    });
+    expect(checkLocalRequest(request, "bridge", context(["::1"]))).toEqual({ ok: true });
+    expect(checkLocalRequest(request, "bridge", context(["127.0.0.1", "::"]))).toMatchObject({ ok: false });
+    expect(checkLocalRequest(request, "bridge", context(undefined))).toMatchObject({ ok: false });
+    expect(["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"].every(isLoopbackAddress)).toBe(true);
+    expect(["0.0.0.0", "::", "10.0.0.1", "localhost", "unknown"].some(isLoopbackAddress)).toBe(false);
+  });
+});
+
+describe("stdio bridge failures", () => {
+  it("reports a command that does not exist", async () => {
+    const error = await startError({ command: "cmp-no-such-command-42", env: { API_KEY: SECRET } });
+    expect(error).toMatchObject({ code: "start_failed:stdio", status: 502, causeKind: "command_not_found" });
+    expect(error.message).toContain('Command not found: "cmp-no-such-command-42"');
+  });
+
+  it("reports a child that exits at once, with its stderr and without its env values", async () => {
+    const script = "console.error('cannot start: API_KEY=' + process.env.API_KEY + ' rejected'); process.exit(3)";
+    const error = await startError({ command: NODE, args: ["-e", script], env: { API_KEY: SECRET } });
+    expect(error).toMatchObject({ code: "start_failed:stdio", causeKind: "exited" });
+    expect(error.message).toMatch(/exited with exit code 3 right after starting/);
+    expect(error.message).toContain("cannot start: API_KEY=[redacted] rejected");
+    expect(error.message).not.toContain(SECRET);
+  });
+
+  it("fails waiting requests with the exit reason when the child dies mid-session; secrets stay out", async () => {
+    const bridge = await startStdioBridge({ command: NODE, args: DIES_ON_FIRST_MESSAGE, env: { API_KEY: SECRET } }, bridgeOptions());
+    const client = new Client({ name: "stdio-bridge-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(bridge.url, { fetch: asBrowser, requestInit: { headers: bridge.headers } });
+    const failure = await client.connect(transport).then(
+      () => "connected",
+      (e: unknown) => String(e),
+    );
+    expect(failure).toMatch(/exited with exit code 7/);
+    expect(failure).toContain("fatal: bad key [redacted]");
+    expect(failure).not.toContain(SECRET);
+    expect(alive(bridge.pid)).toBe(false);
+
+    const late = await rawRequest(bridge.url.href, { method: "POST", headers: pageHeaders(), body: "{}" });
+    expect(late.status).toBe(502);
+    expect(JSON.parse(late.body)).toMatchObject({ error: { code: "exited:stdio", cause: "exited" } });
+    expect(late.body).not.toContain(SECRET);
+    await client.close();
+  });
+
+  it("rejects invalid bodies and missing directories without echoing values", async () => {
+    const bad = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers: pageHeaders(), body: JSON.stringify({ command: NODE, env: { API_KEY: 42, "BAD NAME": SECRET } }) });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toMatchObject({ error: { code: "bad_request:stdio" } });
+    expect(bad.body).not.toContain(SECRET);
+
+    const cwd = await startError({ command: NODE, args: SLEEPER, env: { API_KEY: SECRET }, cwd: path.join(tmp, "missing") });
+    expect(cwd).toMatchObject({ code: "start_failed:stdio", causeKind: "cwd_not_found" });
+  });
+});
+
+describe("stdio bridge lifecycle", () => {
+  it("caps concurrent children", async () => {
+    registry.configure({ maxSessions: 1 });
+    const first = await startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions());
+    const error = await startError({ command: NODE, args: SLEEPER });
+    expect(error).toMatchObject({ code: "too_many:stdio", status: 429 });
+    await first.close();
+  });
+
+  it("ends idle sessions and kills their child", async () => {
+    registry.configure({ idleMs: 200 });
+    const bridge = await startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions());
+    await expect.poll(() => alive(bridge.pid), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => registry.get(bridge.session), { timeout: 1_000 }).toBeUndefined();
+    const late = await rawRequest(bridge.url.href, { method: "POST", headers: pageHeaders(), body: "{}" });
+    expect(late.body).toContain("closed (idle)");
+  });
+
+  it("kills every child at once on process exit (the exit hook)", async () => {
+    const bridges = await Promise.all([0, 1].map(() => startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions())));
+    registry.killAllNow();
+    for (const bridge of bridges) await expect.poll(() => alive(bridge.pid), { timeout: 5_000 }).toBe(false);
+  });
+});

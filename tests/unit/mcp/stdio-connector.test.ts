@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from "vitest";
+import { withStdioBridge } from "@/lib/mcp/stdio-connector";
+import { ConnectionError } from "@/lib/mcp/connection-errors";
+import { StdioBridgeClientError, type StdioBridgeConnection } from "@/lib/mcp/stdio-client";
+import type { McpConnection } from "@/lib/mcp/live-connection";
+import type { ServerConfig } from "@/lib/mcp/types";
+
+const options = { baseUrl: "http://127.0.0.1:3000", proxyUrl: "/api/mcp/proxy" };
+const stdio: ServerConfig = { id: "mem", name: "memory", transport: "stdio", command: "node", args: ["m.js"], env: { KEY: "s3cret" }, enabled: true };
+
+function fakeConnection(): McpConnection & { closeSpy: ReturnType<typeof vi.fn> } {
+  const closeSpy = vi.fn(() => Promise.resolve());
+  return {
+    closeSpy,
+    serverInfo: { name: "fake", version: "1" },
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    transport: "streamable-http",
+    via: "direct",
+    listTools: () => Promise.resolve([]),
+    listPrompts: () => Promise.resolve([]),
+    listResources: () => Promise.resolve([]),
+    callTool: () => Promise.resolve({ content: [] }),
+    onToolsListChanged: () => () => undefined,
+    onLost: () => () => undefined,
+    close: closeSpy,
+  };
+}
+
+function fakeBridge(): StdioBridgeConnection & { closeSpy: ReturnType<typeof vi.fn> } {
+  const closeSpy = vi.fn(() => Promise.resolve());
+  return { closeSpy, url: new URL("http://127.0.0.1:3000/api/mcp/stdio/abc"), headers: { "x-cmp-local-token": "t" }, session: "abc", pid: 42, close: closeSpy };
+}
+
+describe("withStdioBridge", () => {
+  it("passes non-stdio servers straight to the connector", async () => {
+    const connection = fakeConnection();
+    const connector = vi.fn(() => Promise.resolve(connection));
+    const start = vi.fn();
+    const http: ServerConfig = { id: "a", name: "a", transport: "streamable-http", url: "http://x/mcp", enabled: true };
+    await expect(withStdioBridge(connector, start)(http, options)).resolves.toBe(connection);
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it("starts the bridge, connects to its URL with its headers and no env, and kills it on close", async () => {
+    const connection = fakeConnection();
+    const bridge = fakeBridge();
+    const connector = vi.fn((_config: ServerConfig) => Promise.resolve(connection));
+    const start = vi.fn(() => Promise.resolve(bridge));
+    const wrapped = await withStdioBridge(connector, start)(stdio, options);
+    expect(start).toHaveBeenCalledWith({ command: "node", args: ["m.js"], env: { KEY: "s3cret" } }, { baseUrl: options.baseUrl });
+    const used = connector.mock.calls[0]?.[0];
+    expect(used).toMatchObject({ transport: "streamable-http", url: bridge.url.href, headers: bridge.headers, env: {} });
+    expect(wrapped.serverInfo.name).toBe("fake");
+    await wrapped.close();
+    expect(connection.closeSpy).toHaveBeenCalledTimes(1);
+    expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it("turns bridge refusals into connection errors and closes the bridge when the handshake fails", async () => {
+    const refused = vi.fn(() => Promise.reject(new StdioBridgeClientError("refused:stdio", "not on loopback", 403)));
+    const error = await withStdioBridge(vi.fn(), refused)(stdio, options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).kind).toBe("forbidden");
+    expect((error as ConnectionError).message).toContain("not on loopback");
+
+    const bridge = fakeBridge();
+    const failing = vi.fn(() => Promise.reject(new ConnectionError("timeout", "no answer")));
+    await expect(withStdioBridge(failing, () => Promise.resolve(bridge))(stdio, options)).rejects.toThrow("no answer");
+    expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The client-side tool loop end to end in Node: the real @ai-sdk/openai-compatible provider
+ * talking to a scripted OpenAI-style server over HTTP, the real QuickJS sandbox, and the real
+ * demo MCP servers over loopback.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
+import { resolveModel } from "@/lib/model/provider-registry";
+import type { CodeModeUIMessage } from "@/lib/model/types";
+import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
+import { startScriptedOpenAIServer, toolResultsIn, turn, type ScriptedOpenAIServer, type ScriptStep } from "../../fixtures/model/scripted-openai-server";
+
+let world: DemoWorld;
+let server: ScriptedOpenAIServer | undefined;
+beforeAll(async () => {
+  world = await startDemoWorld(["shipping", "lab"]);
+});
+afterAll(() => world.close());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const QUOTE = `const [a, b] = await Promise.all([
+  shipping.get_quote({ carrier: "postal", origin: "DE", destination: "US", weightKg: 2 }),
+  shipping.get_quote({ carrier: "swiftair", origin: "DE", destination: "US", weightKg: 2 }),
+]);
+console.log("quoted", a.carrier, b.carrier);
+return { postal: a.price, swiftair: b.price };`;
+
+const user = (text: string): CodeModeUIMessage => ({ id: "u1", role: "user", parts: [{ type: "text", text }] });
+
+async function loop(script: ScriptStep[], overrides: Partial<AgentLoopOptions> = {}) {
+  server = await startScriptedOpenAIServer(script);
+  const model = resolveModel({ provider: "openai-compatible", modelId: "scripted-model", baseURL: server.baseURL, apiKey: "sk-test-key-123456" }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+  return runAgentLoop({
+    model,
+    instructions: world.systemPrompt(),
+    mode: "declarations",
+    messages: [user("Compare two carriers")],
+    handlers: world.handlers,
+    policy: { maxSteps: 10, returnDirectly: false },
+    settings: { temperature: 0.2, maxOutputTokens: 500 },
+    ...overrides,
+  });
+}
+
+const texts = (m: CodeModeUIMessage | undefined) => (m?.parts ?? []).flatMap((p) => (p.type === "text" ? [p.text] : []));
+
+describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
+  it("runs a full loop: code → sandbox → demo MCP server → result → final answer", async () => {
+    const result = await loop([
+      turn.code(QUOTE),
+      (request) => {
+        const [output] = toolResultsIn(request) as Array<{ ok: boolean; value: { postal: number; swiftair: number } }>;
+        return turn.text("Postal costs ", `${output?.value.postal}, SwiftAir ${output?.value.swiftair}.`);
+      },
+    ]);
+    expect(result.stop).toEqual({ kind: "done" });
+    const run = world.runs.at(-1)?.result;
+    expect(run).toMatchObject({ ok: true, value: { postal: expect.any(Number) as number, swiftair: expect.any(Number) as number } });
+    const value = run?.ok ? (run.value as { postal: number; swiftair: number }) : undefined;
+    expect(texts(result.messages.at(-1)).join("")).toBe(`Postal costs ${value?.postal}, SwiftAir ${value?.swiftair}.`);
+
+    // What the provider was sent: system prompt, the one tool, settings, the key, then the run's output.
+    const [first, second] = server!.requests;
+    expect(first?.authorization).toBe("Bearer sk-test-key-123456");
+    expect(first?.body).toMatchObject({ model: "scripted-model", temperature: 0.2, max_tokens: 500, stream: true });
+    expect(first?.body.messages?.[0]).toEqual({ role: "system", content: world.systemPrompt() });
+    expect(first?.body.tools?.map((t) => t.function.name)).toEqual(["execute_code"]);
+    expect(toolResultsIn(second!)).toEqual([{ ok: true, value, logs: ["quoted postal swiftair"] }]);
+
+    // The inspector saw both calls with the provider's usage.
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]).toMatchObject({ provider: "openai-compatible.chat", modelId: "scripted-model", usage: { inputTokens: 123, outputTokens: 45 } });
+    expect(result.steps[0]?.request.system).toBe(world.systemPrompt());
+    expect(result.steps[0]?.response.toolCalls[0]).toMatchObject({ toolName: "execute_code", input: JSON.stringify({ code: QUOTE }) });
+    expect(result.steps[0]?.request.body).toMatchObject({ model: "scripted-model" });
+    expect(result.steps[1]?.response).toMatchObject({ finishReason: "stop" });
+  });
+
+  it("gives the model the typed error when its code fails, and it retries", async () => {
+    const result = await loop([
+      turn.code("const q = await shipping.get_quote({ carrier: 'nope', origin: 'DE', destination: 'US', weightKg: 2 });\nreturn q;"),
+      (request) => {
+        const [output] = toolResultsIn(request) as Array<{ ok: boolean; error?: { kind: string } }>;
+        return output?.ok === false ? turn.code(QUOTE) : turn.text("unexpected success");
+      },
+      turn.text("Fixed it."),
+    ]);
+    expect(result.stop).toEqual({ kind: "done" });
+    const seen = toolResultsIn(server!.requests[1]!)[0];
+    expect(seen).toMatchObject({ ok: false, error: { kind: "tool", message: expect.stringMatching(/carrier/i) as string }, logs: [] });
+    expect(toolResultsIn(server!.requests[2]!)[1]).toMatchObject({ ok: true });
+    expect(texts(result.messages.at(-1)).at(-1)).toBe("Fixed it.");
+  });
+
+  it("stops a looping model at max steps", async () => {
+    const again = turn.code("return 1;");
+    const result = await loop([again, again, again, again], { policy: { maxSteps: 3, returnDirectly: false } });
+    expect(result.stop).toEqual({ kind: "max-steps", steps: 3 });
+    expect(server!.requests).toHaveLength(3);
+    expect(server!.remaining()).toBe(1);
+    // The conversation keeps every call and its result.
+    const parts = result.messages.at(-1)?.parts.filter((p) => p.type === "tool-execute_code") ?? [];
+    expect(parts.map((p) => p.type === "tool-execute_code" && p.state)).toEqual(["output-available", "output-available", "output-available"]);
+  });
+
+  it("searches, then runs code, in search mode", async () => {
+    const result = await loop(
+      [
+        turn.search("delivery estimate", 3),
+        (request) => {
+          const [found] = toolResultsIn(request) as Array<{ declarations: string }>;
+          return found?.declarations.includes("estimate_delivery")
+            ? turn.code("return await shipping.estimate_delivery({ carrier: 'postal', origin: 'DE', destination: 'FR' });")
+            : turn.text("search found nothing");
+        },
+        turn.text("Two to four days."),
+      ],
+      { mode: "search", instructions: world.systemPrompt("search") },
+    );
+    expect(result.stop).toEqual({ kind: "done" });
+    expect(world.searches.at(-1)).toEqual({ query: "delivery estimate", limit: 3 });
+    expect(server!.requests[0]?.body.tools?.map((t) => t.function.name).sort()).toEqual(["execute_code", "search_tools"]);
+    expect(toolResultsIn(server!.requests[2]!)[1]).toMatchObject({ ok: true, value: { carrier: "postal", zone: "regional" } });
+  });
+
+  it("answers malformed tool-call JSON with an error the model can act on", async () => {
+    const result = await loop([turn.malformed('{"code": "return 1'), turn.code("return 2;"), turn.text("done")]);
+    expect(result.stop).toEqual({ kind: "done" });
+    const firstCall = result.messages.at(-1)?.parts.find((p) => p.type === "tool-execute_code");
+    // The raw argument text stays as the call's input, so the card can show what the model sent.
+    expect(firstCall).toMatchObject({ state: "output-error", input: '{"code": "return 1', errorText: expect.stringMatching(/JSON parsing failed/) as string });
+    const tool = server!.requests[1]?.body.messages?.find((m) => m.role === "tool");
+    expect(JSON.stringify(tool?.content)).toMatch(/json|parse|input/i);
+    expect(toolResultsIn(server!.requests[2]!)[1]).toMatchObject({ ok: true, value: 2 });
+  });
+
+  it("returns the value directly, without another model turn, when asked", async () => {
+    const result = await loop([turn.code("return { answer: 42 };"), turn.text("never sent")], { policy: { maxSteps: 10, returnDirectly: true } });
+    expect(result.stop).toMatchObject({ kind: "returned-directly", toolCallIds: ["call_0_0"] });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it("in step mode, asks before running and passes on a skip or an edit", async () => {
+    const decisions = [{ action: "skip", message: "Not now." } as const, { action: "run", code: "return 'edited';" } as const];
+    const asked: string[] = [];
+    const result = await loop([turn.code("return 'original';"), turn.code("return 'original';"), turn.text("ok")], {
+      stepMode: true,
+      handlers: { ...world.handlers, awaitApproval: (code) => (asked.push(code), Promise.resolve(decisions[asked.length - 1]!)) },
+    });
+    expect(result.stop).toEqual({ kind: "done" });
+    expect(asked).toEqual(["return 'original';", "return 'original';"]);
+    expect(toolResultsIn(server!.requests[1]!)).toEqual([{ ok: false, skipped: true, message: "Not now." }]);
+    expect(toolResultsIn(server!.requests[2]!)[1]).toEqual({ ok: true, value: "edited", logs: [], editedCode: "return 'edited';" });
+  });
+
+  for (const [status, pattern] of [
+    [401, /rejected the API key \(HTTP 401\)/],
+    [429, /rate-limiting requests \(HTTP 429\)/],
+    [500, /server error \(HTTP 500\)/],
+  ] as const) {
+    it(`reports HTTP ${status} from the provider clearly, keeping the conversation`, async () => {
+      const result = await loop([turn.status(status, { error: { message: `upstream says no; key sk-test-key-123456` } })]);
+      expect(result.stop).toMatchObject({ kind: "error", message: expect.stringMatching(pattern) as string });
+      const message = (result.stop as { message: string }).message;
+      expect(message).toContain("upstream says no");
+      expect(message).not.toContain("sk-test-key-123456");
+      expect(result.messages[0]).toEqual(user("Compare two carriers"));
+      expect(result.steps[0]?.response.error).toBe(message);
+    });
+  }
+
+  it("reports an unreachable endpoint", async () => {
+    server = await startScriptedOpenAIServer([]);
+    const baseURL = server.baseURL;
+    await server.close();
+    server = undefined;
+    const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+    const result = await runAgentLoop({ model, instructions: "x", mode: "declarations", messages: [user("hi")], handlers: world.handlers, policy: { maxSteps: 3, returnDirectly: false } });
+    expect(result.stop).toMatchObject({ kind: "error", message: expect.stringMatching(/^Could not reach the OpenAI-compatible server at http:\/\/127\.0\.0\.1/) as string });
+  });
+});

@@ -1,0 +1,130 @@
+/** The /api/chat route handlers called directly with Requests; the model is the scripted server. */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { POST } from "@/app/api/chat/route";
+import { GET } from "@/app/api/chat/providers/route";
+import { handleChatRequest } from "@/lib/model/chat-handler";
+import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
+import type { InspectorStep } from "@/lib/model/types";
+import { startScriptedOpenAIServer, turn, type ScriptedOpenAIServer } from "../../fixtures/model/scripted-openai-server";
+import { readChunks } from "../../fixtures/model/ui-stream";
+
+let server: ScriptedOpenAIServer | undefined;
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await server?.close();
+  server = undefined;
+});
+
+const userMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "hello" }] };
+
+function chatRequest(body: Record<string, unknown>): Request {
+  return new Request("http://localhost:3000/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+describe("POST /api/chat", () => {
+  it("streams a step from an OpenAI-compatible provider, with the inspector record before finish", async () => {
+    vi.stubEnv("MODEL_BASE_URL_ALLOW", "127.0.0.1");
+    server = await startScriptedOpenAIServer([turn.text("Hel", "lo!")]);
+    const response = await POST(
+      chatRequest({
+        messages: [userMessage],
+        model: { provider: "openai-compatible", modelId: "m1", baseURL: server.baseURL },
+        instructions: "You are a test.",
+        settings: { temperature: 0 },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const chunks = await readChunks(response);
+    expect(chunks.map((c) => c.type)).toEqual(["start", "start-step", "text-start", "text-delta", "text-delta", "text-end", "finish-step", "data-inspector", "finish"]);
+    expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("")).toBe("Hello!");
+    const inspector = chunks.find((c) => c.type === "data-inspector") as { data: InspectorStep; transient?: boolean };
+    expect(inspector.transient).toBe(true);
+    expect(inspector.data).toMatchObject({ request: { system: "You are a test.", settings: { temperature: 0 } }, response: { text: "Hello!", finishReason: "stop" }, usage: { inputTokens: 123, outputTokens: 45 } });
+    expect(server.requests[0]?.body.messages?.[0]).toEqual({ role: "system", content: "You are a test." });
+  });
+
+  it("continues the trailing assistant message (same message id) after tool results", async () => {
+    vi.stubEnv("MODEL_BASE_URL_ALLOW", "127.0.0.1");
+    server = await startScriptedOpenAIServer([turn.text("The value is 3.")]);
+    const assistant = {
+      id: "a1",
+      role: "assistant",
+      parts: [
+        { type: "step-start" },
+        { type: "tool-execute_code", toolCallId: "c1", state: "output-available", input: { code: "return 3" }, output: { ok: true, value: 3, logs: [] } },
+      ],
+    };
+    const chunks = await readChunks(await POST(chatRequest({ messages: [userMessage, assistant], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, instructions: "" })));
+    expect(chunks[0]).toEqual({ type: "start", messageId: "a1" });
+    const sent = server.requests[0]?.body.messages ?? [];
+    expect(sent.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: "c1", content: JSON.stringify({ ok: true, value: 3, logs: [] }) });
+  });
+
+  it("puts a provider error in the stream, after the inspector record, without the key", async () => {
+    vi.stubEnv("MODEL_BASE_URL_ALLOW", "127.0.0.1");
+    server = await startScriptedOpenAIServer([turn.status(401, { error: { message: "Incorrect API key provided: sk-browser-secret-1" } })]);
+    const logged = (["log", "info", "warn", "error", "debug"] as const).map((level) => vi.spyOn(console, level));
+    const response = await POST(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL, apiKey: "sk-browser-secret-1" }, instructions: "" }));
+    expect(response.status).toBe(200);
+    const chunks = await readChunks(response);
+    const types = chunks.map((c) => c.type);
+    expect(types.slice(-2)).toEqual(["data-inspector", "error"]);
+    const error = chunks.at(-1) as { errorText: string };
+    expect(error.errorText).toMatch(/rejected the API key \(HTTP 401\)/);
+    expect(JSON.stringify(chunks)).not.toContain("sk-browser-secret-1");
+    // Nothing about the request (it carries the key) went to the server's logs.
+    for (const spy of logged) expect(spy).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+  });
+
+  it("runs the offline demo model: an example prompt gets its execute_code call", async () => {
+    const script = DEMO_SCRIPTS[0]!;
+    const response = await handleChatRequest(
+      chatRequest({ messages: [{ id: "u", role: "user", parts: [{ type: "text", text: script.prompt }] }], model: { provider: "demo", modelId: "code-mode-demo" }, instructions: "declare namespace shipping {}" }),
+      { env: {}, demo: { chunkDelayMs: 0 } },
+    );
+    const chunks = await readChunks(response);
+    const call = chunks.find((c) => c.type === "tool-input-available") as { toolName: string; input: { code: string } };
+    expect(call).toMatchObject({ toolName: "execute_code", input: { code: script.code } });
+    expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "tool-calls" });
+  });
+
+  it("refuses bad bodies, missing keys and private base URLs with JSON errors", async () => {
+    const bad = await POST(new Request("http://localhost:3000/api/chat", { method: "POST", body: "{" }));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: "bad_request:chat" } });
+
+    const invalid = await POST(chatRequest({ messages: [], model: { provider: "openai", modelId: "x" }, instructions: "" }));
+    expect(await invalid.json()).toMatchObject({ error: { code: "bad_request:chat", message: expect.stringContaining("messages") as string } });
+
+    vi.stubEnv("OPENAI_API_KEY", "");
+    const noKey = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai", modelId: "gpt-5-mini" }, instructions: "" }), { env: {} });
+    expect(noKey.status).toBe(400);
+    expect(await noKey.json()).toMatchObject({ error: { code: "missing_key:chat", message: expect.stringContaining("OPENAI_API_KEY") as string } });
+
+    // Not allow-listed, and nothing here listens on loopback at :3000, so a private target is refused.
+    const refused = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://127.0.0.1:11434/v1" }, instructions: "" }), { env: {} });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: "refused:chat", message: expect.stringContaining("MODEL_BASE_URL_ALLOW") as string } });
+
+    const metadata = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://169.254.169.254/v1" }, instructions: "" }), {
+      env: {},
+      baseUrlPolicy: () => ({ allowPrivate: true }),
+    });
+    expect(metadata.status).toBe(403);
+  });
+});
+
+describe("GET /api/chat/providers", () => {
+  it("says which providers have a server key, as booleans only", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "sk-server-secret-value");
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    const response = GET();
+    const text = await response.text();
+    expect(text).not.toContain("sk-server-secret-value");
+    const { serverKeys } = JSON.parse(text) as { serverKeys: Record<string, boolean> };
+    expect(serverKeys).toMatchObject({ demo: true, openai: true, anthropic: false, "openai-compatible": false });
+    expect(Object.values(serverKeys).every((v) => typeof v === "boolean")).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SERVERS_INFO } from "@/lib/mcp/demo/catalog";
+import { runAgentLoop } from "@/lib/model/agent-loop";
+import { createDemoModel } from "@/lib/model/demo/demo-model";
+import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
+import type { ResolvedModel } from "@/lib/model/provider-registry";
+import type { CodeModeUIMessage } from "@/lib/model/types";
+import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
+
+let world: DemoWorld;
+beforeAll(async () => {
+  world = await startDemoWorld();
+});
+afterAll(() => world.close());
+
+const demo: ResolvedModel = { model: createDemoModel({ chunkDelayMs: 0 }), label: "the demo model", secrets: [], keyHint: "" };
+/** Leaves of a value as text: strings of 4+ characters (carrier names, headlines, order ids) and integers. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return value.length >= 4 ? [value] : [];
+  if (typeof value === "number") return Number.isInteger(value) ? [String(value)] : [];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === "object") return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+const user = (text: string): CodeModeUIMessage => ({ id: `u-${text.length}`, role: "user", parts: [{ type: "text", text }] });
+
+describe("the demo model", () => {
+  it("has a script for every demo example prompt", () => {
+    const prompts = DEMO_SERVERS_INFO.flatMap((s) => s.examplePrompts);
+    expect(DEMO_SCRIPTS.map((s) => s.prompt)).toEqual(prompts);
+  });
+
+  for (const script of DEMO_SCRIPTS) {
+    it(`runs green: ${script.prompt}`, async () => {
+      const before = world.runs.length;
+      const result = await runAgentLoop({
+        model: demo,
+        instructions: world.systemPrompt(),
+        mode: "declarations",
+        messages: [user(script.prompt)],
+        handlers: world.handlers,
+        policy: { maxSteps: 5, returnDirectly: false },
+      });
+      const run = world.runs[before];
+      expect(run?.result, JSON.stringify(run?.result)).toMatchObject({ ok: true });
+      expect(result.stop).toEqual({ kind: "done" });
+      // The final answer is the summary of the value the real run returned, word for word.
+      const last = result.messages.at(-1)?.parts.findLast((p) => p.type === "text");
+      const answer = last?.type === "text" ? last.text : "";
+      const value = run?.result.ok ? run.result.value : undefined;
+      expect(answer).toBe(script.summarise(value));
+      // And that summary quotes the run: at least one string the program returned appears in it.
+      expect(stringsIn(value).some((s) => answer.includes(s)), answer).toBe(true);
+    });
+  }
+});
+
+describe("the demo model outside its scripts", () => {
+  const loop = (text: string, overrides: Partial<Parameters<typeof runAgentLoop>[0]> = {}) =>
+    runAgentLoop({ model: demo, instructions: world.systemPrompt(), mode: "declarations", messages: [user(text)], handlers: world.handlers, policy: { maxSteps: 5, returnDirectly: false }, ...overrides });
+  const answer = (result: Awaited<ReturnType<typeof loop>>) => result.messages.at(-1)?.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") ?? "";
+
+  it("explains how to connect a real model when the prompt is not one of its examples", async () => {
+    const before = world.runs.length;
+    const result = await loop("What is the weather in Paris?");
+    expect(result.stop).toEqual({ kind: "done" });
+    expect(world.runs.length).toBe(before);
+    const text = answer(result);
+    for (const word of ["OpenAI", "Anthropic", "Google", "Gateway", "Ollama", "OPENAI_API_KEY", "base URL"]) expect(text).toContain(word);
+    // It streamed in several chunks and reported (estimated) usage.
+    expect(result.steps[0]).toMatchObject({ provider: "demo", modelId: "code-mode-demo", usage: { inputTokens: expect.any(Number) as number } });
+  });
+
+  it("matches a retyped prompt, and says when the example's server is not connected", async () => {
+    const script = DEMO_SCRIPTS[0]!;
+    const retyped = `  ${script.prompt.toUpperCase().replace("?", "")} `;
+    const result = await loop(retyped, { instructions: "declare namespace news {}" });
+    expect(answer(result)).toContain("needs the **shipping** demo server");
+  });
+
+  it("searches first in search mode, then runs its program", async () => {
+    const script = DEMO_SCRIPTS[1]!;
+    const searches = world.searches.length;
+    const result = await loop(script.prompt, { mode: "search", instructions: world.systemPrompt("search") });
+    expect(world.searches.slice(searches)).toEqual([{ query: script.searchQuery, limit: 8 }]);
+    expect(result.messages.at(-1)?.parts.filter((p) => p.type.startsWith("tool-")).map((p) => p.type)).toEqual(["tool-search_tools", "tool-execute_code"]);
+    expect(answer(result)).toContain("all in");
+  });
+
+  it("reports a skipped run instead of inventing an answer", async () => {
+    const result = await loop(DEMO_SCRIPTS[6]!.prompt, { stepMode: true, handlers: { ...world.handlers, awaitApproval: () => Promise.resolve({ action: "skip", message: "No orders today." }) } });
+    expect(answer(result)).toContain("You chose not to run the program");
+    expect(answer(result)).toContain("No orders today.");
+  });
+});
