@@ -37,37 +37,18 @@ export interface ChatPanelProps {
   stopRun?: () => void;
   /** Names of the connected servers, to mark example prompts whose server is missing. */
   connectedServers?: readonly string[];
+  /** Told whenever the conversation or the model changes (the Share dialog reads it). */
+  onConversation?: (snapshot: ConversationSnapshot) => void;
 }
 
-/**
- * No props at all: the page has not wired the chat yet (Playground.tsx still renders
- * `<ChatPanel />`), so it says so instead of breaking the build. Partial props are a type error.
- */
-type NotWired = { [K in keyof ChatPanelProps]?: never };
+/** What a share needs of the chat: its messages and which model (never a key). */
+export interface ConversationSnapshot {
+  messages: readonly unknown[];
+  model: { provider: string; id: string };
+}
 
 /** The chat panel: code-mode conversation with a model, settings, system prompt and request inspector. */
-export function ChatPanel(props: ChatPanelProps | NotWired) {
-  if (props.runCode === undefined) return <NotWiredPanel />;
-  return <WiredChatPanel {...props} />;
-}
-
-function NotWiredPanel() {
-  return (
-    <section className="panel" aria-label="Chat">
-      <div className="panel-header">
-        <h2>Chat</h2>
-      </div>
-      <div className="panel-body">
-        <div className="empty-state">
-          <h3>Chat in code mode</h3>
-          <p>The chat is not connected to the sandbox and servers yet.</p>
-        </div>
-      </div>
-    </section>
-  );
-}
-
-function WiredChatPanel(props: ChatPanelProps) {
+export function ChatPanel(props: ChatPanelProps) {
   const { settings, keys, update, setKey, forgetKeys } = useChatSettings();
   const { serverKeys } = useChatProviders();
   const mode = settings.searchMode ? "search" : "declarations";
@@ -96,6 +77,11 @@ function WiredChatPanel(props: ChatPanelProps) {
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [chat.messages, chat.error]);
+
+  const { onConversation } = props;
+  useEffect(() => {
+    onConversation?.({ messages: chat.messages, model: { provider, id: modelId } });
+  }, [onConversation, chat.messages, provider, modelId]);
 
   const lastUserId = chat.messages.findLast((m) => m.role === "user")?.id;
   const badge = provider === "demo" ? "demo model (offline)" : `${providerInfo(provider).label} · ${modelId}`;

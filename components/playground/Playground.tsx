@@ -1,9 +1,9 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
-import { ChatPanel } from "@/components/chat/ChatPanel";
+import { ChatPanel, type ConversationSnapshot } from "@/components/chat/ChatPanel";
 import { EditorPanel } from "@/components/editor/EditorPanel";
 import { OutputPanel } from "@/components/output/OutputPanel";
 import { useSandboxRun } from "@/components/hooks/use-sandbox-run";
@@ -15,6 +15,11 @@ import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
+import { runRecordSchema } from "@/lib/timeline/run-file-schema";
+import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
+
+/** Recorded runs a share carries at most (newest first), so links stay small. */
+const SHARED_RUNS = 5;
 
 /** The whole playground: header and four resizable panels (Servers, Chat, Editor, Output). */
 export function Playground() {
@@ -25,6 +30,22 @@ export function Playground() {
   const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug });
   const [sharing, setSharing] = useState(false);
+  const [conversation, setConversation] = useState<ConversationSnapshot | undefined>(undefined);
+  const onConversation = useCallback((snapshot: ConversationSnapshot) => setConversation(snapshot), []);
+  // A shared run replays offline: its recorded results answer the calls, no server is contacted.
+  const { setReplay, history } = debug;
+  const replaySharedRun = useCallback(
+    (run: unknown) => {
+      const parsed = runRecordSchema.safeParse(run);
+      if (!parsed.success) return;
+      const record: RunRecord = parsed.data;
+      history.add(record);
+      const code = recordStart(record)?.code;
+      if (code !== undefined) editor.setCode(code);
+      setReplay({ record, onMismatch: "stop" });
+    },
+    [history, editor, setReplay],
+  );
   // A shared link puts its code in the editor; it never starts a run (DESIGN: shared code never runs by itself).
   const shareLink = useShareLink({
     onOpen: ({ state }) => {
@@ -48,10 +69,22 @@ export function Playground() {
           Share
         </button>
       </header>
-      <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} />
+      <ShareBanner
+        link={shareLink}
+        registered={mcp.servers}
+        onAddServer={(input) => mcp.registry?.add(input)}
+        onReplayRun={replaySharedRun}
+      />
       {sharing && (
         <ShareDialog
-          inputs={{ servers: mcp.servers, toolSnapshots: mcp.serverTools, code: editor.code, systemPrompt: catalog.systemPrompt }}
+          inputs={{
+            servers: mcp.servers,
+            toolSnapshots: mcp.serverTools,
+            code: editor.code,
+            systemPrompt: catalog.systemPrompt,
+            ...(conversation ? { messages: conversation.messages, model: conversation.model } : {}),
+            runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
+          }}
           onOpenFile={shareLink.openFile}
           onClose={() => setSharing(false)}
         />
@@ -63,7 +96,7 @@ export function Playground() {
           </Panel>
           <Separator className="separator" />
           <Panel id="chat" defaultSize="25%" minSize="15%">
-            <ChatPanel {...bridge.chat} />
+            <ChatPanel {...bridge.chat} onConversation={onConversation} />
           </Panel>
           <Separator className="separator" />
           <Panel id="work" defaultSize="52%" minSize="25%">

@@ -47,6 +47,40 @@ test.describe("sharing a playground", () => {
     await context.close();
   });
 
+  test("a shared run replays offline: the same value, and no request reaches any MCP server", async ({ page, browser, baseURL }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping", "news");
+    await playground.setCode(
+      'const [c, n] = await Promise.all([shipping.list_carriers(), news.web_search({ query: "ports" })]);\nreturn { carriers: c.carriers.length, stories: n.total };',
+    );
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    const original = await playground.valueJson();
+    await page.getByRole("button", { name: "Share" }).click();
+    const link = await page.getByLabel("Share link").inputValue();
+    const decoded = await decodeShareState(decodeURIComponent(link.split("#share=")[1] ?? ""));
+    expect(decoded.ok && decoded.state.runs?.length).toBe(1);
+
+    const context = await browser.newContext({ baseURL });
+    const fresh = await context.newPage();
+    const mcpRequests: string[] = [];
+    fresh.on("request", (request) => {
+      if (request.url().includes("/api/demo-mcp/") && request.postData()?.includes('"tools/call"')) mcpRequests.push(request.url());
+    });
+    const recipient = new PlaygroundPage(fresh);
+    await fresh.goto(link);
+    const banner = fresh.getByRole("region", { name: "Shared playground" });
+    await banner.getByRole("button", { name: "Replay run 1" }).click();
+    await expect(recipient.editor.locator(".view-lines")).toContainText("news.web_search");
+    await expect(recipient.status).toHaveText("idle");
+    await recipient.runButton.click();
+    await expect(recipient.status).toHaveText("ok");
+    expect(await recipient.valueJson()).toEqual(original);
+    expect(mcpRequests).toEqual([]);
+    await context.close();
+  });
+
   test("a corrupt link shows a clear error and the playground still works", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await page.goto("/#share=v1.this-is-not-a-share");

@@ -11,8 +11,9 @@ export class PlaygroundPage {
 
   constructor(readonly page: Page) {
     this.editor = page.getByRole("region", { name: "Editor" });
-    this.runButton = page.getByRole("button", { name: /^Run/ });
-    this.stopButton = page.getByRole("button", { name: "Stop" });
+    // Scoped to the editor: the chat has its own Stop and example prompts that start with "Run".
+    this.runButton = this.editor.getByRole("button", { name: /^Run\s*Ctrl\+Enter$/ });
+    this.stopButton = this.editor.getByRole("button", { name: "Stop" });
     this.status = page.getByRole("status", { name: "Run status" });
     this.value = page.getByTestId("run-value");
     this.error = page.getByTestId("run-error");
