@@ -16,8 +16,10 @@ async function freePort(): Promise<number> {
 }
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_EVERYTHING_PORT ??= String(await freePort());
+process.env.E2E_MODEL_PORT ??= String(await freePort());
 const port = Number(process.env.E2E_PORT);
 const everythingPort = Number(process.env.E2E_EVERYTHING_PORT);
+const modelPort = Number(process.env.E2E_MODEL_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -54,6 +56,16 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "ignore",
       env: { PORT: String(everythingPort) },
+    },
+    {
+      // A scripted OpenAI-compatible model (tests/fixtures/model/e2e-model-scripts.ts) for the chat's real-provider path.
+      command: "npx tsx tests/fixtures/model/scripted-server-cli.ts",
+      url: `http://127.0.0.1:${modelPort}/`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { PORT: String(modelPort) },
     },
   ],
 });
