@@ -12,7 +12,7 @@ import { failure, ok } from "./result";
 /** Longest sleep, so a demo deployment cannot be tied up. */
 export const MAX_SLEEP_MS = 10_000;
 /** Largest `big` result, in KB (the text mirror doubles what goes over the wire). */
-export const MAX_BIG_KB = 2048;
+export const MAX_BIG_KB = 16_384;
 const PROTOCOL_CODES = [ErrorCode.InvalidRequest, ErrorCode.MethodNotFound, ErrorCode.InvalidParams, ErrorCode.InternalError, -32000] as const;
 
 /** FNV-1a over the text, then murmur3's finaliser, as a number in [0, 1): a stable "random" roll. */
