@@ -37,6 +37,8 @@ export interface ChatPanelProps {
   stopRun?: () => void;
   /** Names of the connected servers, to mark example prompts whose server is missing. */
   connectedServers?: readonly string[];
+  /** A message the page asks the chat to send (a manual run's result); sent once per id. */
+  outbox?: { id: number; text: string } | undefined;
   /** Told whenever the conversation or the model changes (the Share dialog reads it). */
   onConversation?: (snapshot: ConversationSnapshot) => void;
 }
@@ -78,7 +80,14 @@ export function ChatPanel(props: ChatPanelProps) {
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [chat.messages, chat.error]);
 
-  const { onConversation } = props;
+  const { onConversation, outbox } = props;
+  const sentOutbox = useRef(0);
+  const { send } = chat;
+  useEffect(() => {
+    if (!outbox || outbox.id === sentOutbox.current) return;
+    sentOutbox.current = outbox.id;
+    send(outbox.text);
+  }, [outbox, send]);
   useEffect(() => {
     onConversation?.({ messages: chat.messages, model: { provider, id: modelId } });
   }, [onConversation, chat.messages, provider, modelId]);

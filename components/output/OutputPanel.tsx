@@ -14,10 +14,12 @@ export interface OutputPanelProps {
   debug: UseTimelineDebuggerResult;
   onUseCode: (code: string) => void;
   onRevealLine?: (line: number) => void;
+  /** Offered after a run the person started from the editor: hands its result to the model. */
+  onSendToChat?: (() => void) | undefined;
 }
 
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
-export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine }: OutputPanelProps) {
+export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
   const [tab, setTab] = useState<"output" | "timeline">("output");
   const label = statusLabel(state);
   const tone = state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
@@ -34,6 +36,11 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine }: Ou
           </button>
         </div>
         <span className="spacer" />
+        {onSendToChat && state.status === "done" && (
+          <button type="button" onClick={onSendToChat} title="Sends the code you ran and its result to the model as your next message">
+            Send this result to the model
+          </button>
+        )}
         <span className={`status status-${tone}`} role="status" aria-label="Run status" data-testid="run-status">
           {label}
         </span>

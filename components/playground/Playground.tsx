@@ -16,6 +16,8 @@ import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
+import { manualResultMessage } from "@/lib/model/manual-result";
+import type { RunResult } from "@/lib/sandbox/types";
 import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
 
 /** Recorded runs a share carries at most (newest first), so links stay small. */
@@ -32,6 +34,21 @@ export function Playground() {
   const [sharing, setSharing] = useState(false);
   const [conversation, setConversation] = useState<ConversationSnapshot | undefined>(undefined);
   const onConversation = useCallback((snapshot: ConversationSnapshot) => setConversation(snapshot), []);
+  // A run the person started from the editor can be handed to the model as their next message.
+  const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
+  const [outbox, setOutbox] = useState<{ id: number; text: string } | undefined>(undefined);
+  const runFromEditor = () => {
+    const code = editor.code;
+    setManualRun(undefined);
+    void sandbox.run(code, debug.prepareHost, debug.observer).then((result) => setManualRun({ code, result }));
+  };
+  const sendManualRun =
+    manualRun && (conversation?.messages.length ?? 0) > 0
+      ? () => {
+          setOutbox((prev) => ({ id: (prev?.id ?? 0) + 1, text: manualResultMessage(manualRun.code, manualRun.result) }));
+          setManualRun(undefined);
+        }
+      : undefined;
   // A shared run replays offline: its recorded results answer the calls, no server is contacted.
   const { setReplay, history } = debug;
   const replaySharedRun = useCallback(
@@ -96,7 +113,7 @@ export function Playground() {
           </Panel>
           <Separator className="separator" />
           <Panel id="chat" defaultSize="25%" minSize="15%">
-            <ChatPanel {...bridge.chat} onConversation={onConversation} />
+            <ChatPanel {...bridge.chat} onConversation={onConversation} outbox={outbox} />
           </Panel>
           <Separator className="separator" />
           <Panel id="work" defaultSize="52%" minSize="25%">
@@ -107,7 +124,7 @@ export function Playground() {
                   onCodeChange={editor.setCode}
                   onReset={editor.reset}
                   running={sandbox.running}
-                  onRun={bridge.pending ? bridge.approve : () => void sandbox.run(editor.code, debug.prepareHost, debug.observer)}
+                  onRun={bridge.pending ? bridge.approve : runFromEditor}
                   pending={bridge.pending}
                   onSkip={bridge.skip}
                   history={bridge.history}
@@ -118,7 +135,7 @@ export function Playground() {
               </Panel>
               <Separator className="separator separator-h" />
               <Panel id="output" defaultSize="42%" minSize="10%">
-                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} />
+                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} />
               </Panel>
             </Group>
           </Panel>

@@ -39,6 +39,26 @@ test.describe("chat in code mode with the offline demo model", () => {
     await expect(conversation.getByText(/declare namespace shipping/).first()).toBeVisible();
   });
 
+  test("the person edits the model's code, runs it, and sends that result to the model", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+    const waiting = page.getByRole("alert", { name: "Model code waiting" });
+    await expect(waiting).toBeVisible({ timeout: 20_000 });
+    await waiting.getByRole("button", { name: "Run" }).click();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    const conversation = chat.getByRole("log", { name: "Conversation" });
+    await expect(chat.getByRole("textbox", { name: "Message" })).toBeEnabled({ timeout: 20_000 });
+
+    await playground.setCode('const { carriers } = await shipping.list_carriers();\nreturn { edited: true, count: carriers.length };');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    await page.getByRole("button", { name: "Send this result to the model" }).click();
+    await expect(conversation).toContainText("I edited the code and ran it myself");
+    await expect(conversation).toContainText('"edited": true');
+    await expect(page.getByRole("button", { name: "Send this result to the model" })).toBeHidden();
+  });
+
   test("Skip answers the model without running anything", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     const chat = page.getByRole("region", { name: "Chat" });
