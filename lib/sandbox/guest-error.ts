@@ -72,9 +72,16 @@ function firstCodeFrame(stack: string, lineOffset: number): { line: number; colu
   return mapPosition(Number(match[1]), match[2] === undefined ? undefined : Number(match[2]), lineOffset);
 }
 
+/** A line of the evaluated source (`code.js`) as the person wrote it: fence lines put back. */
+export function writtenLine(line: number, lineOffset: number): number {
+  // The wrapper shares line 1 and adds no lines (normalise.ts), so only the fence shifts lines.
+  return line + lineOffset;
+}
+
 function mapPosition(line: number, column: number | undefined, lineOffset: number): { line: number; column?: number } {
-  if (column === undefined) return { line: line + lineOffset };
-  return { line: line + lineOffset, column: line === 1 ? Math.max(1, column - LINE_ONE_COLUMN_SHIFT) : column };
+  const written = writtenLine(line, lineOffset);
+  if (column === undefined) return { line: written };
+  return { line: written, column: line === 1 ? Math.max(1, column - LINE_ONE_COLUMN_SHIFT) : column };
 }
 
 function escapeRegExp(text: string): string {

@@ -11,8 +11,14 @@
  * crossing of the library's function trampoline costs more than the call bookkeeping itself:
  * - A tool call gets its id here (1, 2, …) and waits in an outbox; the first call into an
  *   empty outbox signals hostSignal("calls"), and once the guest yields the engine takes the
- *   batch with drain(): a JSON array of [callId, namespace, name, args?]. Over the maxCalls
- *   budget the guest signals hostSignal("limit") instead, and the engine ends the run.
+ *   batch with drain(): a JSON array of [callId, namespace, name, line, args?]. Over the
+ *   maxCalls budget the guest signals hostSignal("limit") instead, and the engine ends the run.
+ * - `line` is the line of the first stack frame in the person's code (the file config.codeFile)
+ *   as evaluated, 0 when there is none; the engine maps it to the line as written. It comes
+ *   from `new Error().stack`, which QuickJS formats in full at construction (about 1.2 µs per
+ *   frame; it has no stackTraceLimit or captureStackTrace to make it cheaper). So the Error is
+ *   made in the tool function itself, the one prelude frame the person's code enters, and
+ *   parsed with built-ins bound at setup so the person's code cannot replace them under us.
  * - The engine answers with settle(batchJson), a JSON array of [callId, status, payload]:
  *   status 1 resolves with payload, 2 resolves with undefined, 0 rejects with
  *   {message, callId}. Promises are made here, so the host holds no guest handle per call.
@@ -39,7 +45,14 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
   const { defineProperty, keys, freeze, hasOwn } = Object;
   const isArray = Array.isArray;
   const NativePromise = Promise;
+  const NativeError = Error;
+  const toInt = parseInt;
+  const callOf = Function.prototype.call;
+  const indexOf = callOf.bind(String.prototype.indexOf);
+  const substring = callOf.bind(String.prototype.substring);
   const config = parse(configJson);
+  // QuickJS writes frames as "at name (file:line:column)"; the parenthesis skips function names.
+  const codeFrame = "(" + config.codeFile + ":";
   const indirectEval = eval;
   let inspect;
 
@@ -57,8 +70,17 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
   // A string, not an array: the person's code may have replaced Array.prototype.push or join.
   let outbox = "";
   let nextCallId = 1;
+  function callLine(trace) {
+    const stack = trace.stack;
+    if (typeof stack !== "string") return 0;
+    const at = indexOf(stack, codeFrame);
+    if (at < 0) return 0;
+    const from = at + codeFrame.length;
+    return toInt(substring(stack, from, from + 10), 10) || 0;
+  }
   // Not async, and no await: each async frame and await costs QuickJS jobs, and this runs per call.
-  function invoke(namespace, name, args) {
+  // trace: a new Error made by the tool function the person's code called (see callLine).
+  function invoke(namespace, name, args, trace) {
     let argsJson;
     try {
       argsJson = args === undefined ? undefined : stringify(args);
@@ -73,7 +95,7 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
     const callId = nextCallId++;
     if (outbox === "") hostSignal("calls");
     else outbox += ",";
-    outbox += "[" + callId + "," + stringify(namespace) + "," + stringify(name) + (argsJson === undefined ? "" : "," + argsJson) + "]";
+    outbox += "[" + callId + "," + stringify(namespace) + "," + stringify(name) + "," + callLine(trace) + (argsJson === undefined ? "" : "," + argsJson) + "]";
     return new NativePromise((resolve, reject) => pendingCalls.set(callId, { resolve, reject, namespace, name }));
   }
   function drain() {
@@ -102,7 +124,7 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
   defineGlobal("callTool", function callTool(namespace, name, args) {
     const names = hasOwn(api, namespace) ? api[namespace] : [];
     if (!names.includes(name)) return NativePromise.reject(new TypeError("Unknown tool " + String(namespace) + "." + String(name)));
-    return invoke(namespace, name, args);
+    return invoke(namespace, name, args, new NativeError());
   }, false);
 
   let logCharsLeft = config.logChars;
@@ -156,7 +178,7 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
   for (const namespace of keys(api)) {
     const tools = {};
     for (const name of api[namespace]) {
-      const fn = function (args) { return invoke(namespace, name, args); };
+      const fn = function (args) { return invoke(namespace, name, args, new NativeError()); };
       defineProperty(fn, "name", { value: name });
       tools[name] = fn;
     }

@@ -1,6 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { sandboxError } from "./errors";
-import { classifyGuestError } from "./guest-error";
+import { classifyGuestError, writtenLine } from "./guest-error";
 import { GUEST_INSPECT } from "./guest-helpers";
 import { GUEST_PRELUDE, PRELUDE_FILENAME } from "./guest-prelude";
 import { HelperHandles } from "./helper-handles";
@@ -66,6 +66,7 @@ export class GuestRun {
       callTimeoutMs: limits.callTimeoutMs,
       now: () => this.budget.now(),
       emit: (event) => this.emit(event),
+      suspendWall: () => this.budget.suspend(),
       onSettled: (outcome) => {
         this.completions.push(outcome);
         this.budget.wake();
@@ -118,11 +119,14 @@ export class GuestRun {
 
   private installPrelude(context: QuickJSContext, helpers: HelperHandles): SandboxError | undefined {
     const { hostApi, dataJson, limits } = this.input;
-    const configJson = `{"api":${JSON.stringify(hostApi)},"data":${dataJson},"logChars":${limits.logBytes},"maxCalls":${limits.maxCalls}}`;
+    const configJson = `{"api":${JSON.stringify(hostApi)},"data":${dataJson},"logChars":${limits.logBytes},"maxCalls":${limits.maxCalls},"codeFile":${JSON.stringify(CODE_FILENAME)}}`;
     if (!this.budget.admit(configJson, "data")) return this.budget.fatal;
     const setup = context.evalCode(GUEST_PRELUDE, PRELUDE_FILENAME, { type: "global" });
     if (setup.error) {
       setup.error.dispose();
+      // A limit can interrupt the compile (the wall clock on a slow, loaded machine): that is no
+      // broken module, so the run ends with the limit and its handles are disposed as usual.
+      if (this.budget.fatal) return this.budget.fatal;
       throw new Error("The sandbox prelude failed to compile");
     }
     const hostSignal = context.newFunction("hostSignal", (kind) => {
@@ -161,8 +165,9 @@ export class GuestRun {
     const batch = parseCalls(context.getString(result.value));
     result.value.dispose();
     if (!batch) return this.budget.fail(sandboxError("runtime", "The sandbox's call bridge was tampered with"));
-    for (const [guestId, namespace, name, args] of batch) {
-      const callId = this.calls.request(namespace, name, args);
+    const { lineOffset } = this.input.code;
+    for (const [guestId, namespace, name, line, args] of batch) {
+      const callId = this.calls.request(namespace, name, args, line > 0 ? writtenLine(line, lineOffset) : undefined);
       if (callId === undefined) return this.failMaxCalls();
       if (callId !== guestId) return this.budget.fail(sandboxError("runtime", `Tool call ids out of step: guest ${guestId}, host ${callId}`));
     }

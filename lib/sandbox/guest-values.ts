@@ -50,14 +50,19 @@ function tooLarge(resultBytes: number): SandboxError {
   return sandboxError("limit", `The result is larger than the ${resultBytes}-byte limit`, { limit: "resultBytes" });
 }
 
-/** The guest's outbox, checked: a JSON array of [callId, namespace, name, args?]. */
-export function parseCalls(json: string): Array<[number, string, string, unknown?]> | undefined {
+/** One call from the guest's outbox: callId, namespace, name, line as evaluated (0: unknown), args. */
+export type GuestCall = [number, string, string, number, unknown?];
+
+/** The guest's outbox, checked: a JSON array of [callId, namespace, name, line, args?]. */
+export function parseCalls(json: string): GuestCall[] | undefined {
   try {
     const batch: unknown = JSON.parse(json);
     const valid =
       Array.isArray(batch) &&
-      batch.every((c) => Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "string" && typeof c[2] === "string");
-    return valid ? (batch as Array<[number, string, string, unknown?]>) : undefined;
+      batch.every(
+        (c) => Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "string" && typeof c[2] === "string" && typeof c[3] === "number",
+      );
+    return valid ? (batch as GuestCall[]) : undefined;
   } catch {
     return undefined;
   }

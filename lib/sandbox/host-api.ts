@@ -10,10 +10,10 @@ export function hostApiOf(host: HostFunctions): Record<string, string[]> {
 
 /** A CallHost that dispatches to host functions, rejecting names that are not there. */
 export function callHostFor(host: HostFunctions): CallHost {
-  return async (namespace, name, args, signal, callId) => {
+  return async (namespace, name, args, signal, callId, suspendClock) => {
     const tools = Object.hasOwn(host, namespace) ? host[namespace] : undefined;
     const fn = tools && Object.hasOwn(tools, name) ? tools[name] : undefined;
     if (!fn) throw new Error(`Unknown tool ${namespace}.${name}`);
-    return fn(args, signal, { callId });
+    return fn(args, signal, { callId, suspendClock });
   };
 }

@@ -1,8 +1,10 @@
+import { PauseCount } from "./pause-count";
 import type { RunEvent } from "./types";
 
 /**
  * How the engine reaches the host for one tool call. `callId` numbers calls from 1 in the
  * order the guest made them; the worker uses it to match answers to questions.
+ * `suspendClock` pauses the run's wall clock and this call's timeout (see HostCallInfo).
  */
 export type CallHost = (
   namespace: string,
@@ -10,6 +12,7 @@ export type CallHost = (
   args: unknown,
   signal: AbortSignal,
   callId: number,
+  suspendClock: () => () => void,
 ) => Promise<unknown>;
 
 /** How a call ended, as the guest will see it. `valueJson` is "" when the host returned undefined. */
@@ -30,11 +33,21 @@ interface QueuedCall {
   namespace: string;
   name: string;
   args: unknown;
+  /** The calling line as written, when the guest could tell. */
+  line: number | undefined;
 }
 
 interface RunningCall extends QueuedCall {
   controller: AbortController;
-  timer: ReturnType<typeof setTimeout>;
+  /** Unset while the call's clock is suspended. */
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Timeout left when the timer was (re)armed, and when that was. */
+  timeLeft: number;
+  armedAt: number;
+  /** Made on the first suspend: most calls never suspend, and this runs per call. */
+  pauses: PauseCount | undefined;
+  /** Resumes the run's wall clock; set while this call holds it. */
+  releaseWall: (() => void) | undefined;
 }
 
 export interface HostCallsOptions {
@@ -45,6 +58,8 @@ export interface HostCallsOptions {
   /** Milliseconds since the run started. */
   now: () => number;
   emit: (event: RunEvent) => void;
+  /** Suspends the run's wall clock until the returned function is called. */
+  suspendWall: () => () => void;
   /** Called when a started call ends; the engine hands the outcome to the guest. */
   onSettled: (outcome: CallOutcome) => void;
 }
@@ -64,11 +79,11 @@ export class HostCalls {
   constructor(private readonly options: HostCallsOptions) {}
 
   /** Queues a call; returns its callId, or undefined when the maxCalls budget is spent. */
-  request(namespace: string, name: string, args: unknown): number | undefined {
+  request(namespace: string, name: string, args: unknown, line?: number): number | undefined {
     if (this.closed || this.records.size >= this.options.maxCalls) return undefined;
     const callId = this.records.size + 1;
     this.records.set(callId, { callId, namespace, name, timedOut: false });
-    this.queue.push({ callId, namespace, name, args });
+    this.queue.push({ callId, namespace, name, args, line });
     return callId;
   }
 
@@ -108,19 +123,25 @@ export class HostCalls {
 
   private start(call: QueuedCall): void {
     const { options } = this;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      const record = this.records.get(call.callId);
-      if (record) record.timedOut = true;
-      this.finish(running, { ok: false, message: `timed out after ${options.callTimeoutMs} ms`, timeout: true }, true);
-    }, options.callTimeoutMs);
-    const running: RunningCall = { ...call, controller, timer };
+    const running: RunningCall = {
+      ...call,
+      controller: new AbortController(),
+      timer: undefined,
+      timeLeft: options.callTimeoutMs,
+      armedAt: 0,
+      releaseWall: undefined,
+      pauses: undefined,
+    };
+    this.arm(running);
     this.running.set(call.callId, running);
     this.peak = Math.max(this.peak, this.running.size);
-    options.emit({ type: "call-start", callId: call.callId, namespace: call.namespace, name: call.name, args: call.args, time: options.now() });
+    const { callId, namespace, name, args, line } = call;
+    const time = options.now();
+    options.emit(line === undefined ? { type: "call-start", callId, namespace, name, args, time } : { type: "call-start", callId, namespace, name, args, time, line });
+    const suspendClock = () => this.suspendClock(running);
     let pending: Promise<unknown>;
     try {
-      pending = options.callHost(call.namespace, call.name, call.args, controller.signal, call.callId);
+      pending = options.callHost(namespace, name, args, running.controller.signal, callId, suspendClock);
     } catch (error) {
       pending = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -130,10 +151,44 @@ export class HostCalls {
     );
   }
 
+  private arm(call: RunningCall): void {
+    call.armedAt = performance.now();
+    call.timer = setTimeout(() => {
+      const record = this.records.get(call.callId);
+      if (record) record.timedOut = true;
+      this.finish(call, { ok: false, message: `timed out after ${this.options.callTimeoutMs} ms`, timeout: true }, true);
+    }, call.timeLeft);
+  }
+
+  /** HostCallInfo.suspendClock for a call. Once the call is over, its clock is the run's again: a late suspend does nothing. */
+  private suspendClock(call: RunningCall): () => void {
+    if (this.running.get(call.callId) !== call) return noop;
+    call.pauses ??= new PauseCount(
+      () => this.pauseClock(call),
+      () => this.resumeClock(call),
+    );
+    return call.pauses.hold();
+  }
+
+  private pauseClock(call: RunningCall): void {
+    clearTimeout(call.timer);
+    call.timer = undefined;
+    call.timeLeft = Math.max(0, call.timeLeft - (performance.now() - call.armedAt));
+    call.releaseWall = this.options.suspendWall();
+  }
+
+  private resumeClock(call: RunningCall): void {
+    call.releaseWall?.();
+    call.releaseWall = undefined;
+    if (this.running.get(call.callId) === call) this.arm(call);
+  }
+
   private finish(call: RunningCall, outcome: OutcomeBody, notify: boolean): void {
     if (this.running.get(call.callId) !== call) return;
     this.running.delete(call.callId);
     clearTimeout(call.timer);
+    // A host that forgot to resume must not leave the run's wall clock stopped for good.
+    call.pauses?.releaseAll();
     if (!outcome.ok) call.controller.abort(new Error(outcome.message));
     const time = this.options.now();
     if (outcome.ok) this.options.emit({ type: "call-end", callId: call.callId, time, ok: true, value: outcome.value });
@@ -147,6 +202,8 @@ export class HostCalls {
     this.pump();
   }
 }
+
+function noop(): void {}
 
 type OutcomeBody = { ok: true; value: unknown; valueJson: string } | { ok: false; message: string; timeout: boolean };
 

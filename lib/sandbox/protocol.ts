@@ -39,7 +39,20 @@ export interface ResultBatchMessage {
   messages: CallResultMessage[];
 }
 
-export type MainToWorker = RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage;
+/**
+ * main → worker: a call's host function suspended (`paused: true`) or resumed the clocks (see
+ * HostCallInfo.suspendClock). The host function runs here, the clocks there. The main thread
+ * counts the suspensions and sends only the first pause and the last resume of a call; a call
+ * that ends resumes by itself, so its last resume is never needed.
+ */
+export interface ClockMessage {
+  type: "clock";
+  runId: string;
+  callId: number;
+  paused: boolean;
+}
+
+export type MainToWorker = RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;
 
 /** worker → main: the WASM module is loaded (or failed to load: `error`). */
 export interface ReadyMessage {
@@ -63,6 +76,18 @@ export interface CallMessage {
   namespace: string;
   name: string;
   argsJson: string;
+}
+
+/**
+ * worker → main: the worker gave up on a call it had sent (per-call timeout, or the run ended
+ * while it was in flight): abort the host function's signal; any answer will be refused. Sent
+ * at once, not batched: there are at most maxConcurrency of them at a time.
+ */
+export interface CallAbortMessage {
+  type: "call-abort";
+  runId: string;
+  callId: number;
+  reason: string;
 }
 
 /**
@@ -96,4 +121,12 @@ export interface CallBatchMessage {
   messages: Array<CallMessage | EventMessage>;
 }
 
-export type WorkerToMain = ReadyMessage | EventMessage | CallMessage | CallBatchMessage | AliveMessage | DoneMessage | RefusedMessage;
+export type WorkerToMain =
+  | ReadyMessage
+  | EventMessage
+  | CallMessage
+  | CallAbortMessage
+  | CallBatchMessage
+  | AliveMessage
+  | DoneMessage
+  | RefusedMessage;

@@ -1,15 +1,21 @@
 import { sandboxError } from "./errors";
+import { PauseCount } from "./pause-count";
 import { utf8ByteLength } from "./utf8";
 import { gateGrowth, MODULE_MEMORY_CAP_BYTES, type GrowthGate } from "./wasm-memory";
 import type { SandboxError, SandboxLimits } from "./types";
 
 // The smallest step Emscripten's heap growth tries, as a share of the current size.
 const GROWTH_STEP = 0.05;
+// setTimeout's longest delay; a longer one fires at once (and a spurious wake-up is harmless).
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One run's clocks, memory allowance and stop reason. The first limit hit (or the cancel) is
  * `fatal`; from then on the interrupt handler stops the guest at its next poll and the job loop
  * ends the run. Pure host-side bookkeeping: it never calls into QuickJS.
+ *
+ * The wall clock can be suspended (a person approving a call): `now()` stays real elapsed time,
+ * for event timestamps, while the wall deadline counts only time not suspended.
  */
 export class RunBudget {
   fatal: SandboxError | undefined;
@@ -21,6 +27,16 @@ export class RunBudget {
   private wakeUp: (() => void) | undefined;
   private readonly gate: GrowthGate;
   private readonly ungate: () => void;
+  private suspendedMs = 0;
+  private suspendedAt = 0;
+  private readonly suspensions = new PauseCount(
+    () => (this.suspendedAt = performance.now()),
+    () => {
+      this.suspendedMs += performance.now() - this.suspendedAt;
+      // The job loop may sleep with no wall deadline in sight: let it count again.
+      this.wake();
+    },
+  );
 
   constructor(
     private readonly limits: SandboxLimits,
@@ -40,9 +56,21 @@ export class RunBudget {
     this.ungate = gateGrowth(memory, this.gate);
   }
 
-  /** Milliseconds since the run started. */
+  /** Milliseconds since the run started (real time, suspensions included). */
   now(): number {
     return performance.now() - this.startedAt;
+  }
+
+  /** Stops the wall clock until the returned function is called; reference-counted. */
+  suspend(): () => void {
+    return this.suspensions.hold();
+  }
+
+  /** Milliseconds that count against wallMs: real time less the time the clock was suspended. */
+  private wallUsed(): number {
+    const now = performance.now();
+    const suspended = this.suspendedMs + (this.suspensions.paused ? now - this.suspendedAt : 0);
+    return now - this.startedAt - suspended;
   }
 
   /** Records the first reason to stop, and wakes the job loop if it sleeps. */
@@ -57,7 +85,7 @@ export class RunBudget {
     const { limits } = this;
     if (this.signal?.aborted) this.fail(cancelled());
     else if (this.memoryExceeded()) this.fail(this.outOfMemory());
-    else if (this.now() >= limits.wallMs) this.fail(this.wallTimeout());
+    else if (this.wallUsed() >= limits.wallMs) this.fail(this.wallTimeout());
     else if (this.sliceStart !== undefined && this.cpuUsed + (performance.now() - this.sliceStart) > limits.cpuMs) {
       this.fail(sandboxError("timeout", `The code used more than ${limits.cpuMs} ms of CPU time`, { clock: "cpu" }));
     }
@@ -66,7 +94,7 @@ export class RunBudget {
 
   /** Checks the clocks between guest slices (the interrupt handler only runs inside them). */
   check(): SandboxError | undefined {
-    if (!this.fatal && this.now() >= this.limits.wallMs) this.fail(this.wallTimeout());
+    if (!this.fatal && this.wallUsed() >= this.limits.wallMs) this.fail(this.wallTimeout());
     return this.fatal;
   }
 
@@ -92,9 +120,11 @@ export class RunBudget {
 
   /** Waits until `wake()`, a limit, or `untilMs` (run time), whichever comes first. */
   sleep(untilMs: number): Promise<void> {
-    const ms = Math.max(0, Math.min(this.limits.wallMs, untilMs) - this.now());
+    const wallLeft = this.suspensions.paused ? Infinity : this.limits.wallMs - this.wallUsed();
+    const ms = Math.max(0, Math.min(wallLeft, untilMs - this.now()));
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.wake(), ms);
+      // Suspended with no timer due: only wake() (a call ends, the clock resumes) can end the wait.
+      const timer = ms === Infinity ? undefined : setTimeout(() => this.wake(), Math.min(ms, MAX_TIMER_MS));
       this.wakeUp = () => {
         clearTimeout(timer);
         resolve();

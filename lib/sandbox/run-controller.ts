@@ -3,7 +3,9 @@ import { hostApiOf } from "./host-api";
 import { resolveLimits } from "./limits";
 import { ALIVE_INTERVAL_MS } from "./alive";
 import { Batcher } from "./batcher";
-import type { CallMessage, CallResultMessage, MainToWorker, ResultBatchMessage, WorkerToMain } from "./protocol";
+import { MainCalls } from "./main-calls";
+import { PauseCount } from "./pause-count";
+import type { CallResultMessage, MainToWorker, ResultBatchMessage, WorkerToMain } from "./protocol";
 import type { HostFunctions, LogEntry, RunEvent, RunRequest, RunResult, SandboxError } from "./types";
 
 /** The part of a Worker the controller uses (a DOM Worker fits; tests pass fakes). */
@@ -37,10 +39,16 @@ interface Run {
   resolve: (result: RunResult) => void;
   // Filled in once the run is in the worker:
   startedAt?: number;
+  /** When the hard stop for the wall clock falls due (performance.now()); moves on while paused. */
+  deadline: number;
+  /** The hard-stop timer: the wall deadline's, or after cancel() the grace period's. */
   timer?: ReturnType<typeof setTimeout>;
+  cancelling: boolean;
   watchdog?: ReturnType<typeof setInterval>;
   lastHeard: number;
-  calls: Map<number, AbortController>;
+  calls: MainCalls;
+  /** Held while any call has its clock suspended; the wall deadline waits meanwhile. */
+  pauses: PauseCount;
   logs: LogEntry[];
   hostCalls: number;
   inFlight: number;
@@ -57,7 +65,9 @@ interface WorkerSlot {
  * queue, FIFO, and their wall clock starts when they start), answers the guest's tool calls
  * with the host functions, and forwards events. A run that is still going 1 s after cancel or
  * after its wall deadline is ended the only sure way, by terminating the worker (a guest in
- * `while (true) {}` never reads messages); the next run gets a fresh worker.
+ * `while (true) {}` never reads messages); the next run gets a fresh worker. While a host
+ * function has its call's clock suspended (a person deciding), that deadline moves back with
+ * the worker's wall clock, which the `clock` messages suspend too.
  *
  * A watchdog backs up the CPU limit: QuickJS polls its interrupt handler only every ~10 000
  * backward jumps, so a loop whose every turn is a long builtin (`s.split("")` on a big string)
@@ -95,6 +105,7 @@ export class RunController {
     const runId = `run-${this.prefix}-${this.nextId++}`;
     let resolve!: (result: RunResult) => void;
     const result = new Promise<RunResult>((r) => (resolve = r));
+    let pausedAt = 0;
     const run: Run = {
       runId,
       request,
@@ -103,8 +114,26 @@ export class RunController {
       wallMs,
       cpuMs,
       resolve,
+      deadline: Infinity,
+      cancelling: false,
       lastHeard: 0,
-      calls: new Map(),
+      calls: new MainCalls({
+        runId,
+        host,
+        answer: (message) => this.out.queue(message),
+        clock: (message) => this.out.send(message),
+        suspendRun: () => run.pauses.hold(),
+      }),
+      pauses: new PauseCount(
+        () => {
+          pausedAt = performance.now();
+          if (!run.cancelling) clearTimeout(run.timer);
+        },
+        () => {
+          run.deadline += performance.now() - pausedAt;
+          if (!run.cancelling && this.current === run) this.armDeadline(run);
+        },
+      ),
       logs: [],
       hostCalls: 0,
       inFlight: 0,
@@ -134,6 +163,7 @@ export class RunController {
     }
     if (this.current !== run || !this.slot) return;
     this.out.send({ type: "cancel", runId: run.runId });
+    run.cancelling = true;
     clearTimeout(run.timer);
     run.timer = setTimeout(() => this.hardStop(run, cancelledError()), this.graceMs);
   }
@@ -144,8 +174,8 @@ export class RunController {
     if (!run) return;
     this.current = run;
     run.startedAt = performance.now();
-    const wall = sandboxError("timeout", `The run took longer than the ${run.wallMs} ms wall-clock limit`, { clock: "wall" });
-    run.timer = setTimeout(() => this.hardStop(run, wall), run.wallMs + this.graceMs);
+    run.deadline = run.startedAt + run.wallMs + this.graceMs;
+    this.armDeadline(run);
     const slot = this.ensureWorker();
     this.out.send({ type: "run", runId: run.runId, request: run.request, hostApi: hostApiOf(run.host) });
     // The watchdog starts once the worker has its module: loading it is not the guest's time.
@@ -153,6 +183,13 @@ export class RunController {
       () => this.watch(run),
       () => undefined,
     );
+  }
+
+  /** (Re)arms the hard stop at the run's wall deadline, which suspended clocks push back. */
+  private armDeadline(run: Run): void {
+    clearTimeout(run.timer);
+    const wall = sandboxError("timeout", `The run took longer than the ${run.wallMs} ms wall-clock limit`, { clock: "wall" });
+    run.timer = setTimeout(() => this.hardStop(run, wall), Math.max(0, run.deadline - performance.now()));
   }
 
   private watch(run: Run): void {
@@ -211,7 +248,8 @@ export class RunController {
       } catch {
         // A listener's bug must not stop the run's bookkeeping.
       }
-    } else if (message.type === "call") this.answer(run, message);
+    } else if (message.type === "call") run.calls.answer(message);
+    else if (message.type === "call-abort") run.calls.abort(message.callId, message.reason);
     else if (message.type === "done") this.settle(run, message.result);
     else if (message.type === "refused" && message.callId === undefined) {
       // Only the run message itself can be refused without a callId (a late answer has one).
@@ -225,29 +263,6 @@ export class RunController {
       run.hostCalls++;
       run.peakInFlight = Math.max(run.peakInFlight, ++run.inFlight);
     } else run.inFlight--;
-  }
-
-  private answer(run: Run, call: CallMessage): void {
-    const { callId, namespace, name } = call;
-    const abort = new AbortController();
-    run.calls.set(callId, abort);
-    const reply = (message: CallResultMessage) => {
-      run.calls.delete(callId);
-      if (this.current === run && !abort.signal.aborted) this.out.queue(message);
-    };
-    const tools = Object.hasOwn(run.host, namespace) ? run.host[namespace] : undefined;
-    const fn = tools && Object.hasOwn(tools, name) ? tools[name] : undefined;
-    if (!fn) {
-      reply({ type: "call-result", runId: run.runId, callId, ok: false, error: `Unknown tool ${namespace}.${name}` });
-      return;
-    }
-    Promise.resolve()
-      .then(() => fn(call.argsJson === "" ? undefined : JSON.parse(call.argsJson), abort.signal, { callId }))
-      .then(
-        (value) => reply({ type: "call-result", runId: run.runId, callId, ok: true, valueJson: JSON.stringify(value) ?? "" }),
-        (error: unknown) => reply({ type: "call-result", runId: run.runId, callId, ok: false, error: messageOf(error) }),
-      )
-      .catch((error: unknown) => reply({ type: "call-result", runId: run.runId, callId, ok: false, error: `the host returned a value that is not JSON-safe: ${messageOf(error)}` }));
   }
 
   private hardStop(run: Run, error: SandboxError): void {
@@ -270,8 +285,7 @@ export class RunController {
   private settle(run: Run, result: RunResult): void {
     clearTimeout(run.timer);
     clearInterval(run.watchdog);
-    for (const abort of run.calls.values()) abort.abort();
-    run.calls.clear();
+    run.calls.abortAll();
     if (this.current === run) this.current = undefined;
     run.resolve(result);
     this.pump();
@@ -280,8 +294,4 @@ export class RunController {
 
 function cancelledError(): SandboxError {
   return sandboxError("cancelled", "The run was cancelled");
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

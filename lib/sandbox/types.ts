@@ -91,6 +91,8 @@ export type RunEvent =
       name: string;
       args: unknown;
       time: number;
+      /** 1-based line, in the code as the person wrote it, of the statement that made the call. */
+      line?: number;
     }
   | { type: "call-end"; callId: number; time: number; ok: true; value: unknown }
   | { type: "call-end"; callId: number; time: number; ok: false; error: string }
@@ -99,6 +101,13 @@ export type RunEvent =
 /** Which guest call a host function is serving; the same callId appears in the call's RunEvents. */
 export interface HostCallInfo {
   callId: number;
+  /**
+   * Pauses the run's wall-clock deadline and this call's timeout until the returned resume
+   * function is called: time a person spends deciding (an approval) is not the code's time.
+   * Reference-counted across calls; each resume works once; a call that ends resumes its own
+   * pauses. Event times still show the real wait. Absent where no clock runs (replays, mocks).
+   */
+  suspendClock?: () => () => void;
 }
 
 /**

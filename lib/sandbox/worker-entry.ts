@@ -12,10 +12,19 @@ export interface PortLike {
   addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
 }
 
+/** A call sent to the main thread and not answered yet. */
+interface WaitingCall {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  suspendClock: () => () => void;
+  /** Set while the main thread has the call's clock suspended. */
+  resume: (() => void) | undefined;
+}
+
 interface CurrentRun {
   runId: string;
   abort: AbortController;
-  calls: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
+  calls: Map<number, WaitingCall>;
 }
 
 /**
@@ -60,7 +69,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
       return;
     }
     if (!current || current.runId !== message.runId) {
-      refuse(message.runId, `unknown runId ${message.runId}`, message.type === "call-result" ? message.callId : undefined);
+      refuse(message.runId, `unknown runId ${message.runId}`, message.type === "cancel" ? undefined : message.callId);
       return;
     }
     if (message.type === "cancel") {
@@ -70,6 +79,15 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
     const waiting = current.calls.get(message.callId);
     if (!waiting) {
       refuse(message.runId, `unknown callId ${message.callId}`, message.callId);
+      return;
+    }
+    if (message.type === "clock") {
+      // The main thread sends only the first pause and the last resume; repeats change nothing.
+      if (message.paused) waiting.resume ??= waiting.suspendClock();
+      else {
+        waiting.resume?.();
+        waiting.resume = undefined;
+      }
       return;
     }
     current.calls.delete(message.callId);
@@ -88,13 +106,15 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
     const run: CurrentRun = { runId, abort: new AbortController(), calls: new Map() };
     // Fires only while the guest yields; the controller reads silence as a guest that does not.
     const alive = setInterval(() => out.send({ type: "alive", runId }), ALIVE_INTERVAL_MS);
-    const callHost: CallHost = (namespace, name, args, signal, callId) =>
+    const callHost: CallHost = (namespace, name, args, signal, callId, suspendClock) =>
       new Promise((resolve, reject) => {
-        run.calls.set(callId, { resolve, reject });
+        run.calls.set(callId, { resolve, reject, suspendClock, resume: undefined });
         signal.addEventListener(
           "abort",
           () => {
-            run.calls.delete(callId);
+            // Not waiting any more means the main thread answered (with an error): nothing to abort there.
+            if (!run.calls.delete(callId)) return;
+            out.send({ type: "call-abort", runId, callId, reason: reasonOf(signal) });
             reject(new Error("aborted"));
           },
           { once: true },
@@ -141,6 +161,8 @@ function asMessage(data: unknown): MainToWorker | undefined {
         : undefined;
     case "cancel":
       return m as unknown as MainToWorker;
+    case "clock":
+      return Number.isInteger(m.callId) && typeof m.paused === "boolean" ? (m as unknown as MainToWorker) : undefined;
     case "call-result":
       return Number.isInteger(m.callId) && (m.ok === true ? typeof m.valueJson === "string" : m.ok === false && typeof m.error === "string")
         ? (m as unknown as MainToWorker)
@@ -152,6 +174,11 @@ function asMessage(data: unknown): MainToWorker | undefined {
     default:
       return undefined;
   }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : String(reason);
 }
 
 function isApi(value: unknown): value is Record<string, string[]> {

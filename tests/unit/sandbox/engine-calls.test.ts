@@ -48,12 +48,12 @@ describe("host calls", () => {
     expect(starts).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
   });
 
-  it("records each call's arguments, value and times", async () => {
+  it("records each call's arguments, line, value and times", async () => {
     const host: HostFunctions = { shipping: { get_quote: (args) => Promise.resolve({ price: 12, for: args }) } };
     const { result, events } = await run(engine, 'return await shipping.get_quote({ carrier: "dhl", kg: 2 })', { host });
     expect(valueOf(result)).toEqual({ price: 12, for: { carrier: "dhl", kg: 2 } });
     expect(events).toEqual([
-      { type: "call-start", callId: 1, namespace: "shipping", name: "get_quote", args: { carrier: "dhl", kg: 2 }, time: expect.any(Number) as number },
+      { type: "call-start", callId: 1, namespace: "shipping", name: "get_quote", args: { carrier: "dhl", kg: 2 }, line: 1, time: expect.any(Number) as number },
       { type: "call-end", callId: 1, ok: true, value: { price: 12, for: { carrier: "dhl", kg: 2 } }, time: expect.any(Number) as number },
     ]);
     const times = events.map((e) => (e.type === "log" ? e.entry.time : e.time));

@@ -1,24 +1,6 @@
-import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
-import { RunController, type WorkerLike } from "@/lib/sandbox/run-controller";
-import type { MainToWorker } from "@/lib/sandbox/protocol";
-
-const ENTRY = new URL("./fixtures/node-sandbox-worker.ts", import.meta.url);
-
-/** A real thread, so a guest spinning in QuickJS truly cannot read its messages. */
-function threadWorker(): WorkerLike & { thread: Worker; exited: Promise<number> } {
-  const thread = new Worker(ENTRY, { execArgv: ["--import", "tsx"] });
-  return {
-    thread,
-    exited: new Promise((resolve) => thread.once("exit", resolve)),
-    postMessage: (message: MainToWorker) => thread.postMessage(message),
-    addEventListener: (type: "message" | "error", listener: unknown) => {
-      if (type === "message") thread.on("message", (data: unknown) => (listener as (e: { data: unknown }) => void)({ data }));
-      else thread.on("error", (error: Error) => (listener as (e: { message: string }) => void)({ message: error.message }));
-    },
-    terminate: () => void thread.terminate(),
-  };
-}
+import { RunController } from "@/lib/sandbox/run-controller";
+import { threadWorker } from "./thread-worker";
 
 const controllers: RunController[] = [];
 afterEach(() => controllers.splice(0).forEach((c) => c.dispose()));

@@ -103,7 +103,10 @@ function liveState(record: RunRecord) {
   const runId = record.id;
   const actions: CallRecordsAction[] = [{ type: "reset", runId }];
   for (const e of record.events) {
-    if (e.type === "call-start") actions.push({ type: "event", runId, event: { type: "call-start", callId: e.callId, namespace: e.namespace, name: e.name, args: e.args, time: e.time } });
+    if (e.type === "call-start") {
+      const line = e.line === undefined ? {} : { line: e.line };
+      actions.push({ type: "event", runId, event: { type: "call-start", callId: e.callId, namespace: e.namespace, name: e.name, args: e.args, time: e.time, ...line } });
+    }
     else if (e.type === "call-end")
       actions.push({ type: "event", runId, event: e.ok ? { type: "call-end", callId: e.callId, time: e.time, ok: true, value: e.value } : { type: "call-end", callId: e.callId, time: e.time, ok: false, error: e.error } });
     else if (e.type === "call-info") actions.push({ type: "info", runId, callId: e.callId, info: e.info });
