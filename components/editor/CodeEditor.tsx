@@ -18,12 +18,14 @@ export interface CodeEditorProps {
   marker: EditorMarker | undefined;
   /** TypeScript declarations of the connected servers' tools: completion, hover docs and type errors. */
   declarations: string;
+  /** A request to show a line (from the timeline's call → code links); a new nonce repeats it. */
+  reveal?: { line: number; nonce: number } | undefined;
 }
 
 const MARKER_OWNER = "sandbox";
 
 /** Monaco, loaded from our own bundle, in TypeScript mode; Ctrl/Cmd+Enter runs. */
-export function CodeEditor({ value, onChange, onRun, marker, declarations }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, onRun, marker, declarations, reveal }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const onRunRef = useRef(onRun);
   useEffect(() => {
@@ -34,6 +36,14 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations }: Cod
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current());
   };
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || !reveal) return;
+    editor.revealLineInCenter(reveal.line);
+    editor.setSelection({ startLineNumber: reveal.line, startColumn: 1, endLineNumber: reveal.line, endColumn: editor.getModel()?.getLineMaxColumn(reveal.line) ?? 1 });
+    editor.focus();
+  }, [reveal]);
 
   // Re-registered whenever the server set changes; the previous lib is disposed first.
   useEffect(() => {

@@ -24,11 +24,12 @@ export interface EditorPanelProps {
   onSkip?: () => void;
   /** The model's execute_code calls, newest first. */
   history?: readonly ChatCodeEntry[];
+  reveal?: { line: number; nonce: number } | undefined;
 }
 
 /** The Editor panel: Monaco plus Run, Stop and Reset. */
 export function EditorPanel(props: EditorPanelProps) {
-  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [] } = props;
+  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], reveal } = props;
   return (
     <section className="panel" aria-label="Editor">
       <div className="panel-header">
@@ -76,7 +77,7 @@ export function EditorPanel(props: EditorPanelProps) {
         </div>
       )}
       <div className="panel-body" style={{ overflow: "hidden" }}>
-        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} />
+        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} reveal={reveal} />
       </div>
     </section>
   );

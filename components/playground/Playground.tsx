@@ -37,6 +37,8 @@ export function Playground() {
   // A run the person started from the editor can be handed to the model as their next message.
   const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
   const [outbox, setOutbox] = useState<{ id: number; text: string } | undefined>(undefined);
+  const [reveal, setReveal] = useState<{ line: number; nonce: number } | undefined>(undefined);
+  const revealLine = useCallback((line: number) => setReveal((prev) => ({ line, nonce: (prev?.nonce ?? 0) + 1 })), []);
   const runFromEditor = () => {
     const code = editor.code;
     setManualRun(undefined);
@@ -128,6 +130,7 @@ export function Playground() {
                   pending={bridge.pending}
                   onSkip={bridge.skip}
                   history={bridge.history}
+                  reveal={reveal}
                   onStop={sandbox.stop}
                   errorMarker={sandbox.errorMarker}
                   declarations={catalog.declarations.text}
@@ -135,7 +138,7 @@ export function Playground() {
               </Panel>
               <Separator className="separator separator-h" />
               <Panel id="output" defaultSize="42%" minSize="10%">
-                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} />
+                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} onRevealLine={revealLine} />
               </Panel>
             </Group>
           </Panel>

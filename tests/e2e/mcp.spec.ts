@@ -61,6 +61,9 @@ test.describe("MCP servers", () => {
     await expect(rows.nth(1)).toContainText("ok");
     await page.getByRole("button", { name: "news.web_search" }).click();
     await expect(page.getByText('"query": "climate"').first()).toBeVisible();
+    // The call links to the line of code that made it (line 3 of the script).
+    await page.getByRole("button", { name: "line 3" }).click();
+    await expect(playground.editor.locator(".active-line-number")).toHaveText("3");
   });
 
   test("invalid arguments throw in the guest with the validation message and show on the timeline", async ({ page }) => {
