@@ -4,9 +4,9 @@
  * "denied by the person" in the guest; approve-all lets every later call of the run through.
  *
  * Clocks: a person deciding must not count against the run's wall clock or the call's timeout.
- * Those clocks live in the sandbox, so the gate asks the call for `suspendClock()` (returns a
- * resume function) and uses it when the sandbox provides one; until then a slow decision can
- * still time the call out. See the report for what lib/sandbox must add.
+ * Those clocks live in the sandbox, so the gate calls the call's `suspendClock()` (it returns a
+ * resume function) while the prompt is open; hosts that do not provide it (tests, other
+ * embedders) simply keep their clocks running.
  */
 import { redactSecrets } from "../mcp/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
@@ -43,8 +43,8 @@ export interface ApprovalGate {
   onInfo?: (callId: number, info: CallInfo) => void;
 }
 
-/** A host call that may let a host function suspend the run's clocks (proposed sandbox extension). */
-export type ClockAwareCall = HostCallInfo & { suspendClock?: () => () => void };
+/** A host call whose run clocks a host function may suspend (HostCallInfo.suspendClock). */
+export type ClockAwareCall = HostCallInfo;
 
 /** The message a denied call throws in the guest. */
 export const DENIED_MESSAGE = "denied by the person";
@@ -67,7 +67,7 @@ export function withApprovals(host: HostFunctions, gate: ApprovalGate): HostFunc
     return async (args, signal, call) => {
       if (approvedAll || !gate.needsApproval(server, tool)) return fn(args, signal, call);
       safely(gate.onInfo, call.callId, { approval: "waiting" });
-      const resume = (call as ClockAwareCall).suspendClock?.();
+      const resume = call.suspendClock?.();
       let decision: ApprovalDecision;
       try {
         decision = await abortable(gate.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }), signal);

@@ -212,7 +212,7 @@ function startCall(state: CallRecordsState, event: Extract<RunEvent, { type: "ca
     args: redactSecrets(event.args),
     start: event.time,
     status: "running",
-    // The engine does not report the calling line yet; once call-start carries `line`, it shows.
+    // call-start carries the line of the person's code that made the call (the engine captures it).
     ...("line" in event && typeof event.line === "number" ? { line: event.line } : {}),
   };
   let pending = state.pending;
