@@ -3,6 +3,8 @@
 import dynamic from "next/dynamic";
 import type { EditorMarker } from "./CodeEditor";
 import type { ChatCodeEntry, PendingApproval } from "@/components/hooks/use-chat-bridge";
+import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
+import { LimitsControl } from "./LimitsControl";
 
 // Monaco touches `window` at import, so it loads on the client only.
 const CodeEditor = dynamic(() => import("./CodeEditor").then((m) => m.CodeEditor), {
@@ -25,11 +27,12 @@ export interface EditorPanelProps {
   /** The model's execute_code calls, newest first. */
   history?: readonly ChatCodeEntry[];
   reveal?: { line: number; nonce: number } | undefined;
+  limits?: UseRunLimitsResult;
 }
 
 /** The Editor panel: Monaco plus Run, Stop and Reset. */
 export function EditorPanel(props: EditorPanelProps) {
-  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], reveal } = props;
+  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], reveal, limits } = props;
   return (
     <section className="panel" aria-label="Editor">
       <div className="panel-header">
@@ -52,6 +55,7 @@ export function EditorPanel(props: EditorPanelProps) {
           </select>
         )}
         <span className="spacer" />
+        {limits && <LimitsControl limits={limits} />}
         <button type="button" onClick={onReset} disabled={running} title="Replace the code with the sample script">
           Reset
         </button>

@@ -8,6 +8,7 @@ import type { UseEditorCodeResult } from "./use-editor-code";
 import type { UseToolCatalogResult } from "./use-tool-catalog";
 import type { UseMcpResult } from "./use-mcp";
 import type { UseTimelineDebuggerResult } from "./use-timeline-debugger";
+import type { LimitOverrides } from "@/lib/editor/limits-store";
 
 /** One execute_code call of the model, kept so the person can bring its code back into the editor. */
 export interface ChatCodeEntry {
@@ -49,6 +50,8 @@ export interface ChatBridgeDeps {
   catalog: UseToolCatalogResult;
   mcp: UseMcpResult;
   debug: UseTimelineDebuggerResult;
+  /** The person's run limits: the model's code runs under the same ones as theirs. */
+  limits: LimitOverrides;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface ChatBridgeDeps {
  * Monaco (and in a history), runs through the same host functions as a person's run (so it is
  * recorded, mocked, replayed and gated the same way), and in step mode waits for Run or Skip.
  */
-export function useChatBridge({ sandbox, editor, catalog, mcp, debug }: ChatBridgeDeps): UseChatBridgeResult {
+export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: ChatBridgeDeps): UseChatBridgeResult {
   const [history, setHistory] = useState<ChatCodeEntry[]>([]);
   const [pending, setPending] = useState<PendingApproval | undefined>(undefined);
   const resolveRef = useRef<((decision: ApprovalDecision) => void) | null>(null);
@@ -78,9 +81,9 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug }: ChatBrid
     (code: string, toolCallId: string) => {
       setCode(code);
       remember(toolCallId, code);
-      return run(code, prepareHost, observer);
+      return run(code, prepareHost, observer, limits);
     },
-    [setCode, remember, run, prepareHost, observer],
+    [setCode, remember, run, prepareHost, observer, limits],
   );
 
   const settle = useCallback((decision: ApprovalDecision) => {

@@ -6,7 +6,7 @@ import { createSandboxWorker } from "@/lib/sandbox/create-browser-worker";
 import { errorLocation, reduceRunView, type RunView } from "@/lib/timeline/run-view";
 import { EMPTY_CALL_RECORDS, reduceCallRecords, type CallInfo, type CallRecordsState } from "@/lib/timeline/call-records";
 import type { RunObserver } from "@/lib/timeline/run-observer";
-import type { HostFunctions, RunRequest, RunResult } from "@/lib/sandbox/types";
+import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "@/lib/sandbox/types";
 
 /** Builds a run's host functions; `report` ties what the host learns about a call to its timeline row. */
 export type PrepareHost = (report: (callId: number, info: CallInfo) => void) => HostFunctions;
@@ -17,7 +17,7 @@ export interface UseSandboxRunResult {
   running: boolean;
   ready: boolean;
   /** Starts a run and resolves with its result; while another run is going it resolves at once with an error. */
-  run: (code: string, prepareHost?: PrepareHost, observer?: RunObserver) => Promise<RunResult>;
+  run: (code: string, prepareHost?: PrepareHost, observer?: RunObserver, limits?: Partial<SandboxLimits>) => Promise<RunResult>;
   stop: () => void;
   errorMarker: ReturnType<typeof errorLocation>;
 }
@@ -62,14 +62,14 @@ export function useSandboxRun(): UseSandboxRunResult {
 
   const running = state.status === "running";
 
-  const run = useCallback((code: string, prepareHost: PrepareHost = NO_HOST, observer?: RunObserver): Promise<RunResult> => {
+  const run = useCallback((code: string, prepareHost: PrepareHost = NO_HOST, observer?: RunObserver, limits?: Partial<SandboxLimits>): Promise<RunResult> => {
     const controller = controllerRef.current;
     if (!controller) return Promise.resolve(refused("The sandbox is still starting; try again in a moment."));
     if (cancelRef.current) return Promise.resolve(refused("Another run is in progress: stop it first."));
     // The run id is only known once the controller accepts the run; host reports arrive later.
     let runId = "";
     const host = prepareHost((callId, info) => dispatchCalls({ type: "info", runId, callId, info }));
-    const request: RunRequest = { code };
+    const request: RunRequest = limits && Object.keys(limits).length > 0 ? { code, limits } : { code };
     const handle = controller.run(request, host, (event) => {
       dispatch({ type: "event", runId: handle.runId, event });
       dispatchCalls({ type: "event", runId: handle.runId, event });

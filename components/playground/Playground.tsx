@@ -12,6 +12,7 @@ import { useToolCatalog } from "@/components/hooks/use-tool-catalog";
 import { useMcp } from "@/components/hooks/use-mcp";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
+import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
@@ -30,7 +31,8 @@ export function Playground() {
   const mcp = useMcp();
   const catalog = useToolCatalog(mcp.serverTools);
   const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
-  const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug });
+  const limits = useRunLimits();
+  const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
   const [sharing, setSharing] = useState(false);
   const [conversation, setConversation] = useState<ConversationSnapshot | undefined>(undefined);
   const onConversation = useCallback((snapshot: ConversationSnapshot) => setConversation(snapshot), []);
@@ -42,7 +44,7 @@ export function Playground() {
   const runFromEditor = () => {
     const code = editor.code;
     setManualRun(undefined);
-    void sandbox.run(code, debug.prepareHost, debug.observer).then((result) => setManualRun({ code, result }));
+    void sandbox.run(code, debug.prepareHost, debug.observer, limits.overrides).then((result) => setManualRun({ code, result }));
   };
   const sendManualRun =
     manualRun && (conversation?.messages.length ?? 0) > 0
@@ -69,6 +71,8 @@ export function Playground() {
   const shareLink = useShareLink({
     onOpen: ({ state }) => {
       if (state.code !== undefined) editor.setCode(state.code);
+      // Shared limits were already lowered to safe maximums when the link was decoded.
+      if (state.limits) limits.adopt(state.limits);
     },
   });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.
@@ -101,6 +105,7 @@ export function Playground() {
             toolSnapshots: mcp.serverTools,
             code: editor.code,
             systemPrompt: catalog.systemPrompt,
+            limits: limits.overrides,
             ...(conversation ? { messages: conversation.messages, model: conversation.model } : {}),
             runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
           }}
@@ -131,6 +136,7 @@ export function Playground() {
                   onSkip={bridge.skip}
                   history={bridge.history}
                   reveal={reveal}
+                  limits={limits}
                   onStop={sandbox.stop}
                   errorMarker={sandbox.errorMarker}
                   declarations={catalog.declarations.text}

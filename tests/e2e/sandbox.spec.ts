@@ -98,6 +98,27 @@ test.describe("the playground page and the sandbox", () => {
     expect(await top(squiggle)).toBe(await top(line3));
   });
 
+  test("run limits set in the editor apply to the next run and survive a reload", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await playground.editor.getByRole("button", { name: /^Limits/ }).click();
+    const form = page.getByRole("form", { name: "Run limits" });
+    await form.getByLabel("CPU time").fill("0.5");
+    await form.getByLabel("CPU time").blur();
+    await form.getByLabel("Tool calls per run").fill("-3");
+    await form.getByLabel("Tool calls per run").blur();
+    await expect(form.getByRole("alert")).toBeVisible();
+    await form.getByRole("button", { name: "Done" }).click();
+    await expect(playground.editor.getByRole("button", { name: "Limits (1 changed)" })).toBeVisible();
+
+    // A half-second CPU budget ends a spinning loop long before the 10 s default would.
+    await playground.setCode("while (true) {}");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("timeout", { timeout: 8_000 });
+    await page.reload();
+    await expect(playground.editor.getByRole("button", { name: "Limits (1 changed)" })).toBeVisible();
+  });
+
   test("the editor's code survives a reload", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await playground.goto();
