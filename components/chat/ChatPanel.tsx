@@ -9,6 +9,7 @@ import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
 import { effectiveProvider, effectiveStepMode } from "@/lib/model/chat-settings";
 import { providerInfo } from "@/lib/model/providers";
 import type { ApprovalDecision } from "@/lib/model/tool-handler";
+import { toRestorableMessages } from "@/lib/model/restore-messages";
 import type { RunResult } from "@/lib/sandbox/types";
 import { ChatComposer } from "./ChatComposer";
 import { ChatEmptyState } from "./ChatEmptyState";
@@ -37,6 +38,8 @@ export interface ChatPanelProps {
   stopRun?: () => void;
   /** Names of the connected servers, to mark example prompts whose server is missing. */
   connectedServers?: readonly string[];
+  /** A conversation to put back (from a shared link); applied once per id, nothing is sent or run. */
+  restore?: { id: number; messages: readonly unknown[] } | undefined;
   /** A message the page asks the chat to send (a manual run's result); sent once per id. */
   outbox?: { id: number; text: string } | undefined;
   /** Told whenever the conversation or the model changes (the Share dialog reads it). */
@@ -80,7 +83,14 @@ export function ChatPanel(props: ChatPanelProps) {
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [chat.messages, chat.error]);
 
-  const { onConversation, outbox } = props;
+  const { onConversation, outbox, restore } = props;
+  const restoredId = useRef(0);
+  const { restore: restoreChat } = chat;
+  useEffect(() => {
+    if (!restore || restore.id === restoredId.current) return;
+    restoredId.current = restore.id;
+    restoreChat(toRestorableMessages(restore.messages));
+  }, [restore, restoreChat]);
   const sentOutbox = useRef(0);
   const { send } = chat;
   useEffect(() => {

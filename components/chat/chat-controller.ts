@@ -125,6 +125,17 @@ export class CodeModeChatController {
     return this.restart(() => this.chat.sendMessage({ text, messageId: last.message.id }));
   }
 
+  /**
+   * Replaces the conversation with one from a shared link. Nothing is sent and nothing runs:
+   * setting messages starts no request, and unanswered tool calls are closed as cancelled.
+   */
+  async restore(messages: CodeModeUIMessage[]): Promise<void> {
+    await this.stop();
+    this.chat.messages = cancelPendingToolCalls(messages);
+    this.chat.clearError();
+    this.update(() => EMPTY);
+  }
+
   /** Empties the conversation. */
   async clear(): Promise<void> {
     await this.stop();

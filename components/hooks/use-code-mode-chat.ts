@@ -39,6 +39,8 @@ export interface UseCodeModeChatResult {
   /** Replaces the last user message and asks again. */
   editLast: (text: string) => void;
   clear: () => void;
+  /** Replaces the conversation (a shared link's messages); nothing is sent or run. */
+  restore: (messages: CodeModeUIMessage[]) => void;
 }
 
 const NO_STATE: ChatControllerState = { activity: {}, inspector: {}, stops: {} };
@@ -65,6 +67,7 @@ export function useCodeModeChat(options: UseCodeModeChatOptions): UseCodeModeCha
       retry: () => void controller.retry(),
       editLast: (text: string) => void controller.editLast(text),
       clear: () => void controller.clear(),
+      restore: (messages: CodeModeUIMessage[]) => void controller.restore(messages),
     }),
     [controller],
   );

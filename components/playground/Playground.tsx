@@ -34,6 +34,7 @@ export function Playground() {
   const limits = useRunLimits();
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
   const [sharing, setSharing] = useState(false);
+  const [restoreChat, setRestoreChat] = useState<{ id: number; messages: readonly unknown[] } | undefined>(undefined);
   const [conversation, setConversation] = useState<ConversationSnapshot | undefined>(undefined);
   const onConversation = useCallback((snapshot: ConversationSnapshot) => setConversation(snapshot), []);
   // A run the person started from the editor can be handed to the model as their next message.
@@ -73,6 +74,10 @@ export function Playground() {
       if (state.code !== undefined) editor.setCode(state.code);
       // Shared limits were already lowered to safe maximums when the link was decoded.
       if (state.limits) limits.adopt(state.limits);
+      if (state.messages && state.messages.length > 0) {
+        const messages = state.messages;
+        setRestoreChat((prev) => ({ id: (prev?.id ?? 0) + 1, messages }));
+      }
     },
   });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.
@@ -120,7 +125,7 @@ export function Playground() {
           </Panel>
           <Separator className="separator" />
           <Panel id="chat" defaultSize="25%" minSize="15%">
-            <ChatPanel {...bridge.chat} onConversation={onConversation} outbox={outbox} />
+            <ChatPanel {...bridge.chat} onConversation={onConversation} outbox={outbox} restore={restoreChat} />
           </Panel>
           <Separator className="separator" />
           <Panel id="work" defaultSize="52%" minSize="25%">

@@ -13,6 +13,11 @@ test.describe("sharing a playground", () => {
     await servers.expectConnected("shipping");
     // A secret header on a server: it must not travel in the link.
     await servers.addServer("private", "http://127.0.0.1:9/mcp", `Authorization: Bearer ${SECRET}`);
+    // A chat exchange (the offline demo model answers with help text): the link must carry it.
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("textbox", { name: "Message" }).fill("Which tools can you reach from here?");
+    await chat.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expect(chat.getByRole("log", { name: "Conversation" })).toContainText(/API key|provider/i, { timeout: 20_000 });
     const code = 'const r = await shipping.list_carriers();\nreturn r.carriers.map((c) => c.id);';
     await playground.setCode(code);
 
@@ -37,6 +42,9 @@ test.describe("sharing a playground", () => {
     await expect(fresh.getByRole("region", { name: "Shared playground" })).toContainText("private");
     await expect(recipient.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
     await expect(recipient.status).toHaveText("idle");
+    await expect(fresh.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).toContainText(
+      "Which tools can you reach from here?",
+    );
     await new ServersPanel(fresh).expectConnected("shipping");
     expect(toolCalls).toEqual([]);
 
