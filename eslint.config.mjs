@@ -14,6 +14,8 @@ export default tseslint.config(
       "tests/fixtures/generated/**",
       "*.config.mjs",
       "next.config.js",
+      // Plain JavaScript run by node on a production install; no TypeScript project to lint it in.
+      "scripts/serve.mjs",
       ".tmp-*",
     ],
   },

@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { chromiumPath, CHROMIUM_ARGS } from "./tests/e2e/chromium";
 
@@ -17,6 +18,8 @@ async function freePort(): Promise<number> {
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_EVERYTHING_PORT ??= String(await freePort());
 process.env.E2E_MODEL_PORT ??= String(await freePort());
+// The stdio bridge's token, as `npm start` would print it; tests open `/#cmp-token=<this>`.
+process.env.E2E_LOCAL_TOKEN ??= `e2e-${randomBytes(24).toString("base64url")}`;
 const port = Number(process.env.E2E_PORT);
 const everythingPort = Number(process.env.E2E_EVERYTHING_PORT);
 const modelPort = Number(process.env.E2E_MODEL_PORT);
@@ -38,14 +41,15 @@ export default defineConfig({
   },
   webServer: [
     {
-      // Always the production build, never `next dev`.
-      command: `npm run build && npx next start -H 127.0.0.1 -p ${port}`,
+      // Always the production build, never `next dev`; served the way `npm start` serves it.
+      command: `npm run build && node scripts/serve.mjs --host 127.0.0.1 --port ${port}`,
       url: baseURL,
       timeout: 600_000,
       reuseExistingServer: false,
       stdout: "ignore",
       stderr: "pipe",
-      env: { NEXT_TELEMETRY_DISABLED: "1", MCP_PROXY_ALLOW: "127.0.0.1,localhost" },
+      // Local mode: the proxy reaches the loopback MCP servers below with no allow-list.
+      env: { NEXT_TELEMETRY_DISABLED: "1", CMP_LOCAL_TOKEN: process.env.E2E_LOCAL_TOKEN },
     },
     {
       // A real third-party MCP server (Streamable HTTP, permissive CORS) for "add a server by URL".

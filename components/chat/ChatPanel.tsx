@@ -6,7 +6,7 @@ import { useChatSettings } from "@/components/hooks/use-chat-settings";
 import { useChatSystemPrompt } from "@/components/hooks/use-chat-system-prompt";
 import { useCodeModeChat } from "@/components/hooks/use-code-mode-chat";
 import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
-import { effectiveProvider, effectiveStepMode } from "@/lib/model/chat-settings";
+import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
 import { providerInfo } from "@/lib/model/providers";
 import type { ApprovalDecision } from "@/lib/model/tool-handler";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
@@ -55,7 +55,8 @@ export interface ConversationSnapshot {
 /** The chat panel: code-mode conversation with a model, settings, system prompt and request inspector. */
 export function ChatPanel(props: ChatPanelProps) {
   const { settings, keys, update, setKey, forgetKeys } = useChatSettings();
-  const { serverKeys } = useChatProviders();
+  const providers = useChatProviders();
+  const serverKeys = usableServerKeys(providers.serverKeys, providers.access, keys);
   const mode = settings.searchMode ? "search" : "declarations";
   const systemPrompt = useChatSystemPrompt({ declarations: props.defaultSystemPrompt, search: props.searchPrompt }, mode);
   const provider = effectiveProvider(settings, serverKeys, keys);
@@ -129,6 +130,7 @@ export function ChatPanel(props: ChatPanelProps) {
           settings={settings}
           keys={keys}
           serverKeys={serverKeys}
+          access={providers.access}
           provider={provider}
           modelId={modelId}
           stepMode={stepMode}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import type { BrowserKeys, ChatSettings as Settings } from "@/lib/model/chat-settings";
+import type { BrowserKeys, ChatSettings as Settings, KeyName, ServerKeyAccess } from "@/lib/model/chat-settings";
 import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "@/lib/model/providers";
 import styles from "./ChatSettings.module.css";
 
@@ -9,12 +9,13 @@ interface ChatSettingsProps {
   settings: Settings;
   keys: BrowserKeys;
   serverKeys: ServerKeyStatus | undefined;
+  access: ServerKeyAccess | undefined;
   provider: ProviderId;
   modelId: string;
   stepMode: boolean;
   hasDestructiveTools: boolean;
   update: (patch: Partial<Settings>) => void;
-  setKey: (provider: ProviderId, key: string) => void;
+  setKey: (name: KeyName, key: string) => void;
   forgetKeys: () => void;
 }
 
@@ -34,7 +35,7 @@ function providerLabel(id: ProviderId, serverKeys: ServerKeyStatus | undefined, 
 
 /** Model, key, sampling and loop settings. Keys typed here stay in this browser and go only to this app's server. */
 export function ChatSettings(props: ChatSettingsProps) {
-  const { settings, keys, serverKeys, provider, modelId, stepMode, hasDestructiveTools, update, setKey, forgetKeys } = props;
+  const { settings, keys, serverKeys, access, provider, modelId, stepMode, hasDestructiveTools, update, setKey, forgetKeys } = props;
   const id = useId();
   const info = providerInfo(provider);
   const hasAnyKey = Object.values(keys).some((k) => typeof k === "string" && k !== "");
@@ -84,6 +85,23 @@ export function ChatSettings(props: ChatSettingsProps) {
             </>
           ) : null}
 
+          {access === "secret" && !info.needsBaseURL ? (
+            <>
+              <label htmlFor={`${id}-access`}>Server access secret</label>
+              <input
+                id={`${id}-access`}
+                type="password"
+                autoComplete="off"
+                value={keys.access ?? ""}
+                placeholder="From the operator of this playground"
+                onChange={(e) => setKey("access", e.target.value)}
+                spellCheck={false}
+              />
+              <p className={styles.hint}>
+                This hosted playground uses its own model keys only for people who have its access secret. Without it, paste your own key below.
+              </p>
+            </>
+          ) : null}
           <label htmlFor={`${id}-key`}>API key{info.keyOptional ? " (if the server needs one)" : ""}</label>
           <input
             id={`${id}-key`}

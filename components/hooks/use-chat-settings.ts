@@ -9,10 +9,10 @@ import {
   saveKeys,
   saveSettings,
   type BrowserKeys,
+  type KeyName,
   type ChatSettings,
   type SettingsStorage,
 } from "@/lib/model/chat-settings";
-import type { ProviderId } from "@/lib/model/providers";
 
 export interface UseChatSettingsResult {
   settings: ChatSettings;
@@ -21,7 +21,7 @@ export interface UseChatSettingsResult {
   /** False until localStorage has been read (after mount). */
   loaded: boolean;
   update: (patch: Partial<ChatSettings>) => void;
-  setKey: (provider: ProviderId, key: string) => void;
+  setKey: (name: KeyName, key: string) => void;
   forgetKeys: () => void;
 }
 
@@ -54,9 +54,9 @@ export function useChatSettings(): UseChatSettingsResult {
     });
   }, []);
 
-  const setKey = useCallback((provider: ProviderId, key: string) => {
+  const setKey = useCallback((name: KeyName, key: string) => {
     setState((current) => {
-      const keys = { ...current.keys, [provider]: key };
+      const keys = { ...current.keys, [name]: key };
       const store = storage();
       if (store) saveKeys(store, keys);
       return { ...current, keys };

@@ -5,6 +5,7 @@ import { ServerRegistry } from "@/lib/mcp/registry";
 import { createRegistryStorage } from "@/lib/mcp/registry-storage";
 import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
 import { withStdioBridge } from "@/lib/mcp/stdio-connector";
+import { adoptLocalToken } from "@/lib/mcp/local-token";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type CallInfo } from "@/lib/mcp/host-functions";
 import type { ServerConfig } from "@/lib/mcp/types";
@@ -37,6 +38,15 @@ const NO_SERVERS: readonly ServerConfig[] = [];
 const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
 const noop = () => () => undefined;
 
+/** localStorage, or undefined where the browser blocks it (reading the property can throw). */
+function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The registered MCP servers (kept in this browser's localStorage, secrets under their own key)
  * and their live connections. Everything lives on the client: the server never sees them.
@@ -45,6 +55,8 @@ export function useMcp(): UseMcpResult {
   const [stores, setStores] = useState<{ registry: ServerRegistry; manager: ConnectionManager } | undefined>(undefined);
 
   useEffect(() => {
+    // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed.
+    const localToken = adoptLocalToken(window.location, window.history, browserStorage());
     const registry = new ServerRegistry({ storage: createRegistryStorage(window.localStorage) });
     const manager = new ConnectionManager(registry, {
       connectOptions: {
@@ -52,7 +64,7 @@ export function useMcp(): UseMcpResult {
         proxyUrl: "/api/mcp/proxy",
         fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
       },
-      connector: withStdioBridge(),
+      connector: withStdioBridge(() => localToken),
     });
     // Creating the stores needs `window`, which only exists after mount.
     // eslint-disable-next-line react-hooks/set-state-in-effect

@@ -3,8 +3,10 @@
  * proxy fetch (browser) so both sides agree on the wire format.
  *
  * Request: the target URL travels in `x-mcp-target`; the MCP headers below pass as they are;
- * any other header the client wants the server to see travels as `x-mcp-header-<name>`.
- * Everything else (cookies for this app above all) stays behind.
+ * any other header the client wants the server to see (the server's configured headers,
+ * Authorization included) travels as `x-mcp-header-<name>`. Everything else stays behind:
+ * cookies for this app, and above all the browser's own `Authorization`, which carries the
+ * HTTP Basic credentials of whatever site sits in front of this app.
  * Response: only headers an MCP client needs come back; never `set-cookie`.
  */
 
@@ -22,7 +24,6 @@ export const FORWARDED_REQUEST_HEADERS: ReadonlySet<string> = new Set([
   "mcp-session-id",
   "mcp-protocol-version",
   "last-event-id",
-  "authorization",
 ]);
 
 /** Response headers passed back to the client. */

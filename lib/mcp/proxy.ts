@@ -10,22 +10,28 @@
  * No CORS headers on purpose: the proxy is same-origin only, and the custom `x-mcp-target`
  * header forces a preflight that other origins fail, which also keeps it from being CSRF'd.
  */
+import { RouteError } from "../http/route-error";
 import http from "node:http";
 import https from "node:https";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { McpRouteError } from "./errors";
 import type { UnreachableCause } from "./errors";
 import { createGuardedLookup, GUARD_REFUSED_CODE } from "./guarded-lookup";
 import type { ResolveAll } from "./guarded-lookup";
 import { checkProxyTarget } from "./proxy-guard";
 import type { ProxyGuardOptions } from "./proxy-guard";
 import { buildDownstreamHeaders, buildUpstreamHeaders, TARGET_HEADER } from "./proxy-headers";
+import type { AppMode, Env } from "../http/deployment";
+import { PRIVATE_TARGETS } from "../net/private-targets";
 
 /** Proxy configuration: the guard's allow-list plus limits. */
 export interface ProxyOptions extends ProxyGuardOptions {
   /** Time allowed until the upstream's response headers arrive. Streams may then stay open. */
   timeoutMs?: number;
+  /** Longest a response (an SSE stream above all) may stay open; unlimited when unset. */
+  maxStreamMs?: number;
+  /** Most response bytes relayed; unlimited when unset. */
+  maxResponseBytes?: number;
   /** Largest request body forwarded. */
   maxRequestBytes?: number;
   /** DNS resolver; injected in tests. */
@@ -42,17 +48,35 @@ const TIMEOUT_CODE = "EMCPTIMEOUT";
 // so reusing one can never skip the address check.
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+function positive(text: string | undefined): number | undefined {
+  const value = Number(text);
+  return text !== undefined && text.trim() !== "" && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Hosted defaults: an SSE stream lives at most 10 minutes and relays at most 64 MB. */
+export const HOSTED_PROXY_CAPS = { maxStreamMs: 10 * 60_000, maxResponseBytes: 64 * 1024 * 1024 } as const;
+
 /**
- * Reads proxy options from the environment: MCP_PROXY_ALLOW (comma-separated allow-list),
- * MCP_PROXY_ALLOW_ONLY=1, MCP_PROXY_TIMEOUT_MS.
+ * Proxy options for one request, from the environment and the deployment mode:
+ * MCP_PROXY_ALLOW (comma-separated allow-list), MCP_PROXY_ALLOW_ONLY=1, MCP_PROXY_TIMEOUT_MS,
+ * and in hosted mode MCP_PROXY_MAX_STREAM_MS and MCP_PROXY_MAX_RESPONSE_BYTES. In local mode
+ * (the person's own machine) loopback and private targets pass: their own MCP server without
+ * CORS on 127.0.0.1 is the most common development setup. In hosted mode they never do unless
+ * the operator allow-lists them, and streams are capped in time and bytes.
  */
-export function proxyOptionsFromEnv(env: Record<string, string | undefined>): ProxyOptions {
+export function proxyOptionsFor(mode: AppMode, env: Env): ProxyOptions {
   const allowList = (env.MCP_PROXY_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
-  const timeout = Number(env.MCP_PROXY_TIMEOUT_MS);
-  return {
-    allowList,
+  const timeout = positive(env.MCP_PROXY_TIMEOUT_MS);
+  const base: ProxyOptions = {
+    allowList: mode === "local" ? [...allowList, ...PRIVATE_TARGETS] : allowList,
     allowListOnly: env.MCP_PROXY_ALLOW_ONLY === "1" || env.MCP_PROXY_ALLOW_ONLY === "true",
-    ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}),
+    ...(timeout ? { timeoutMs: timeout } : {}),
+  };
+  if (mode === "local") return base;
+  return {
+    ...base,
+    maxStreamMs: positive(env.MCP_PROXY_MAX_STREAM_MS) ?? HOSTED_PROXY_CAPS.maxStreamMs,
+    maxResponseBytes: positive(env.MCP_PROXY_MAX_RESPONSE_BYTES) ?? HOSTED_PROXY_CAPS.maxResponseBytes,
   };
 }
 
@@ -61,34 +85,67 @@ export async function handleProxyRequest(request: Request, options: ProxyOptions
   try {
     return await forward(request, options);
   } catch (error) {
-    const routeError = error instanceof McpRouteError ? error : toRouteError(error, request.headers.get(TARGET_HEADER) ?? "");
+    const routeError = error instanceof RouteError ? error : toRouteError(error, request.headers.get(TARGET_HEADER) ?? "");
     return routeError.toResponse(routeError.code.startsWith("method_not_allowed") ? { allow: "GET, POST, DELETE" } : undefined);
   }
 }
 
 async function forward(request: Request, options: ProxyOptions): Promise<Response> {
   if (!METHODS.has(request.method)) {
-    throw new McpRouteError("method_not_allowed:proxy", `The MCP proxy forwards GET, POST and DELETE, not ${request.method}`);
+    throw new RouteError("method_not_allowed:proxy", `The MCP proxy forwards GET, POST and DELETE, not ${request.method}`);
   }
   const target = request.headers.get(TARGET_HEADER);
-  if (!target) throw new McpRouteError("bad_request:proxy", `Missing the ${TARGET_HEADER} header (the MCP server URL)`);
+  if (!target) throw new RouteError("bad_request:proxy", `Missing the ${TARGET_HEADER} header (the MCP server URL)`);
   const verdict = checkProxyTarget(target, options);
-  if (!verdict.ok) throw new McpRouteError("refused:proxy", `Refused to proxy to ${target}: ${verdict.reason}`);
+  if (!verdict.ok) throw new RouteError("refused:proxy", `Refused to proxy to ${target}: ${verdict.reason}`);
 
   const upstream = await sendUpstream(new URL(target), request, options);
   const status = upstream.statusCode ?? 502;
   if (status >= 300 && status < 400 && upstream.headers.location) {
     upstream.destroy();
     const location = new URL(upstream.headers.location, target).href;
-    throw new McpRouteError("unreachable:proxy", `${target} redirected (${status}) to ${location}; register that URL instead`, "redirect");
+    throw new RouteError("unreachable:proxy", `${target} redirected (${status}) to ${location}; register that URL instead`, { cause: "redirect" });
   }
   const headers = buildDownstreamHeaders(upstream.headers);
   if (status === 204 || status === 304) {
     upstream.resume();
     return new Response(null, { status, headers });
   }
-  const body = Readable.toWeb(upstream) as unknown as ReadableStream<Uint8Array>;
+  const body = Readable.toWeb(capped(upstream, options)) as unknown as ReadableStream<Uint8Array>;
   return new Response(body, { status, headers });
+}
+
+/**
+ * The upstream body, ended once it has streamed for `maxStreamMs` or relayed
+ * `maxResponseBytes`. An SSE client reconnects (with Last-Event-ID) when its stream ends, so a
+ * cap bounds what one request can hold open without breaking a well-behaved session.
+ */
+function capped(upstream: http.IncomingMessage, options: ProxyOptions): Readable {
+  const { maxStreamMs, maxResponseBytes } = options;
+  if (maxStreamMs === undefined && maxResponseBytes === undefined) return upstream;
+  let seen = 0;
+  const stop = () => {
+    clearTimeout(timer);
+    upstream.unpipe(limit);
+    upstream.destroy();
+    limit.end();
+  };
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (maxResponseBytes !== undefined && seen > maxResponseBytes) {
+        done();
+        stop();
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  const timer = maxStreamMs === undefined ? undefined : setTimeout(stop, maxStreamMs);
+  timer?.unref();
+  limit.on("close", () => clearTimeout(timer));
+  upstream.on("error", () => limit.end());
+  return upstream.pipe(limit);
 }
 
 function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promise<http.IncomingMessage> {
@@ -146,14 +203,14 @@ const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
 /** Maps a Node network error to the proxy's error family, naming the cause. */
-export function toRouteError(error: unknown, target: string): McpRouteError {
+export function toRouteError(error: unknown, target: string): RouteError {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const c = typeof code === "string" ? code : "";
-  if (c === GUARD_REFUSED_CODE) return new McpRouteError("refused:proxy", `Refused to proxy to ${target}: ${message}`);
-  if (c === TOO_LARGE_CODE) return new McpRouteError("too_large:proxy", `Request too large: ${message}`);
+  if (c === GUARD_REFUSED_CODE) return new RouteError("refused:proxy", `Refused to proxy to ${target}: ${message}`);
+  if (c === TOO_LARGE_CODE) return new RouteError("too_large:proxy", `Request too large: ${message}`);
   const unreachable = (cause: UnreachableCause, what: string) =>
-    new McpRouteError("unreachable:proxy", `Could not reach ${target}: ${what} (${c || message})`, cause);
+    new RouteError("unreachable:proxy", `Could not reach ${target}: ${what} (${c || message})`, { cause });
   if (DNS_CODES.has(c)) return unreachable("dns", "the host name did not resolve");
   if (c === "ECONNREFUSED") return unreachable("refused", "the connection was refused");
   if (c === "ECONNRESET" || c === "EPIPE") return unreachable("reset", "the connection was reset");

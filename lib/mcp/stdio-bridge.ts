@@ -1,7 +1,6 @@
 /**
  * The stdio bridge's HTTP surface, for the thin routes under app/api/mcp/stdio:
  *
- * - `GET  /api/mcp/stdio/token`      → `{ token }`, same-origin fetches only (see local-guard.ts).
  * - `POST /api/mcp/stdio`            → body `{ command, args?, env?, cwd? }`, header
  *                                      `x-cmp-local-token`; spawns the server and answers
  *                                      201 `{ session, url, pid }`.
@@ -9,14 +8,14 @@
  *                                      `Mcp-Session-Id` the transport hands out equals `<session>`.
  * - `DELETE /api/mcp/stdio/<session>` → ends the session and kills the child (waits for it).
  *
- * Every request needs a loopback Host, a loopback listening socket and a same-origin Origin;
- * all but the token fetch need the token. Refusals are 403 JSON with the reason.
+ * Every request needs the local token, which only the terminal that started the app shows
+ * (see local-guard.ts), a loopback Host and local mode. Refusals are 403 JSON with the reason.
  * No CORS headers anywhere, on purpose: only the app's own page may use any of this.
  */
 import { z } from "zod";
+import { readJsonBody } from "../http/read-body";
+import { RouteError } from "../http/route-error";
 import { checkLocalRequest, localGuardContext } from "./local-guard";
-import type { LocalRequestKind } from "./local-guard";
-import { StdioBridgeError } from "./stdio-errors";
 import { STDIO_BRIDGE_PATH } from "./stdio-protocol";
 import type { StdioStartResponse } from "./stdio-protocol";
 import { getStdioSessions } from "./stdio-sessions";
@@ -48,37 +47,23 @@ export const SessionIdSchema = z.uuid();
 
 const NO_STORE = { "cache-control": "no-store" };
 
-/** The guard's refusal for this request, or undefined when it may proceed. */
-export function refuseNonLocal(request: Request, kind: LocalRequestKind): StdioBridgeError | undefined {
-  const verdict = checkLocalRequest(request, kind, localGuardContext());
-  return verdict.ok ? undefined : new StdioBridgeError("refused:stdio", verdict.reason);
+/** Throws the guard's refusal for this request (403 `refused:stdio`), or returns when it may proceed. */
+export function assertLocal(request: Request): void {
+  const verdict = checkLocalRequest(request, localGuardContext());
+  if (!verdict.ok) throw new RouteError("refused:stdio", verdict.reason);
 }
 
-/** The token response: no-store, no sniffing, not embeddable by other origins. */
-export function tokenResponse(token: string): Response {
-  return Response.json(
-    { token },
-    { headers: { ...NO_STORE, "x-content-type-options": "nosniff", "cross-origin-resource-policy": "same-origin", vary: "origin, sec-fetch-site" } },
-  );
-}
-
-/** Reads a JSON body of at most `maxBytes`; StdioBridgeError when it is larger or not JSON. */
-export async function readJsonBody(request: Request, maxBytes = MAX_START_BODY_BYTES): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new StdioBridgeError("too_large:stdio", `The request body is larger than ${maxBytes} bytes`);
-  const body = await request.text();
-  if (Buffer.byteLength(body) > maxBytes) throw new StdioBridgeError("too_large:stdio", `The request body is larger than ${maxBytes} bytes`);
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    throw new StdioBridgeError("bad_request:stdio", "The request body is not JSON");
-  }
+/** Reads and checks the start request's body. */
+export async function readStartRequest(request: Request): Promise<StdioStartRequest> {
+  const body = StdioStartSchema.safeParse(await readJsonBody(request, MAX_START_BODY_BYTES, "stdio"));
+  if (!body.success) throw invalidBody(body.error);
+  return body.data;
 }
 
 /** A zod failure as a bad request; only paths and messages, never the values sent. */
-export function invalidBody(error: z.ZodError): StdioBridgeError {
+function invalidBody(error: z.ZodError): RouteError<"stdio"> {
   const issues = error.issues.map((issue) => `${issue.path.map(String).join(".") || "body"}: ${issue.message}`);
-  return new StdioBridgeError("bad_request:stdio", `Invalid stdio server: ${issues.slice(0, 5).join("; ")}`);
+  return new RouteError("bad_request:stdio", `Invalid stdio server: ${issues.slice(0, 5).join("; ")}`);
 }
 
 /** Starts a session; 201 with its endpoint, or the JSON error (command not found, exited at start, too many). */
@@ -106,12 +91,12 @@ export async function relayStdioRequest(sessionId: string, request: Request): Pr
     const session = registry.get(sessionId);
     if (session) return session.handle(request);
   }
-  const error = registry.endedError(sessionId) ?? new StdioBridgeError("not_found:stdio", `No stdio session ${sessionId}; start one first`);
+  const error = registry.endedError(sessionId) ?? new RouteError("not_found:stdio", `No stdio session ${sessionId}; start one first`);
   return error.toResponse();
 }
 
 /** Any thrown value as a JSON error response; unexpected errors get a generic message (theirs may quote env). */
 export function toErrorResponse(error: unknown): Response {
-  if (error instanceof StdioBridgeError) return error.toResponse();
-  return new StdioBridgeError("start_failed:stdio", "The stdio bridge failed unexpectedly", "spawn_error").toResponse();
+  if (error instanceof RouteError) return error.toResponse();
+  return new RouteError("start_failed:stdio", "The stdio bridge failed unexpectedly", { cause: "spawn_error" }).toResponse();
 }

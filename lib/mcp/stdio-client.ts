@@ -1,16 +1,17 @@
 /**
- * Browser side of the stdio bridge: fetches the local token, starts a session for a stdio
- * server config and returns what a `StreamableHTTPClientTransport` needs (URL + headers).
- * Runs in the browser; imports nothing from the server side (see stdio-protocol.ts).
+ * Browser side of the stdio bridge: starts a session for a stdio server config with the local
+ * token the page got from the terminal's link (local-token.ts) and returns what a
+ * `StreamableHTTPClientTransport` needs (URL + headers). Runs in the browser; imports nothing
+ * from the server side (see stdio-protocol.ts).
  *
- *   const bridge = await startStdioBridge(config, { baseUrl: location.origin });
+ *   const bridge = await startStdioBridge(config, { baseUrl: location.origin, token });
  *   const transport = new StreamableHTTPClientTransport(bridge.url, { requestInit: { headers: bridge.headers } });
  *   …
  *   await bridge.close(); // kills the process
  */
 import type { FetchLike } from "./proxy-fetch";
-import { LOCAL_TOKEN_HEADER, STDIO_BRIDGE_PATH, STDIO_TOKEN_PATH } from "./stdio-protocol";
-import type { StdioErrorBody, StdioStartResponse, StdioTokenResponse } from "./stdio-protocol";
+import { LOCAL_TOKEN_FRAGMENT, LOCAL_TOKEN_HEADER, STDIO_BRIDGE_PATH } from "./stdio-protocol";
+import type { StdioErrorBody, StdioStartResponse } from "./stdio-protocol";
 
 /** A stdio server as configured (desktop-config shape). `env` values are secrets: they go to the local app only. */
 export interface StdioServerLaunch {
@@ -24,9 +25,14 @@ export interface StdioServerLaunch {
 export interface StdioBridgeOptions {
   /** The app's origin, e.g. `location.origin`. */
   baseUrl: string | URL;
+  /** The local token from the link `npm start` printed; undefined when the page has none. */
+  token: string | undefined;
   /** Defaults to the global fetch. */
   fetch?: FetchLike;
 }
+
+/** What a person does to get the token, shown when the page has none. */
+export const NO_TOKEN_MESSAGE = `Local stdio servers need the link that \`npm start\` printed in its terminal (it ends in #${LOCAL_TOKEN_FRAGMENT}=…). Open that link once in this browser; the page keeps the token.`;
 
 /** A started bridge session. */
 export interface StdioBridgeConnection {
@@ -65,13 +71,11 @@ async function failure(response: Response, what: string): Promise<StdioBridgeCli
   return new StdioBridgeClientError("unavailable:stdio", `${what} failed (HTTP ${response.status}); local stdio servers need the app running on this machine`, response.status);
 }
 
-/** Fetches the local token, then starts the server; throws StdioBridgeClientError with the bridge's reason. */
+/** Starts the server; throws StdioBridgeClientError with the bridge's reason. */
 export async function startStdioBridge(launch: StdioServerLaunch, options: StdioBridgeOptions): Promise<StdioBridgeConnection> {
   const doFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
-  const tokenResponse = await doFetch(new URL(STDIO_TOKEN_PATH, options.baseUrl), { method: "GET", credentials: "same-origin", cache: "no-store" });
-  if (!tokenResponse.ok) throw await failure(tokenResponse, "Getting the local token");
-  const { token } = (await tokenResponse.json()) as StdioTokenResponse;
-  const headers = { [LOCAL_TOKEN_HEADER]: token };
+  if (options.token === undefined) throw new StdioBridgeClientError("no_token:stdio", NO_TOKEN_MESSAGE, 0);
+  const headers = { [LOCAL_TOKEN_HEADER]: options.token };
 
   const startResponse = await doFetch(new URL(STDIO_BRIDGE_PATH, options.baseUrl), {
     method: "POST",

@@ -7,16 +7,17 @@ import { startStdioBridge, StdioBridgeClientError, type StdioBridgeConnection } 
 /**
  * A connector that reaches stdio servers through the app's local bridge and everything else
  * directly. The bridge turns the child process into a Streamable HTTP endpoint, so the same
- * connection code (and the same status, errors and tool calls) serves both.
+ * connection code (and the same status, errors and tool calls) serves both. `token` reads the
+ * page's local token at connect time (local-token.ts).
  */
-export function withStdioBridge(connector: Connector = connectToServer, start = startStdioBridge): Connector {
+export function withStdioBridge(token: () => string | undefined, connector: Connector = connectToServer, start = startStdioBridge): Connector {
   return async (config, options) => {
     if (config.transport !== "stdio") return connector(config, options);
     if (!config.command) throw new ConnectionError("unsupported", "A stdio server needs a command to run.");
     let bridge: StdioBridgeConnection;
     try {
       const launch = { command: config.command, args: config.args ?? [], env: config.env ?? {}, ...(config.cwd ? { cwd: config.cwd } : {}) };
-      bridge = await start(launch, { baseUrl: options.baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      bridge = await start(launch, { baseUrl: options.baseUrl, token: token(), ...(options.fetch ? { fetch: options.fetch } : {}) });
     } catch (error) {
       throw bridgeError(error);
     }
@@ -36,6 +37,7 @@ export function withStdioBridge(connector: Connector = connectToServer, start = 
 function bridgeError(error: unknown): ConnectionError {
   if (error instanceof ConnectionError) return error;
   if (error instanceof StdioBridgeClientError) {
+    if (error.code === "no_token:stdio") return new ConnectionError("forbidden", error.message);
     const kind = error.code.startsWith("refused") ? "forbidden" : "protocol";
     return new ConnectionError(kind, `The local stdio bridge said: ${error.message}`);
   }

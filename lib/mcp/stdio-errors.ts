@@ -1,54 +1,13 @@
 /**
- * The error family of the stdio bridge routes. Same JSON body as McpRouteError
- * (`{ error: { code, message, cause? } }`) so the browser reads both the same way; a class of
- * its own because McpRouteError's codes are closed over the demo and proxy surfaces.
- * Messages never carry env values: callers pass text through `scrubSecrets` first.
+ * How the stdio bridge describes its failures: `scrubSecrets` keeps a child's env values out of
+ * every message, `describeExit` turns a spawn failure or an exit into a RouteError
+ * (`start_failed:stdio`, `exited:stdio`) with a machine-readable cause.
  */
+import { RouteError } from "../http/route-error";
 import { REDACTED } from "./redact";
-
-const STATUS = {
-  bad_request: 400,
-  refused: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  too_large: 413,
-  too_many: 429,
-  start_failed: 502,
-  exited: 502,
-} as const;
-
-/** Stable error codes, `type:stdio`. */
-export type StdioBridgeErrorCode = `${keyof typeof STATUS}:stdio`;
 
 /** Why a child could not start or stopped, for `start_failed:stdio` and `exited:stdio`. */
 export type StdioFailureCause = "command_not_found" | "not_executable" | "cwd_not_found" | "spawn_error" | "exited";
-
-/** A bridge failure with a stable code, a message for a person and an optional machine cause. */
-export class StdioBridgeError extends Error {
-  override readonly name = "StdioBridgeError";
-
-  constructor(
-    readonly code: StdioBridgeErrorCode,
-    message: string,
-    readonly causeKind?: StdioFailureCause,
-  ) {
-    super(message);
-  }
-
-  /** HTTP status derived from the code's type. */
-  get status(): number {
-    return STATUS[this.code.split(":")[0] as keyof typeof STATUS];
-  }
-
-  /** The JSON error response; never cached, since it may describe local processes. */
-  toResponse(headers?: HeadersInit): Response {
-    const body = { error: { code: this.code, message: this.message, ...(this.causeKind ? { cause: this.causeKind } : {}) } };
-    const out = new Headers(headers);
-    out.set("content-type", "application/json");
-    out.set("cache-control", "no-store");
-    return new Response(JSON.stringify(body), { status: this.status, headers: out });
-  }
-}
 
 // Shorter values ("1", "on", "dev") are not secrets and replacing them would garble the text.
 const MIN_SECRET_LENGTH = 4;
@@ -78,9 +37,9 @@ export interface ExitFacts {
 const OUTPUT_IN_MESSAGE_CHARS = 2_000;
 
 /** The error for a child that failed to spawn or ended: the errno or exit status plus its output, env values scrubbed. */
-export function describeExit(facts: ExitFacts): StdioBridgeError {
+export function describeExit(facts: ExitFacts): RouteError<"stdio"> {
   const { exit, command } = facts;
-  const code = facts.atStart ? "start_failed:stdio" : "exited:stdio";
+  const code = facts.atStart ? ("start_failed:stdio" as const) : ("exited:stdio" as const);
   let message: string;
   let cause: StdioFailureCause;
   if (exit.spawnError === "ENOENT") {
@@ -100,5 +59,5 @@ export function describeExit(facts: ExitFacts): StdioBridgeError {
     message += shown === "" ? " It printed nothing to stderr." : ` Its stderr:\n${shown}`;
     cause = "exited";
   }
-  return new StdioBridgeError(code, scrubSecrets(message, facts.secrets), cause);
+  return new RouteError(code, scrubSecrets(message, facts.secrets), { cause });
 }

@@ -4,19 +4,17 @@
  * pulls in nothing from the server side.
  */
 
-/** Header carrying the per-process local token. Never a URL parameter: URLs end up in logs and history. */
+/** Header carrying the local token. Never a URL parameter: URLs end up in logs and history. */
 export const LOCAL_TOKEN_HEADER = "x-cmp-local-token";
+
+/**
+ * Fragment key of the local token in the URL `npm start` prints (`/#cmp-token=…`). The fragment
+ * never reaches a server or its logs; the page reads it once, keeps it and removes it.
+ */
+export const LOCAL_TOKEN_FRAGMENT = "cmp-token";
 
 /** Route prefix of the bridge: POST here starts a session, which then lives at `${STDIO_BRIDGE_PATH}/<session>`. */
 export const STDIO_BRIDGE_PATH = "/api/mcp/stdio";
-
-/** Where the app's own page fetches the local token. */
-export const STDIO_TOKEN_PATH = `${STDIO_BRIDGE_PATH}/token`;
-
-/** What the token endpoint answers. */
-export interface StdioTokenResponse {
-  token: string;
-}
 
 /** What the start request answers (201). */
 export interface StdioStartResponse {

@@ -11,15 +11,15 @@
  * When the child dies, every request still waiting gets a JSON-RPC error naming the exit status
  * and stderr, so the browser's client fails with the reason rather than hanging.
  */
+import type { RouteError } from "../http/route-error";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildExit, StdioChild } from "./stdio-child";
 import { describeExit } from "./stdio-errors";
-import type { StdioBridgeError } from "./stdio-errors";
 
 /** Why a session ended. */
-export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" } | { kind: "exited"; error: StdioBridgeError };
+export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" } | { kind: "exited"; error: RouteError };
 
 /** Session settings. */
 export interface BridgeSessionOptions {

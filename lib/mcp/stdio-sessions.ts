@@ -7,12 +7,13 @@
  * route bundle (and again on dev reloads), yet the start route and the session route must
  * see the same sessions, and the exit hook must be installed once.
  */
+import { RouteError } from "../http/route-error";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { StdioChild } from "./stdio-child";
 import type { ChildExit, StdioLaunch } from "./stdio-child";
-import { describeExit, scrubSecrets, StdioBridgeError } from "./stdio-errors";
+import { describeExit, scrubSecrets } from "./stdio-errors";
 import { BridgeSession } from "./stdio-session";
 import type { SessionEnd } from "./stdio-session";
 
@@ -44,7 +45,7 @@ const MAX_ENDED = 32;
 export class StdioSessionRegistry {
   limits: StdioBridgeLimits = { ...DEFAULT_STDIO_LIMITS };
   private readonly sessions = new Map<string, BridgeSession>();
-  private readonly ended = new Map<string, StdioBridgeError>();
+  private readonly ended = new Map<string, RouteError>();
   private starting = 0;
 
   /** Number of live sessions. */
@@ -57,17 +58,17 @@ export class StdioSessionRegistry {
     this.limits = { ...this.limits, ...limits };
   }
 
-  /** Spawns the command and opens a session for it; throws StdioBridgeError when it cannot start. */
+  /** Spawns the command and opens a session for it; throws RouteError when it cannot start. */
   async start(launch: StdioLaunch): Promise<StartedSession> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new StdioBridgeError("too_many:stdio", `At most ${this.limits.maxSessions} local stdio servers may run at once; disconnect one first`);
+      throw new RouteError("too_many:stdio", `At most ${this.limits.maxSessions} local stdio servers may run at once; disconnect one first`);
     }
     this.starting++;
     try {
       const secrets = Object.values(launch.env);
       const cwd = launch.cwd === undefined ? undefined : path.resolve(launch.cwd);
       if (cwd !== undefined && !(await isDirectory(cwd))) {
-        throw new StdioBridgeError("start_failed:stdio", scrubSecrets(`Working directory not found: ${cwd}`, secrets), "cwd_not_found");
+        throw new RouteError("start_failed:stdio", scrubSecrets(`Working directory not found: ${cwd}`, secrets), { cause: "cwd_not_found" });
       }
       const child = spawnChild({ ...launch, ...(cwd === undefined ? {} : { cwd }) }, secrets);
       const early = await child.waitForEarlyExit(this.limits.startupGraceMs);
@@ -96,7 +97,7 @@ export class StdioSessionRegistry {
   }
 
   /** Why the session with this id ended, when it ended recently. */
-  endedError(id: string): StdioBridgeError | undefined {
+  endedError(id: string): RouteError | undefined {
     return this.ended.get(id);
   }
 
@@ -123,7 +124,7 @@ export class StdioSessionRegistry {
     const error =
       end.kind === "exited"
         ? end.error
-        : new StdioBridgeError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
+        : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
     this.ended.set(session.id, error);
     for (const key of this.ended.keys()) {
       if (this.ended.size <= MAX_ENDED) break;
@@ -146,7 +147,7 @@ function spawnChild(launch: StdioLaunch, secrets: readonly string[]): StdioChild
   } catch (error) {
     // Synchronous spawn errors quote the offending argument or env value: keep only the code.
     const code = (error as NodeJS.ErrnoException).code ?? "invalid arguments";
-    throw new StdioBridgeError("start_failed:stdio", scrubSecrets(`Could not start "${launch.command}" (${code})`, secrets), "spawn_error");
+    throw new RouteError("start_failed:stdio", scrubSecrets(`Could not start "${launch.command}" (${code})`, secrets), { cause: "spawn_error" });
   }
 }
 

@@ -10,9 +10,8 @@
  * SDKs use fetch, which has no lookup hook).
  */
 import { checkProxyTarget } from "../mcp/proxy-guard";
+import { PRIVATE_TARGETS } from "../net/private-targets";
 
-/** Every private range, for when the app runs locally. */
-const PRIVATE_TARGETS = ["localhost", "*.localhost", "127.0.0.0/8", "::1", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"];
 
 /** Guard settings. */
 export interface BaseUrlPolicy {

@@ -3,14 +3,16 @@
  * Request. The chat handler parses and checks the body, resolves the model, and returns the
  * step's UI message stream; it never logs bodies or headers (they may carry a key).
  */
+import { RouteError } from "../http/route-error";
 import { createUIMessageStreamResponse, safeValidateUIMessages } from "ai";
+import { serverKeyAccess, serverKeysAllowed } from "../http/access";
+import { appMode } from "../http/deployment";
+import { readJsonBody } from "../http/read-body";
 import { codeModeTools } from "./code-tools";
-import { ChatRouteError } from "./chat-errors";
 import { streamChat } from "./chat-stream";
 import { baseUrlAllowListFromEnv, type BaseUrlPolicy } from "./base-url-guard";
 import type { DemoModelOptions } from "./demo/demo-model";
-import { appRunsOnLoopback } from "./local-app";
-import { resolveModel, serverKeyStatus, type Env } from "./provider-registry";
+import { resolveModel, serverKeyStatus, withoutServerKeys, type Env } from "./provider-registry";
 import { chatRequestSchema, MAX_BODY_BYTES } from "./request-schema";
 import type { CodeModeUIMessage } from "./types";
 
@@ -24,35 +26,25 @@ export interface ChatHandlerOptions {
   demo?: DemoModelOptions;
 }
 
-async function readBody(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ChatRouteError("too_large:chat", `The conversation is too large to send (over ${MAX_BODY_BYTES / 1024 / 1024} MB). Clear the chat or start a new one.`);
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ChatRouteError("too_large:chat", `The conversation is too large to send (over ${MAX_BODY_BYTES / 1024 / 1024} MB). Clear the chat or start a new one.`);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ChatRouteError("bad_request:chat", "The request body is not JSON.");
-  }
-}
-
 function defaultPolicy(env: Env): (request: Request) => BaseUrlPolicy {
   const allowList = baseUrlAllowListFromEnv(env);
-  return (request) => ({ allowPrivate: appRunsOnLoopback(request), allowList });
+  return (request) => ({ allowPrivate: appMode(request, env) === "local", allowList });
 }
 
 async function handle(request: Request, options: ChatHandlerOptions): Promise<Response> {
-  const parsed = chatRequestSchema.safeParse(await readBody(request));
+  const tooLarge = `The conversation is too large to send (over ${MAX_BODY_BYTES / 1024 / 1024} MB). Clear the chat or start a new one.`;
+  const parsed = chatRequestSchema.safeParse(await readJsonBody(request, MAX_BODY_BYTES, "chat", tooLarge));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (${issue.path.join(".")})` : "";
-    throw new ChatRouteError("bad_request:chat", `Invalid chat request${where}: ${issue?.message ?? "unknown problem"}`);
+    throw new RouteError("bad_request:chat", `Invalid chat request${where}: ${issue?.message ?? "unknown problem"}`);
   }
   const body = parsed.data;
   const checked = await safeValidateUIMessages<CodeModeUIMessage>({ messages: body.messages, tools: codeModeTools("search") });
-  if (!checked.success) throw new ChatRouteError("bad_request:chat", `Invalid messages: ${checked.error.message}`);
+  if (!checked.success) throw new RouteError("bad_request:chat", `Invalid messages: ${checked.error.message}`);
   const policy = (options.baseUrlPolicy ?? defaultPolicy(options.env))(request);
-  const model = resolveModel(body.model, { env: options.env, baseUrlPolicy: policy, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.demo ? { demo: options.demo } : {}) });
+  const env = serverKeysAllowed(request, options.env, body.access) ? options.env : withoutServerKeys(options.env);
+  const model = resolveModel(body.model, { env, baseUrlPolicy: policy, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.demo ? { demo: options.demo } : {}) });
   const stream = streamChat({ model, instructions: body.instructions, messages: checked.data, mode: body.mode, settings: body.settings, abortSignal: request.signal });
   return createUIMessageStreamResponse({ stream, headers: { "cache-control": "no-store" } });
 }
@@ -62,13 +54,18 @@ export async function handleChatRequest(request: Request, options: ChatHandlerOp
   try {
     return await handle(request, options);
   } catch (error) {
-    if (error instanceof ChatRouteError) return error.toResponse();
+    if (error instanceof RouteError) return error.toResponse();
     // Unexpected: answer with a generic message; the details may hold request data.
-    return new ChatRouteError("bad_request:chat", "The chat request could not be started.").toResponse();
+    return new RouteError("internal:chat", "The chat request could not be started.").toResponse();
   }
 }
 
-/** Answers GET /api/chat/providers: which providers have a server-side key (booleans only). */
-export function handleProvidersRequest(env: Env): Response {
-  return Response.json({ serverKeys: serverKeyStatus(env) }, { headers: { "cache-control": "no-store" } });
+/**
+ * Answers GET /api/chat/providers: which providers have a server-side key (booleans only), and
+ * how a caller reaches them (`access`: open, behind the operator's secret, or off).
+ */
+export function handleProvidersRequest(request: Request, env: Env): Response {
+  const access = serverKeyAccess(request, env);
+  const serverKeys = serverKeyStatus(access === "off" ? withoutServerKeys(env) : env);
+  return Response.json({ serverKeys, access }, { headers: { "cache-control": "no-store" } });
 }

@@ -34,6 +34,7 @@ export function buildRequestExtras({ settings, keys, serverKeys, instructions }:
       ...(provider === "openai-compatible" && baseURL ? { baseURL } : {}),
     },
     instructions,
+    ...(keys.access?.trim() && provider !== "demo" ? { access: keys.access.trim() } : {}),
     mode: settings.searchMode ? "search" : "declarations",
     settings: {
       ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),

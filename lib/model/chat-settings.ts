@@ -31,9 +31,23 @@ const settingsSchema = z.object({
 /** The chat settings. */
 export type ChatSettings = z.infer<typeof settingsSchema>;
 
-const keysSchema = z.partialRecord(z.enum(PROVIDER_IDS), z.string().max(1_000));
-/** API keys typed in this browser, per provider. */
+const keysSchema = z.partialRecord(z.enum([...PROVIDER_IDS, "access"]), z.string().max(1_000));
+/** API keys typed in this browser, per provider, and the hosted server's access secret under "access". */
 export type BrowserKeys = z.infer<typeof keysSchema>;
+/** A secret kept with the keys: a provider's API key, or the access secret. */
+export type KeyName = keyof BrowserKeys;
+
+/** How the server's keys are reachable, as GET /api/chat/providers reports it. */
+export type ServerKeyAccess = "open" | "secret" | "off";
+
+/**
+ * The server keys this browser can actually use: behind an access secret (hosted) they count
+ * only once the person typed one; the demo needs none.
+ */
+export function usableServerKeys(reported: ServerKeyStatus | undefined, access: ServerKeyAccess | undefined, keys: BrowserKeys): ServerKeyStatus | undefined {
+  if (!reported || access !== "secret" || keys.access?.trim()) return reported;
+  return Object.fromEntries(Object.keys(reported).map((id) => [id, id === "demo"])) as ServerKeyStatus;
+}
 
 /** The subset of Storage used here. */
 export type SettingsStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;

@@ -5,12 +5,12 @@
  * gets a server key: its base URL comes from the browser, and a server key sent to a URL
  * anyone can choose would be a key given away.
  */
+import { RouteError } from "../http/route-error";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createGateway } from "ai";
-import { ChatRouteError } from "./chat-errors";
 import { checkBaseUrl, type BaseUrlPolicy } from "./base-url-guard";
 import { createDemoModel, type DemoModelOptions } from "./demo/demo-model";
 import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "./providers";
@@ -56,6 +56,12 @@ function serverKey(provider: ProviderId, env: Env): string | undefined {
   return value ? value : undefined;
 }
 
+/** The environment without any provider key: what a caller who may not spend the server's keys gets. */
+export function withoutServerKeys(env: Env): Env {
+  const names = new Set([...PROVIDERS.map((p) => p.keyEnv), "VERCEL_OIDC_TOKEN"]);
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !names.has(name)));
+}
+
 /** Which providers have a server-side key (booleans only). The demo needs none. */
 export function serverKeyStatus(env: Env): ServerKeyStatus {
   const status = Object.fromEntries(PROVIDERS.map((p) => [p.id, serverKey(p.id, env) !== undefined])) as ServerKeyStatus;
@@ -70,7 +76,7 @@ function keyHint(provider: ProviderId): string {
   return env ? `Check the key in the chat settings, or ${env} on the server.` : "Check the key in the chat settings.";
 }
 
-/** Resolves the requested model; throws ChatRouteError when it cannot be used (no key, refused URL). */
+/** Resolves the requested model; throws RouteError when it cannot be used (no key, refused URL). */
 export function resolveModel(choice: ModelChoice, options: RegistryOptions): ResolvedModel {
   const info = providerInfo(choice.provider);
   const typedKey = choice.apiKey?.trim() || undefined;
@@ -80,9 +86,9 @@ export function resolveModel(choice: ModelChoice, options: RegistryOptions): Res
   }
   if (choice.provider === "openai-compatible") {
     const baseURL = choice.baseURL?.trim();
-    if (!baseURL) throw new ChatRouteError("bad_request:chat", "An OpenAI-compatible endpoint needs a base URL, e.g. http://localhost:11434/v1 for Ollama.");
+    if (!baseURL) throw new RouteError("bad_request:chat", "An OpenAI-compatible endpoint needs a base URL, e.g. http://localhost:11434/v1 for Ollama.");
     const verdict = checkBaseUrl(baseURL, options.baseUrlPolicy);
-    if (!verdict.ok) throw new ChatRouteError("refused:chat", verdict.reason);
+    if (!verdict.ok) throw new RouteError("refused:chat", verdict.reason);
     const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, includeUsage: true, ...(typedKey ? { apiKey: typedKey } : {}), ...fetchOption });
     return { model: provider.chatModel(choice.modelId), label: `the OpenAI-compatible server at ${baseURL}`, secrets: typedKey ? [typedKey] : [], keyHint: "Check the key in the chat settings." };
   }
@@ -91,7 +97,7 @@ export function resolveModel(choice: ModelChoice, options: RegistryOptions): Res
   const label = info.label;
   const hint = keyHint(choice.provider);
   if (!apiKey && !(choice.provider === "gateway" && options.env.VERCEL_OIDC_TOKEN)) {
-    throw new ChatRouteError("missing_key:chat", `No API key for ${label}: type one in the chat settings (it stays in this browser and goes only to this app's server), or set ${info.keyEnv ?? "its key"} on the server.`);
+    throw new RouteError("missing_key:chat", `No API key for ${label}: type one in the chat settings (it stays in this browser and goes only to this app's server), or set ${info.keyEnv ?? "its key"} on the server.`);
   }
   const settings = { ...(apiKey ? { apiKey } : {}), ...fetchOption };
   switch (choice.provider) {

@@ -37,6 +37,8 @@ export const chatRequestSchema = z.object({
   instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
   mode: z.enum(["declarations", "search"]).default("declarations"),
   settings: generationSettingsSchema.default({}),
+  /** The operator's access secret, which unlocks the server's keys on a hosted playground. */
+  access: z.string().max(1_000).optional(),
 });
 
 /** A parsed chat request. */

@@ -3,6 +3,7 @@
  * chunks. The browser sends the model choice, settings and system prompt with the messages,
  * and runs the tools itself; see lib/model/chat-handler.ts.
  */
+import { route } from "@/lib/http/route";
 import { handleChatRequest } from "@/lib/model/chat-handler";
 
 export const dynamic = "force-dynamic";
@@ -11,6 +12,4 @@ export const runtime = "nodejs";
 export const maxDuration = 300;
 
 /** Streams one model step. */
-export function POST(request: Request): Promise<Response> {
-  return handleChatRequest(request, { env: process.env });
-}
+export const POST = route({ surface: "chat" }, (request) => handleChatRequest(request, { env: process.env }));

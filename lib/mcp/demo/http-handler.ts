@@ -7,8 +7,8 @@
  * CORS is open (`*`, no credentials): the demo servers hold nothing private, and browsers
  * elsewhere (or the MCP Inspector) may use them directly.
  */
+import { RouteError } from "../../http/route-error";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { McpRouteError } from "../errors";
 import { DEMO_SERVER_NAMES, getDemoServer } from "./index";
 
 /** CORS headers for the demo endpoints; the MCP headers must be allowed and the session id exposed. */
@@ -72,13 +72,13 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
   const demo = getDemoServer(name);
   if (!demo) {
     const known = DEMO_SERVER_NAMES.join(", ");
-    return new McpRouteError("not_found:demo_mcp", `No demo MCP server named "${name}". Available: ${known}.`).toResponse(DEMO_CORS_HEADERS);
+    return new RouteError("not_found:demo_mcp", `No demo MCP server named "${name}". Available: ${known}.`).toResponse(DEMO_CORS_HEADERS);
   }
   if (request.method !== "POST" && request.method !== "DELETE") {
     // Stateless: a standalone GET stream would belong to a server that is gone after this
     // request, so nothing could ever be sent on it. 405 tells clients to skip it (spec-allowed).
     const message = `The ${name} demo server is stateless: use POST (and DELETE); ${request.method} is not supported`;
-    return new McpRouteError("method_not_allowed:demo_mcp", message).toResponse({ ...DEMO_CORS_HEADERS, allow: "POST, DELETE, OPTIONS" });
+    return new RouteError("method_not_allowed:demo_mcp", message).toResponse({ ...DEMO_CORS_HEADERS, allow: "POST, DELETE, OPTIONS" });
   }
   const server = demo.create();
   const transport = new WebStandardStreamableHTTPServerTransport({

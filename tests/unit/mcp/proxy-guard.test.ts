@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyAddress, ipInCidr, parseIp } from "@/lib/mcp/ip-ranges";
+import { classifyAddress, ipInCidr, parseIp } from "@/lib/net/ip-ranges";
 import { checkProxyTarget, checkResolvedAddress } from "@/lib/mcp/proxy-guard";
 
 // [url, refused?, reason fragment]
@@ -45,6 +45,12 @@ const TABLE: Array<[string, boolean, string?]> = [
   ["http://192.168.1.10/", true, "RFC 1918"],
   ["http://100.64.1.1/", true, "carrier-grade"],
   ["http://[fd12:3456::1]/", true, "unique local"],
+  // Security finding 10: both passed as public before.
+  ["http://[64:ff9b:1::a9fe:a9fe]/", true, "local-use NAT64"],
+  ["http://[64:ff9b:1:2::1]/", true, "local-use NAT64"],
+  ["http://[::ffff:0:7f00:1]/", true, "loopback, embedded in a IPv4-translated"],
+  ["http://[::ffff:0:169.254.169.254]/", true, "link-local"],
+  ["http://[::ffff:0:a00:1]/", true, "RFC 1918"],
 ];
 
 describe("checkProxyTarget", () => {

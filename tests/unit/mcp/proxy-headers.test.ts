@@ -8,13 +8,21 @@ describe("proxy headers", () => {
     const wire = toProxyRequestHeaders(client, "https://mcp.example.com/mcp");
     expect(Object.fromEntries(wire)).toEqual({
       "content-type": "application/json",
-      authorization: "Bearer t",
+      "x-mcp-header-authorization": "Bearer t",
       "x-mcp-header-x-api-key": "k",
       "mcp-session-id": "s",
       "x-mcp-target": "https://mcp.example.com/mcp",
     });
     wire.set("cookie", "app=1");
     expect(buildUpstreamHeaders(wire)).toEqual({ "content-type": "application/json", authorization: "Bearer t", "x-api-key": "k", "mcp-session-id": "s" });
+  });
+
+  it("never forwards the browser's own Authorization (Basic credentials of a site in front of the app; finding 5)", () => {
+    const wire = new Headers({ authorization: "Basic YWRtaW46aHVudGVyMg==", "x-mcp-target": "https://mcp.example.com/mcp", "content-type": "application/json" });
+    expect(buildUpstreamHeaders(wire)).toEqual({ "content-type": "application/json" });
+    // Only the header configured for the server travels, in the wire form the page uses.
+    wire.set("x-mcp-header-authorization", "Bearer configured");
+    expect(buildUpstreamHeaders(wire)).toEqual({ "content-type": "application/json", authorization: "Bearer configured" });
   });
 
   it("refuses hop-by-hop and spoofing headers through x-mcp-header-*", () => {

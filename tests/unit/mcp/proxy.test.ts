@@ -2,7 +2,7 @@ import type { LookupAddress } from "node:dns";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleProxyRequest, proxyOptionsFromEnv } from "@/lib/mcp/proxy";
+import { handleProxyRequest, HOSTED_PROXY_CAPS, proxyOptionsFor } from "@/lib/mcp/proxy";
 import type { ProxyOptions } from "@/lib/mcp/proxy";
 import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
 import { connectClient } from "../../fixtures/mcp/client";
@@ -83,7 +83,9 @@ describe("MCP proxy forwarding", () => {
         "x-mcp-target": `${echo.url}/mcp`,
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        authorization: "Bearer abc",
+        // The browser's own credentials for this app (HTTP Basic of a site in front of it).
+        authorization: "Basic YWRtaW46aHVudGVyMg==",
+        "x-mcp-header-authorization": "Bearer abc",
         "mcp-protocol-version": "2025-11-25",
         cookie: "app_session=secret",
         "x-mcp-header-x-api-key": "k-1",
@@ -142,13 +144,55 @@ describe("MCP proxy errors", () => {
   });
 });
 
-describe("proxyOptionsFromEnv", () => {
-  it("reads the allow-list, allow-only flag and timeout", () => {
-    expect(proxyOptionsFromEnv({ MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,", MCP_PROXY_ALLOW_ONLY: "1", MCP_PROXY_TIMEOUT_MS: "5000" })).toEqual({
+describe("hosted stream caps (finding 3)", () => {
+  let endless: http.Server;
+  let endlessUrl: string;
+  beforeAll(async () => {
+    // An SSE stream that never ends by itself: a 64-byte event every 20 ms.
+    endless = http.createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const timer = setInterval(() => response.write(`data: ${"x".repeat(56)}\n\n`), 20);
+      response.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => endless.listen(0, "127.0.0.1", resolve));
+    endlessUrl = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    endless.closeAllConnections();
+    await new Promise((resolve) => endless.close(resolve));
+  });
+
+  const read = (options: ProxyOptions) =>
+    handleProxyRequest(new Request("http://127.0.0.1/api/mcp/proxy", { headers: { "x-mcp-target": endlessUrl, accept: "text/event-stream" } }), options).then((r) => r.text());
+
+  it("ends a stream after maxStreamMs", async () => {
+    const text = await read({ ...OPTIONS, maxStreamMs: 300 });
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).toMatch(/^data: x+\n\n/);
+  });
+
+  it("ends a stream once it has relayed maxResponseBytes", async () => {
+    const text = await read({ ...OPTIONS, maxResponseBytes: 200 });
+    expect(text.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("proxyOptionsFor", () => {
+  it("hosted: reads the allow-list, allow-only flag and timeout, and caps streams", () => {
+    expect(proxyOptionsFor("hosted", { MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,", MCP_PROXY_ALLOW_ONLY: "1", MCP_PROXY_TIMEOUT_MS: "5000", MCP_PROXY_MAX_STREAM_MS: "1000" })).toEqual({
       allowList: ["localhost", "10.0.0.0/8"],
       allowListOnly: true,
       timeoutMs: 5000,
+      maxStreamMs: 1000,
+      maxResponseBytes: HOSTED_PROXY_CAPS.maxResponseBytes,
     });
-    expect(proxyOptionsFromEnv({})).toEqual({ allowList: [], allowListOnly: false });
+    expect(proxyOptionsFor("hosted", {})).toEqual({ allowList: [], allowListOnly: false, ...HOSTED_PROXY_CAPS });
+  });
+
+  it("local: loopback and private targets pass, streams are not capped", () => {
+    const local = proxyOptionsFor("local", {});
+    expect(local.allowList).toEqual(expect.arrayContaining(["localhost", "127.0.0.0/8", "::1", "10.0.0.0/8"]));
+    expect(local.maxStreamMs).toBeUndefined();
+    expect(local.maxResponseBytes).toBeUndefined();
   });
 });

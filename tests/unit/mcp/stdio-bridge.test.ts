@@ -8,8 +8,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as tokenRoute from "@/app/api/mcp/stdio/token/route";
-import { checkLocalRequest, getLocalToken, isLoopbackAddress } from "@/lib/mcp/local-guard";
+import * as startRoute from "@/app/api/mcp/stdio/route";
+import { isLoopbackAddress } from "@/lib/http/listen-addresses";
+import { checkLocalRequest, LOCAL_TOKEN_ENV } from "@/lib/mcp/local-guard";
 import type { LocalGuardContext } from "@/lib/mcp/local-guard";
 import type { FetchLike } from "@/lib/mcp/proxy-fetch";
 import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/stdio-client";
@@ -24,6 +25,8 @@ const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/packa
 const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
 
 const SECRET = "sk-test-7f3a9c1e5b2d4068";
+// What scripts/serve.mjs hands the server; the page gets it from the printed link.
+const TOKEN = "local-token-for-tests-0123456789abcdef";
 const NODE = process.execPath;
 // A child that lives until killed, and one that dies printing its secret when the first message arrives.
 const SLEEPER = ["-e", "setInterval(() => {}, 1000)"];
@@ -42,7 +45,7 @@ const asBrowser: FetchLike = (url, init) => {
   return fetch(url, { ...init, headers });
 };
 
-const bridgeOptions = () => ({ baseUrl: host.url, fetch: asBrowser });
+const bridgeOptions = () => ({ baseUrl: host.url, token: TOKEN, fetch: asBrowser });
 
 function alive(pid: number): boolean {
   try {
@@ -64,12 +67,13 @@ async function startError(launch: Parameters<typeof startStdioBridge>[0]): Promi
 
 /** Headers of a well-formed bridge request from the app's page. */
 function pageHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return { host: hostHeader, origin: host.url, "sec-fetch-site": "same-origin", [LOCAL_TOKEN_HEADER]: getLocalToken(), "content-type": "application/json", ...extra };
+  return { host: hostHeader, origin: host.url, "sec-fetch-site": "same-origin", [LOCAL_TOKEN_HEADER]: TOKEN, "content-type": "application/json", ...extra };
 }
 
 const START_BODY = JSON.stringify({ command: NODE, args: SLEEPER });
 
 beforeAll(async () => {
+  process.env[LOCAL_TOKEN_ENV] = TOKEN;
   host = await startStdioHost();
   hostHeader = new URL(host.url).host;
   tmp = mkdtempSync(path.join(tmpdir(), "stdio-bridge-"));
@@ -80,6 +84,7 @@ afterEach(async () => {
   await registry.closeAll();
 });
 afterAll(async () => {
+  delete process.env[LOCAL_TOKEN_ENV];
   await registry.closeAll();
   await host.close();
   rmSync(tmp, { recursive: true, force: true });
@@ -147,49 +152,60 @@ describe("stdio bridge with server-everything (stdio)", () => {
 });
 
 describe("stdio bridge guard", () => {
-  it("gives the token to same-origin fetches only, without CORS headers", async () => {
-    const ok = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers: { host: hostHeader, "sec-fetch-site": "same-origin" } });
-    expect(ok.status).toBe(200);
-    expect(JSON.parse(ok.body)).toEqual({ token: getLocalToken() });
-    expect(getLocalToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(ok.headers["cache-control"]).toBe("no-store");
-    expect(ok.headers["access-control-allow-origin"]).toBeUndefined();
+  it("hands the token to nobody: a forged same-origin client gets no token and starts nothing (finding 1)", async () => {
+    // The attack that worked before: a plain HTTP client (behind a same-host relay) sends the
+    // headers a browser would, fetches the token, then starts a command that writes a file.
+    const marker = path.join(tmp, "pwned.txt");
+    const forged = { host: hostHeader, origin: host.url, "sec-fetch-site": "same-origin" };
+    const token = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers: forged });
+    expect([403, 404]).toContain(token.status);
+    expect(token.body).not.toContain(TOKEN);
+    const stolen = (() => {
+      try {
+        return (JSON.parse(token.body) as { token?: string }).token ?? "";
+      } catch {
+        return "";
+      }
+    })();
+    const start = await rawRequest(`${host.url}/api/mcp/stdio`, {
+      method: "POST",
+      headers: { ...forged, "content-type": "application/json", [LOCAL_TOKEN_HEADER]: stolen },
+      body: JSON.stringify({ command: NODE, args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`] }),
+    });
+    expect(start.status).toBe(403);
+    expect(start.body).toContain("the link that `npm start` printed");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(() => readFileSync(marker)).toThrow();
+    expect(registry.size).toBe(0);
+  });
 
-    const refusals: Array<[Record<string, string>, RegExp]> = [
-      [{ host: hostHeader, "sec-fetch-site": "cross-site", origin: "https://evil.example" }, /Origin https:\/\/evil\.example/],
-      [{ host: hostHeader, "sec-fetch-site": "cross-site" }, /same-origin requests/],
-      [{ host: hostHeader, "sec-fetch-site": "same-site", origin: "http://localhost:1" }, /Origin/],
-      [{ host: hostHeader }, /Sec-Fetch-Site: same-origin/],
-      // DNS rebinding: the browser believes it is same-origin, the Host says otherwise.
-      [{ host: `evil.example:${new URL(host.url).port}`, "sec-fetch-site": "same-origin" }, /not on host "evil\.example/],
-      [{ host: hostHeader, "sec-fetch-site": "same-origin", "x-forwarded-for": "192.168.1.20" }, /non-loopback client \(192\.168\.1\.20\)/],
-    ];
-    for (const [headers, reason] of refusals) {
-      const response = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers });
-      expect(response.status, JSON.stringify(headers)).toBe(403);
-      expect(response.headers["access-control-allow-origin"]).toBeUndefined();
-      const body = JSON.parse(response.body) as { error: { code: string; message: string } };
-      expect(body.error.code).toBe("refused:stdio");
-      expect(body.error.message).toMatch(reason);
-      expect(response.body).not.toContain(getLocalToken());
+  it("is off when the server was started without a token, and says where the token comes from", async () => {
+    delete process.env[LOCAL_TOKEN_ENV];
+    try {
+      const response = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers: pageHeaders(), body: START_BODY });
+      expect(response.status).toBe(403);
+      expect(response.body).toContain("was not started with");
+      expect(response.body).toContain("#cmp-token=");
+    } finally {
+      process.env[LOCAL_TOKEN_ENV] = TOKEN;
     }
   });
 
   it("refuses bridge requests without the token, with a wrong one, from a foreign origin or a non-loopback host", async () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
-      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "" }), /Wrong x-cmp-local-token/],
-      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "A".repeat(43) }), /Wrong x-cmp-local-token/],
-      [pageHeaders({ origin: "https://evil.example", "sec-fetch-site": "cross-site" }), /Origin https:\/\/evil\.example is not this app/],
-      [pageHeaders({ origin: `http://localhost:${new URL(host.url).port}` }), /is not this app/],
-      [pageHeaders({ host: `attacker.example:${new URL(host.url).port}` }), /not on host/],
-      [pageHeaders({ host: `127.0.0.1.nip.io:${new URL(host.url).port}` }), /not on host/],
+      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "" }), /has no local token/],
+      [pageHeaders({ [LOCAL_TOKEN_HEADER]: "A".repeat(43) }), /not this server's/],
+      [pageHeaders({ origin: "https://evil.example", "sec-fetch-site": "cross-site" }), /https:\/\/evil\.example are refused/],
+      [pageHeaders({ origin: `http://localhost:${new URL(host.url).port}` }), /only the playground's own page/],
+      [pageHeaders({ host: `attacker.example:${new URL(host.url).port}` }), /does not answer to the host name "attacker\.example"/],
+      [pageHeaders({ host: `127.0.0.1.nip.io:${new URL(host.url).port}` }), /DNS rebinding protection/],
       [pageHeaders({ "x-forwarded-for": "127.0.0.1, 203.0.113.9" }), /non-loopback client/],
       [pageHeaders({ forwarded: "for=198.51.100.7;proto=http" }), /non-loopback client/],
     ];
     const { [LOCAL_TOKEN_HEADER]: _token, ...withoutToken } = pageHeaders();
-    cases.push([withoutToken, /Missing the x-cmp-local-token header/]);
+    cases.push([withoutToken, /has no local token/]);
     const { origin: _origin, "sec-fetch-site": _site, ...withoutOrigin } = pageHeaders();
-    cases.push([withoutOrigin, /needs an Origin/]);
+    cases.push([withoutOrigin, /no Origin header/]);
 
     for (const [headers, reason] of cases) {
       const response = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers, body: START_BODY });
@@ -211,7 +227,7 @@ describe("stdio bridge guard", () => {
   it("is off with CMP_DISABLE_STDIO=1", async () => {
     process.env.CMP_DISABLE_STDIO = "1";
     try {
-      const response = await rawRequest(`${host.url}/api/mcp/stdio/token`, { headers: { host: hostHeader, "sec-fetch-site": "same-origin" } });
+      const response = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers: pageHeaders(), body: START_BODY });
       expect(response.status).toBe(403);
       expect(response.body).toContain("CMP_DISABLE_STDIO");
     } finally {
@@ -219,32 +235,41 @@ describe("stdio bridge guard", () => {
     }
   });
 
-  it("is off when the app listens on a non-loopback address at the request's port, or nothing listens there", async () => {
+  it("is off when the app listens on a non-loopback address at the request's port, nothing listens there, or CMP_MODE=hosted", async () => {
     const exposed = net.createServer();
     await new Promise<void>((resolve) => exposed.listen(0, "0.0.0.0", resolve));
     const port = (exposed.address() as AddressInfo).port;
     try {
       const request = (p: number) =>
-        new Request(`http://localhost:${p}/api/mcp/stdio/token`, { headers: { host: `localhost:${p}`, "sec-fetch-site": "same-origin" } });
-      const response = tokenRoute.GET(request(port));
+        new Request(`http://localhost:${p}/api/mcp/stdio`, {
+          method: "POST",
+          body: START_BODY,
+          headers: { host: `localhost:${p}`, origin: `http://localhost:${p}`, "content-type": "application/json", [LOCAL_TOKEN_HEADER]: TOKEN },
+        });
+      const response = await startRoute.POST(request(port), undefined);
       expect(response.status).toBe(403);
-      expect(await response.text()).toContain(`listens on 0.0.0.0 port ${port}`);
-      const nobody = tokenRoute.GET(request(1));
-      expect(await nobody.text()).toContain("Cannot confirm that the app listens only on loopback");
+      expect(await response.text()).toContain("runs only when the playground runs on your own machine");
+      const nobody = await startRoute.POST(request(1), undefined);
+      expect(await nobody.text()).toContain("runs only when the playground runs on your own machine");
+      process.env.CMP_MODE = "hosted";
+      const hosted = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers: pageHeaders(), body: START_BODY });
+      expect(hosted.status).toBe(403);
+      expect(hosted.body).toContain("CMP_MODE=hosted");
     } finally {
+      delete process.env.CMP_MODE;
       await new Promise((resolve) => exposed.close(resolve));
     }
   });
 
   it("decides by the listening addresses it is told about (pure check)", () => {
-    const context = (addresses: string[] | undefined): LocalGuardContext => ({ disabled: false, token: "t", listenAddresses: () => addresses });
+    const context = (addresses: string[] | undefined): LocalGuardContext => ({ disabled: false, token: TOKEN, env: {}, listenAddresses: () => addresses });
     const request = new Request("http://[::1]:3000/api/mcp/stdio", {
       method: "POST",
-      headers: { host: "[::1]:3000", origin: "http://[::1]:3000", [LOCAL_TOKEN_HEADER]: "t" },
+      headers: { host: "[::1]:3000", origin: "http://[::1]:3000", [LOCAL_TOKEN_HEADER]: TOKEN },
     });
-    expect(checkLocalRequest(request, "bridge", context(["::1"]))).toEqual({ ok: true });
-    expect(checkLocalRequest(request, "bridge", context(["127.0.0.1", "::"]))).toMatchObject({ ok: false });
-    expect(checkLocalRequest(request, "bridge", context(undefined))).toMatchObject({ ok: false });
+    expect(checkLocalRequest(request, context(["::1"]))).toEqual({ ok: true });
+    expect(checkLocalRequest(request, context(["127.0.0.1", "::"]))).toMatchObject({ ok: false });
+    expect(checkLocalRequest(request, context(undefined))).toMatchObject({ ok: false });
     expect(["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"].every(isLoopbackAddress)).toBe(true);
     expect(["0.0.0.0", "::", "10.0.0.1", "localhost", "unknown"].some(isLoopbackAddress)).toBe(false);
   });

@@ -5,6 +5,7 @@ import { StdioBridgeClientError, type StdioBridgeConnection } from "@/lib/mcp/st
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import type { ServerConfig } from "@/lib/mcp/types";
 
+const TOKEN = "t".repeat(43);
 const options = { baseUrl: "http://127.0.0.1:3000", proxyUrl: "/api/mcp/proxy" };
 const stdio: ServerConfig = { id: "mem", name: "memory", transport: "stdio", command: "node", args: ["m.js"], env: { KEY: "s3cret" }, enabled: true };
 
@@ -38,7 +39,7 @@ describe("withStdioBridge", () => {
     const connector = vi.fn(() => Promise.resolve(connection));
     const start = vi.fn();
     const http: ServerConfig = { id: "a", name: "a", transport: "streamable-http", url: "http://x/mcp", enabled: true };
-    await expect(withStdioBridge(connector, start)(http, options)).resolves.toBe(connection);
+    await expect(withStdioBridge(() => TOKEN, connector, start)(http, options)).resolves.toBe(connection);
     expect(start).not.toHaveBeenCalled();
   });
 
@@ -47,8 +48,8 @@ describe("withStdioBridge", () => {
     const bridge = fakeBridge();
     const connector = vi.fn((_config: ServerConfig) => Promise.resolve(connection));
     const start = vi.fn(() => Promise.resolve(bridge));
-    const wrapped = await withStdioBridge(connector, start)(stdio, options);
-    expect(start).toHaveBeenCalledWith({ command: "node", args: ["m.js"], env: { KEY: "s3cret" } }, { baseUrl: options.baseUrl });
+    const wrapped = await withStdioBridge(() => TOKEN, connector, start)(stdio, options);
+    expect(start).toHaveBeenCalledWith({ command: "node", args: ["m.js"], env: { KEY: "s3cret" } }, { baseUrl: options.baseUrl, token: TOKEN });
     const used = connector.mock.calls[0]?.[0];
     expect(used).toMatchObject({ transport: "streamable-http", url: bridge.url.href, headers: bridge.headers, env: {} });
     expect(wrapped.serverInfo.name).toBe("fake");
@@ -59,14 +60,21 @@ describe("withStdioBridge", () => {
 
   it("turns bridge refusals into connection errors and closes the bridge when the handshake fails", async () => {
     const refused = vi.fn(() => Promise.reject(new StdioBridgeClientError("refused:stdio", "not on loopback", 403)));
-    const error = await withStdioBridge(vi.fn(), refused)(stdio, options).catch((e: unknown) => e);
+    const error = await withStdioBridge(() => TOKEN, vi.fn(), refused)(stdio, options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).kind).toBe("forbidden");
     expect((error as ConnectionError).message).toContain("not on loopback");
 
     const bridge = fakeBridge();
     const failing = vi.fn(() => Promise.reject(new ConnectionError("timeout", "no answer")));
-    await expect(withStdioBridge(failing, () => Promise.resolve(bridge))(stdio, options)).rejects.toThrow("no answer");
+    await expect(withStdioBridge(() => TOKEN, failing, () => Promise.resolve(bridge))(stdio, options)).rejects.toThrow("no answer");
     expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it("says how to get the token when the page has none, without calling the bridge", async () => {
+    const error = await withStdioBridge(() => undefined)(stdio, { ...options, fetch: () => Promise.reject(new Error("no request expected")) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).kind).toBe("forbidden");
+    expect((error as ConnectionError).message).toContain("the link that `npm start` printed");
   });
 });

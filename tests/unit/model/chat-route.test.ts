@@ -15,10 +15,13 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** What the app's own page sends with a chat POST. */
+const PAGE_HEADERS = { "content-type": "application/json", origin: "http://localhost:3000" };
+
 const userMessage = { id: "u1", role: "user", parts: [{ type: "text", text: "hello" }] };
 
 function chatRequest(body: Record<string, unknown>): Request {
-  return new Request("http://localhost:3000/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return new Request("http://localhost:3000/api/chat", { method: "POST", headers: PAGE_HEADERS, body: JSON.stringify(body) });
 }
 
 describe("POST /api/chat", () => {
@@ -32,6 +35,7 @@ describe("POST /api/chat", () => {
         instructions: "You are a test.",
         settings: { temperature: 0 },
       }),
+      undefined,
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
@@ -55,7 +59,7 @@ describe("POST /api/chat", () => {
         { type: "tool-execute_code", toolCallId: "c1", state: "output-available", input: { code: "return 3" }, output: { ok: true, value: 3, logs: [] } },
       ],
     };
-    const chunks = await readChunks(await POST(chatRequest({ messages: [userMessage, assistant], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, instructions: "" })));
+    const chunks = await readChunks(await POST(chatRequest({ messages: [userMessage, assistant], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, instructions: "" }), undefined));
     expect(chunks[0]).toEqual({ type: "start", messageId: "a1" });
     const sent = server.requests[0]?.body.messages ?? [];
     expect(sent.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: "c1", content: JSON.stringify({ ok: true, value: 3, logs: [] }) });
@@ -65,7 +69,7 @@ describe("POST /api/chat", () => {
     vi.stubEnv("MODEL_BASE_URL_ALLOW", "127.0.0.1");
     server = await startScriptedOpenAIServer([turn.status(401, { error: { message: "Incorrect API key provided: sk-browser-secret-1" } })]);
     const logged = (["log", "info", "warn", "error", "debug"] as const).map((level) => vi.spyOn(console, level));
-    const response = await POST(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL, apiKey: "sk-browser-secret-1" }, instructions: "" }));
+    const response = await POST(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL, apiKey: "sk-browser-secret-1" }, instructions: "" }), undefined);
     expect(response.status).toBe(200);
     const chunks = await readChunks(response);
     const types = chunks.map((c) => c.type);
@@ -91,11 +95,11 @@ describe("POST /api/chat", () => {
   });
 
   it("refuses bad bodies, missing keys and private base URLs with JSON errors", async () => {
-    const bad = await POST(new Request("http://localhost:3000/api/chat", { method: "POST", body: "{" }));
+    const bad = await POST(new Request("http://localhost:3000/api/chat", { method: "POST", headers: PAGE_HEADERS, body: "{" }), undefined);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "bad_request:chat" } });
 
-    const invalid = await POST(chatRequest({ messages: [], model: { provider: "openai", modelId: "x" }, instructions: "" }));
+    const invalid = await POST(chatRequest({ messages: [], model: { provider: "openai", modelId: "x" }, instructions: "" }), undefined);
     expect(await invalid.json()).toMatchObject({ error: { code: "bad_request:chat", message: expect.stringContaining("messages") as string } });
 
     vi.stubEnv("OPENAI_API_KEY", "");
@@ -117,14 +121,56 @@ describe("POST /api/chat", () => {
 });
 
 describe("GET /api/chat/providers", () => {
-  it("says which providers have a server key, as booleans only", async () => {
-    vi.stubEnv("OPENAI_API_KEY", "sk-server-secret-value");
-    vi.stubEnv("ANTHROPIC_API_KEY", "");
-    const response = GET();
+  const providers = async () => {
+    const response = await GET(new Request("http://localhost:3000/api/chat/providers"), undefined);
     const text = await response.text();
     expect(text).not.toContain("sk-server-secret-value");
-    const { serverKeys } = JSON.parse(text) as { serverKeys: Record<string, boolean> };
+    return JSON.parse(text) as { serverKeys: Record<string, boolean>; access: string };
+  };
+
+  it("says which providers have a server key, as booleans only, and that a secret unlocks them when hosted", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "sk-server-secret-value");
+    vi.stubEnv("ANTHROPIC_API_KEY", "");
+    vi.stubEnv("CMP_ACCESS_SECRET", "operator-secret-0123456789");
+    // Nothing listens on loopback at :3000 in this process: hosted mode.
+    const { serverKeys, access } = await providers();
+    expect(access).toBe("secret");
     expect(serverKeys).toMatchObject({ demo: true, openai: true, anthropic: false, "openai-compatible": false });
     expect(Object.values(serverKeys).every((v) => typeof v === "boolean")).toBe(true);
+  });
+
+  it("hosted without an access secret: the server's keys are off for everyone (finding 3)", async () => {
+    vi.stubEnv("OPENAI_API_KEY", "sk-server-secret-value");
+    vi.stubEnv("CMP_ACCESS_SECRET", "");
+    expect(await providers()).toMatchObject({ access: "off", serverKeys: { openai: false, demo: true } });
+  });
+});
+
+describe("hosted mode spends the server's keys only behind the access secret (finding 3)", () => {
+  const ask = (access: string | undefined, env: Record<string, string>) => {
+    const providerFetch = vi.fn(() => Promise.resolve(Response.json({ error: { message: "upstream reached" } }, { status: 401 })));
+    const body = { messages: [userMessage], model: { provider: "openai", modelId: "gpt-5-mini" }, instructions: "", ...(access ? { access } : {}) };
+    return { providerFetch, response: handleChatRequest(chatRequest(body), { env, fetch: providerFetch }) };
+  };
+  const env = { OPENAI_API_KEY: "sk-server-secret-value", CMP_ACCESS_SECRET: "operator-secret-0123456789" };
+
+  it("without the secret (or a wrong one) the server key is not used", async () => {
+    for (const access of [undefined, "guess", "operator-secret-012345678"]) {
+      const { response, providerFetch } = ask(access, env);
+      const refused = await response;
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: "missing_key:chat" } });
+      expect(providerFetch).not.toHaveBeenCalled();
+    }
+    const { response, providerFetch } = ask(undefined, { OPENAI_API_KEY: "sk-server-secret-value" });
+    expect((await response).status).toBe(400);
+    expect(providerFetch).not.toHaveBeenCalled();
+  });
+
+  it("with the secret the server key reaches the provider", async () => {
+    const { response, providerFetch } = ask("operator-secret-0123456789", env);
+    const chunks = await readChunks(await response);
+    expect(providerFetch).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(chunks)).not.toContain("sk-server-secret-value");
   });
 });

@@ -1,6 +1,7 @@
+import { RouteError } from "@/lib/http/route-error";
 import { APICallError, LoadAPIKeyError } from "ai";
 import { describe, expect, it } from "vitest";
-import { ChatRouteError, chatErrorText } from "@/lib/model/chat-errors";
+import { chatErrorText } from "@/lib/model/chat-errors";
 import { describeModelError, redact } from "@/lib/model/model-errors";
 
 const ctx = { providerLabel: "OpenAI", secrets: ["sk-live-abcdefghijkl"], keyHint: "Check the key in the chat settings, or OPENAI_API_KEY on the server." };
@@ -32,7 +33,7 @@ describe("describeModelError", () => {
 
 describe("chat route errors", () => {
   it("answers JSON with a stable code, which the browser turns back into the sentence", async () => {
-    const response = new ChatRouteError("refused:chat", "No.").toResponse();
+    const response = new RouteError("refused:chat", "No.").toResponse();
     expect(response.status).toBe(403);
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ error: { code: "refused:chat", message: "No." } });

@@ -12,8 +12,9 @@ import {
   loadSettings,
   saveKeys,
   saveSettings,
+  usableServerKeys,
 } from "@/lib/model/chat-settings";
-import { appRunsOnLoopback } from "@/lib/model/local-app";
+import { appMode } from "@/lib/http/deployment";
 import { resolveModel, serverKeyStatus } from "@/lib/model/provider-registry";
 import { chatRequestSchema } from "@/lib/model/request-schema";
 import { memoryStorage } from "../../fixtures/mcp/memory-storage";
@@ -68,6 +69,18 @@ describe("request body", () => {
     });
   });
 
+  it("sends the hosted server's access secret with model requests, and counts server keys only once it is typed", () => {
+    const withKey = serverKeyStatus({ OPENAI_API_KEY: "sk-server" });
+    const extras = buildRequestExtras({ settings: DEFAULT_SETTINGS, keys: { access: " op-secret " }, serverKeys: withKey, instructions: "" });
+    expect(extras).toMatchObject({ access: "op-secret", model: { provider: "openai" } });
+    expect(chatRequestSchema.parse({ ...extras, messages: [{ id: "u", role: "user", parts: [] }] }).access).toBe("op-secret");
+    expect(usableServerKeys(withKey, "secret", {})).toMatchObject({ openai: false, demo: true });
+    expect(usableServerKeys(withKey, "secret", { access: "op-secret" })).toBe(withKey);
+    expect(usableServerKeys(withKey, "open", {})).toBe(withKey);
+    // The demo never carries the secret anywhere.
+    expect(buildRequestExtras({ settings: { ...DEFAULT_SETTINGS, provider: "demo" }, keys: { access: "op-secret" }, serverKeys: withKey, instructions: "" })).not.toHaveProperty("access");
+  });
+
   it("rejects non-http base URLs and out-of-range settings", () => {
     const base = { messages: [{ id: "u", role: "user", parts: [] }], instructions: "" };
     expect(chatRequestSchema.safeParse({ ...base, model: { provider: "openai-compatible", modelId: "m", baseURL: "file:///etc/passwd" } }).success).toBe(false);
@@ -102,11 +115,12 @@ describe("provider registry", () => {
     expect(checkBaseUrl("http://user:pw@example.com/v1", policy)).toMatchObject({ ok: false });
   });
 
-  it("knows when the app runs on loopback", () => {
+  it("knows when the app runs on loopback (local mode) and when CMP_MODE=hosted overrides it", () => {
     const request = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/api/chat", { headers: { host: "127.0.0.1:3000", ...headers } });
-    expect(appRunsOnLoopback(request(), () => ["127.0.0.1"])).toBe(true);
-    expect(appRunsOnLoopback(request(), () => ["::"])).toBe(false);
-    expect(appRunsOnLoopback(request(), () => [])).toBe(false);
-    expect(appRunsOnLoopback(request({ "x-forwarded-for": "203.0.113.9" }), () => ["127.0.0.1"])).toBe(false);
+    expect(appMode(request(), {}, () => ["127.0.0.1"])).toBe("local");
+    expect(appMode(request(), { CMP_MODE: "hosted" }, () => ["127.0.0.1"])).toBe("hosted");
+    expect(appMode(request(), {}, () => ["::"])).toBe("hosted");
+    expect(appMode(request(), {}, () => [])).toBe("hosted");
+    expect(appMode(request({ "x-forwarded-for": "203.0.113.9" }), {}, () => ["127.0.0.1"])).toBe("hosted");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clientKeyFrom, UNKNOWN_CLIENT } from "@/lib/share/client-key";
-import { createRateLimiter } from "@/lib/share/rate-limit";
+import { clientKey, UNKNOWN_CLIENT } from "@/lib/http/client-address";
+import { createRateLimiter } from "@/lib/http/rate-limit";
 
 function clock(start = 0) {
   let now = start;
@@ -49,13 +49,27 @@ describe("createRateLimiter", () => {
   });
 });
 
-describe("clientKeyFrom", () => {
+describe("clientKey", () => {
+  const SERVE = { CMP_SERVER: "serve" };
   it.each([
-    [{}, UNKNOWN_CLIENT],
-    [{ "x-forwarded-for": "203.0.113.7" }, "203.0.113.7"],
-    [{ "x-forwarded-for": "1.1.1.1, 203.0.113.7" }, "203.0.113.7"],
-    [{ "x-forwarded-for": " , " }, UNKNOWN_CLIENT],
-    [{ "x-real-ip": "2001:DB8::1" }, "2001:db8::1"],
-    [{ "x-forwarded-for": "x".repeat(500) }, "x".repeat(64)],
-  ])("%j → %s", (headers, key) => expect(clientKeyFrom(new Headers(headers))).toBe(key));
+    [{}, SERVE, UNKNOWN_CLIENT],
+    // serve.mjs replaced the header with the socket's address: the one entry is the client.
+    [{ "x-forwarded-for": "203.0.113.7" }, SERVE, "203.0.113.7"],
+    [{ "x-forwarded-for": " , " }, SERVE, UNKNOWN_CLIENT],
+    [{ "x-forwarded-for": "x".repeat(500) }, SERVE, "x".repeat(64)],
+    // One trusted proxy: it appended what it saw, serve.mjs appended the proxy's socket.
+    [{ "x-forwarded-for": "6.6.6.6, 2001:DB8::1, 10.0.0.2" }, { ...SERVE, CMP_TRUST_PROXY: "1" }, "2001:db8::1"],
+    // Not written by serve.mjs (plain next start): never believed.
+    [{ "x-forwarded-for": "203.0.113.7" }, {}, UNKNOWN_CLIENT],
+    [{ "x-real-ip": "203.0.113.7" }, SERVE, UNKNOWN_CLIENT],
+  ])("%j with %j → %s", (headers, env, key) => expect(clientKey(new Headers(headers), env)).toBe(key));
+});
+
+describe("costs", () => {
+  it("takes `cost` tokens, and refuses a cost above the whole bucket for one window", () => {
+    const limiter = createRateLimiter({ limit: 100, windowMs: 1_000, now: () => 0 });
+    expect(limiter.take("a", 60)).toEqual({ ok: true, remaining: 40 });
+    expect(limiter.take("a", 60)).toEqual({ ok: false, retryAfterMs: 200 });
+    expect(limiter.take("b", 101)).toEqual({ ok: false, retryAfterMs: 1_000 });
+  });
 });

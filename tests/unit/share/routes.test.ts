@@ -18,7 +18,7 @@ let dir: string;
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return createRoute.POST(new Request(`${ORIGIN}/api/share`, { method: "POST", body: text, headers: { "content-type": "application/json", ...headers } }));
+  return createRoute.POST(new Request(`${ORIGIN}/api/share`, { method: "POST", body: text, headers: { "content-type": "application/json", origin: ORIGIN, ...headers } }), undefined);
 }
 
 function get(id: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -54,7 +54,7 @@ describe("POST /api/share and GET /api/share/<id>", () => {
 
     const fetched = await get(id);
     expect(fetched.status).toBe(200);
-    expect(fetched.headers.get("cache-control")).toContain("immutable");
+    expect(fetched.headers.get("cache-control")).toBe("private, max-age=3600");
     const body = (await fetched.json()) as { id: string; share: string };
     const decoded = await decodeShareState(body.share);
     expect(decoded.ok && decoded.state).toEqual(base);
@@ -80,6 +80,8 @@ describe("POST /api/share and GET /api/share/<id>", () => {
   });
 
   it("rate-limits creation per client, with Retry-After, using an injected clock", async () => {
+    // scripts/serve.mjs writes X-Forwarded-For itself and says so; only then is it a client key.
+    vi.stubEnv("CMP_SERVER", "serve");
     let now = 0;
     setShortLinkRuntime(
       createShortLinkRuntime({ ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir }, { store: createMemoryShareStore(), now: () => now }),
@@ -105,6 +107,38 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     expect(statuses).toEqual([201, 200, 200, 429, 429]);
   });
 
+  it("does not trust a client's own X-Forwarded-For: rotating it buys no fresh bucket (finding 6)", async () => {
+    setShortLinkRuntime(
+      createShortLinkRuntime({ ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir }, { store: createMemoryShareStore(), now: () => 0 }),
+    );
+    const share = await encodeShareState(base);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post({ share }, { "x-forwarded-for": `203.0.113.${i}` })).status);
+    expect(statuses).toEqual([201, 200, 429, 429]);
+  });
+
+  it("caps the bytes one client stores per day (finding 6)", async () => {
+    vi.stubEnv("CMP_SERVER", "serve");
+    const share = await encodeShareState(base);
+    const config = shortLinkConfigFromEnv({ CMP_SHARE_CLIENT_BYTES_PER_DAY: String(share.length * 2 + 10), CMP_SHARE_RATE_PER_MINUTE: "100" });
+    setShortLinkRuntime(createShortLinkRuntime({ ...config, dir }, { store: createMemoryShareStore(), now: () => 0 }));
+    const alice = { "x-forwarded-for": "198.51.100.1" };
+    const statuses = [];
+    for (const code of ["return 1;", "return 2;", "return 3;"]) statuses.push((await post({ share: await encodeShareState({ ...base, code }) }, alice)).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    expect((await post({ share }, { "x-forwarded-for": "198.51.100.2" })).status).toBe(201);
+  });
+
+  it("refuses a foreign origin, a rebound Host and a text/plain body (finding 2)", async () => {
+    const share = await encodeShareState(base);
+    const foreign = await post({ share }, { origin: "https://evil.example" });
+    expect([foreign.status, await errorCode(foreign)]).toEqual([403, "refused:share"]);
+    const rebound = await post({ share }, { host: "evil.example:3000", origin: "http://evil.example:3000" });
+    expect([rebound.status, await errorCode(rebound)]).toEqual([403, "refused:share"]);
+    const plain = await post({ share }, { "content-type": "text/plain" });
+    expect([plain.status, await errorCode(plain)]).toEqual([415, "unsupported_media_type:share"]);
+  });
+
   it("is off with CMP_SHARE_DISABLE=1", async () => {
     vi.stubEnv("CMP_SHARE_DISABLE", "1");
     setShortLinkRuntime(undefined);
@@ -116,7 +150,7 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     const fetchRoutes = (input: string, init?: RequestInit) => {
       const request = new Request(new URL(input, ORIGIN), init);
       const match = /^\/api\/share\/([^/]+)$/.exec(new URL(request.url).pathname);
-      return match ? get(decodeURIComponent(match[1] ?? "")) : createRoute.POST(request);
+      return match ? get(decodeURIComponent(match[1] ?? "")) : createRoute.POST(new Request(request, { headers: { ...Object.fromEntries(request.headers), origin: ORIGIN } }), undefined);
     };
     const client = createShareClient(fetchRoutes);
     const saved = await client.save(await encodeShareState(base));
@@ -135,7 +169,9 @@ describe("config from the environment", () => {
       enabled: true,
       dir: ".data/shares",
       maxTotalBytes: 512 * 1024 * 1024,
+      ttlMs: 30 * 24 * 3600_000,
       perClientPerMinute: 10,
+      clientBytesPerDay: 16 * 1024 * 1024,
       globalPerMinute: 300,
       readsPerClientPerMinute: 120,
     });

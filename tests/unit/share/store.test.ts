@@ -11,6 +11,7 @@ import { createMemoryShareStore } from "@/lib/share/store";
 
 const base = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", "v1-state.json"), "utf8")) as ShareState;
 const MB = 1024 * 1024;
+const TTL = 30 * 24 * 3600_000;
 let dir: string;
 
 beforeEach(() => {
@@ -24,7 +25,7 @@ function files(): string[] {
 
 describe("content addressing", () => {
   it("gives the same state the same id, stored once", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const first = await saveShortLink(store, await encodeShareState(base));
     const again = await saveShortLink(store, await encodeShareState({ ...base }));
     expect(first).toMatchObject({ ok: true, created: true });
@@ -34,14 +35,14 @@ describe("content addressing", () => {
   });
 
   it("gives a different state a different id", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const a = await saveShortLink(store, await encodeShareState(base));
     const b = await saveShortLink(store, await encodeShareState({ ...base, code: "return 2;" }));
     expect(a.ok && b.ok && a.id !== b.id).toBe(true);
   });
 
   it("stores the validated, re-encoded state and loads it back", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const saved = await saveShortLink(store, `  ${await encodeShareState(base)}  `);
     if (!saved.ok) throw saved.error;
     const loaded = await loadShortLink(store, saved.id);
@@ -49,7 +50,7 @@ describe("content addressing", () => {
   });
 
   it("refuses invalid shares without storing anything", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const saved = await saveShortLink(store, "v1.garbage");
     expect(saved.ok).toBe(false);
     expect(!saved.ok && saved.error.code).toBe("bad_request:share");
@@ -58,22 +59,46 @@ describe("content addressing", () => {
 });
 
 describe("size caps", () => {
-  it("refuses a snapshot once the store's total cap would be passed", async () => {
+  it("evicts the oldest snapshots when a new one would pass the total cap (finding 6: the store never fills for good)", async () => {
+    let now = 0;
     const first = await encodeShareState(base);
-    const store = createFileShareStore({ dir, maxTotalBytes: first.length + 10 });
-    expect((await saveShortLink(store, first)).ok).toBe(true);
-    const second = await saveShortLink(store, await encodeShareState({ ...base, code: "return 2;" }));
-    expect(!second.ok && second.error.code).toBe("full:share");
-    // The same share again is not new data: still fine when full.
-    expect(await saveShortLink(store, first)).toMatchObject({ ok: true, created: false });
+    const store = createFileShareStore({ dir, maxTotalBytes: first.length + 10, ttlMs: TTL, now: () => now });
+    const a = await saveShortLink(store, first);
+    now += 1_000;
+    const b = await saveShortLink(store, await encodeShareState({ ...base, code: "return 2;" }));
+    if (!a.ok || !b.ok) throw new Error("both fit, one at a time");
+    expect(await loadShortLink(store, a.id)).toMatchObject({ ok: false, error: { code: "not_found:share" } });
+    expect((await loadShortLink(store, b.id)).ok).toBe(true);
+    expect(files()).toHaveLength(1);
+    // Only a snapshot larger than the whole store is refused.
+    const tiny = createFileShareStore({ dir, maxTotalBytes: 10, ttlMs: TTL });
+    expect(await saveShortLink(tiny, first)).toMatchObject({ ok: false, error: { code: "full:share" } });
   });
 
-  it("counts what is already on disk when a process starts", async () => {
+  it("counts what is already on disk when a process starts, and evicts it first", async () => {
     const encoded = await encodeShareState(base);
-    await saveShortLink(createFileShareStore({ dir, maxTotalBytes: MB }), encoded);
-    const restarted = createFileShareStore({ dir, maxTotalBytes: encoded.length + 10 });
+    const old = await saveShortLink(createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL }), encoded);
+    const restarted = createFileShareStore({ dir, maxTotalBytes: encoded.length + 10, ttlMs: TTL });
     const other = await saveShortLink(restarted, await encodeShareState({ ...base, code: "return 3;" }));
-    expect(!other.ok && other.error.code).toBe("full:share");
+    expect(other.ok).toBe(true);
+    if (!old.ok) throw old.error;
+    expect((await loadShortLink(restarted, old.id)).ok).toBe(false);
+  });
+
+  it("expires snapshots after the TTL, on read and on the next write (finding 6)", async () => {
+    let now = 0;
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: 1_000, now: () => now });
+    const saved = await saveShortLink(store, await encodeShareState(base));
+    if (!saved.ok) throw saved.error;
+    now = 999;
+    expect((await loadShortLink(store, saved.id)).ok).toBe(true);
+    now = 1_000;
+    expect(await loadShortLink(store, saved.id)).toMatchObject({ ok: false, error: { code: "not_found:share" } });
+    expect(files()).toEqual([]);
+    const again = await saveShortLink(store, await encodeShareState({ ...base, code: "return 4;" }));
+    now = 5_000;
+    await saveShortLink(store, await encodeShareState({ ...base, code: "return 5;" }));
+    expect(again.ok && files().some((f) => f.includes(again.id))).toBe(false);
   });
 
   it("refuses a snapshot larger than the per-snapshot cap", async () => {
@@ -84,7 +109,7 @@ describe("size caps", () => {
 
 describe("damaged and hostile storage", () => {
   it("reports a corrupt file on disk instead of serving it", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const saved = await saveShortLink(store, await encodeShareState(base));
     if (!saved.ok) throw saved.error;
     const file = path.join(dir, files()[0] ?? "");
@@ -96,7 +121,7 @@ describe("damaged and hostile storage", () => {
   });
 
   it("reports a valid share filed under the wrong id as damaged", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const a = await saveShortLink(store, await encodeShareState(base));
     const b = await saveShortLink(store, await encodeShareState({ ...base, code: "return 2;" }));
     if (!a.ok || !b.ok) throw new Error("setup");
@@ -106,7 +131,7 @@ describe("damaged and hostile storage", () => {
   });
 
   it("repairs a damaged file when the same share is saved again", async () => {
-    const store = createFileShareStore({ dir, maxTotalBytes: MB });
+    const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
     const saved = await saveShortLink(store, await encodeShareState(base));
     if (!saved.ok) throw saved.error;
     writeFileSync(path.join(dir, files()[0] ?? ""), "junk");
@@ -117,7 +142,7 @@ describe("damaged and hostile storage", () => {
   it.each(["../../../etc/passwd", "..%2F..%2Fetc", "a/b", "AbCdEfGhIjKlMnOpQrStU.", "", "x".repeat(23), "AbCdEfGhIjKlMnOpQrSt\u0000v"])(
     "refuses the id %j before touching the disk",
     async (id) => {
-      const store = createFileShareStore({ dir, maxTotalBytes: MB });
+      const store = createFileShareStore({ dir, maxTotalBytes: MB, ttlMs: TTL });
       await expect(store.get(id)).rejects.toThrow(/refused/);
       await expect(store.put(id, "v1.x")).rejects.toThrow(/refused/);
       expect(await loadShortLink(store, id)).toMatchObject({ ok: false, error: { code: "bad_request:share" } });
@@ -125,7 +150,7 @@ describe("damaged and hostile storage", () => {
   );
 
   it("answers a missing id with not found", async () => {
-    const store = createFileShareStore({ dir: path.join(dir, "never-created"), maxTotalBytes: MB });
+    const store = createFileShareStore({ dir: path.join(dir, "never-created"), maxTotalBytes: MB, ttlMs: TTL });
     expect(await loadShortLink(store, "AbCdEfGhIjKlMnOpQrStUv")).toMatchObject({ ok: false, error: { code: "not_found:share" } });
   });
 

@@ -1,4 +1,9 @@
-/** The built-in demo MCP servers over stateless Streamable HTTP: /api/demo-mcp/{shipping,news,store,lab}. */
+/**
+ * The built-in demo MCP servers over stateless Streamable HTTP: /api/demo-mcp/{shipping,news,store,lab}.
+ * Public on purpose (they answer CORS like a third-party server would), so the guard checks the
+ * Host only; the MCP transport checks its own content types.
+ */
+import { route } from "@/lib/http/route";
 import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
 
 export const dynamic = "force-dynamic";
@@ -9,10 +14,10 @@ interface Context {
   params: Promise<{ name: string }>;
 }
 
-async function handle(request: Request, { params }: Context): Promise<Response> {
+const handle = route({ surface: "demo_mcp", origin: "any", json: false }, async (request, { params }: Context) => {
   const { name } = await params;
   return handleDemoMcpRequest(name, request);
-}
+});
 
 export const GET = handle;
 export const POST = handle;

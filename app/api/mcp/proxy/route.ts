@@ -1,19 +1,31 @@
 /**
  * Streaming MCP proxy for servers without CORS. The target URL travels in `x-mcp-target`;
- * see lib/mcp/proxy.ts for what is forwarded and lib/mcp/proxy-guard.ts for what is refused.
- * Configured by MCP_PROXY_ALLOW (comma-separated allow-list for private hosts),
- * MCP_PROXY_ALLOW_ONLY=1 and MCP_PROXY_TIMEOUT_MS.
+ * see lib/mcp/proxy.ts for what is forwarded, the local and hosted rules and the caps, and
+ * lib/mcp/proxy-guard.ts for what is refused. In hosted mode each client gets
+ * MCP_PROXY_RATE_PER_MINUTE requests (default 240) and all clients together
+ * MCP_PROXY_GLOBAL_RATE_PER_MINUTE (default 6 000).
  */
-import { handleProxyRequest, proxyOptionsFromEnv } from "@/lib/mcp/proxy";
+import { clientKey } from "@/lib/http/client-address";
+import { appMode } from "@/lib/http/deployment";
+import { enforceLimits } from "@/lib/http/rate-limit";
+import { route } from "@/lib/http/route";
+import { proxyLimiters } from "@/lib/mcp/proxy-limits";
+import { handleProxyRequest, proxyOptionsFor } from "@/lib/mcp/proxy";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const options = proxyOptionsFromEnv(process.env);
-
-async function handle(request: Request): Promise<Response> {
-  return handleProxyRequest(request, options);
-}
+const handle = route({ surface: "proxy" }, async (request) => {
+  const mode = appMode(request, process.env);
+  if (mode === "hosted") {
+    const limits = proxyLimiters(process.env);
+    await enforceLimits("proxy", [
+      [limits.perClient, clientKey(request.headers, process.env)],
+      [limits.global, "*"],
+    ]);
+  }
+  return handleProxyRequest(request, proxyOptionsFor(mode, process.env));
+});
 
 export const GET = handle;
 export const POST = handle;

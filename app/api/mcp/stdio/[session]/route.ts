@@ -3,8 +3,9 @@
  * child's stdin/stdout; DELETE ends the session and kills the child. Every request carries the
  * `x-cmp-local-token` header. Protocol: lib/mcp/stdio-bridge.ts.
  */
-import { refuseNonLocal, relayStdioRequest, SessionIdSchema } from "@/lib/mcp/stdio-bridge";
-import { StdioBridgeError } from "@/lib/mcp/stdio-errors";
+import { route } from "@/lib/http/route";
+import { RouteError } from "@/lib/http/route-error";
+import { assertLocal, relayStdioRequest, SessionIdSchema } from "@/lib/mcp/stdio-bridge";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,13 +15,12 @@ interface SessionContext {
   params: Promise<{ session: string }>;
 }
 
-async function handle(request: Request, context: SessionContext): Promise<Response> {
-  const refusal = refuseNonLocal(request, "bridge");
-  if (refusal) return refusal.toResponse();
+const handle = route({ surface: "stdio" }, async (request, context: SessionContext) => {
+  assertLocal(request);
   const session = SessionIdSchema.safeParse((await context.params).session);
-  if (!session.success) return new StdioBridgeError("not_found:stdio", "No such stdio session").toResponse();
+  if (!session.success) throw new RouteError("not_found:stdio", "No such stdio session");
   return relayStdioRequest(session.data, request);
-}
+});
 
 export const GET = handle;
 export const POST = handle;

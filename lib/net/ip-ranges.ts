@@ -139,12 +139,16 @@ const RANGES: readonly Range[] = [
   range("::1/128", "private", "loopback"),
   range("fc00::/7", "private", "unique local"),
   range("fec0::/10", "private", "site-local"),
+  // RFC 8215: a network's own NAT64 prefix; what sits behind it is that network's business.
+  range("64:ff9b:1::/48", "private", "the local-use NAT64 prefix (RFC 8215)"),
 ];
 
 // IPv6 forms that carry an IPv4 address inside: classify the embedded address instead.
 const EMBEDDED_V4: ReadonlyArray<{ bytes: Uint8Array; prefix: number; offset: number; label: string }> = [
   { ...parseCidrOrThrow("64:ff9b::/96"), offset: 12, label: "NAT64" },
   { ...parseCidrOrThrow("::/96"), offset: 12, label: "IPv4-compatible" },
+  // SIIT's IPv4-translated form, ::ffff:0:a.b.c.d (RFC 2765); not the mapped ::ffff:a.b.c.d.
+  { ...parseCidrOrThrow("::ffff:0:0:0/96"), offset: 12, label: "IPv4-translated" },
   { ...parseCidrOrThrow("2002::/16"), offset: 2, label: "6to4" },
 ];
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Serves the production build (run `next build` first) and prints the playground's URL.
+//
+//   node scripts/serve.mjs [--port 3000] [--host 127.0.0.1]
+//
+// Why not plain `next start`: this server
+// - makes the stdio bridge's local token (32 random bytes, or CMP_LOCAL_TOKEN when set) and
+//   shows it only here, in the fragment of the printed URL, which browsers never send to a
+//   server (docs/ARCHITECTURE.md, "Security"); on a non-loopback address it prints no token,
+//   since the bridge is off there anyway;
+// - writes X-Forwarded-For itself: the socket's address, appended to the chain when
+//   CMP_TRUST_PROXY says a proxy in front is trusted, replacing it otherwise, so a client cannot
+//   pick its own rate-limit key; CMP_SERVER=serve tells the routes the header is ours.
+// Plain JavaScript so that it runs on a production install without the TypeScript toolchain.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { parseArgs } from "node:util";
+import next from "next";
+
+const { values } = parseArgs({
+  options: { port: { type: "string", short: "p" }, host: { type: "string", short: "H" } },
+  strict: true,
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const host = values.host ?? process.env.HOST ?? "127.0.0.1";
+const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
+
+const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
+const token = given.length >= 32 ? given : randomBytes(32).toString("base64url");
+process.env.CMP_LOCAL_TOKEN = loopback ? token : "";
+process.env.CMP_LISTEN_HOST = host;
+process.env.CMP_SERVER = "serve";
+const hops = Number(process.env.CMP_TRUST_PROXY === "true" ? 1 : process.env.CMP_TRUST_PROXY ?? 0) || 0;
+
+const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = http.createServer((request, response) => {
+  const socket = request.socket.remoteAddress ?? "unknown";
+  const chain = request.headers["x-forwarded-for"];
+  const kept = hops > 0 && typeof chain === "string" && chain.trim() !== "" ? `${chain}, ` : "";
+  request.headers["x-forwarded-for"] = `${kept}${socket}`;
+  void handle(request, response);
+});
+server.listen(port, host, () => {
+  const shown = host.includes(":") ? `[${host}]` : host;
+  const base = `http://${shown}:${port}/`;
+  const lines = loopback
+    ? [
+        `Code Mode Playground is ready: ${base}#cmp-token=${token}`,
+        "  Open this link: its #cmp-token lets the page start local stdio MCP servers.",
+        "  The plain URL works too, without stdio servers. Keep the link to yourself.",
+      ]
+    : [
+        `Code Mode Playground is ready on ${base} (hosted mode: no stdio bridge).`,
+        "  See the README's \"Deploying\" section: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.",
+      ];
+  process.stdout.write(`${lines.join("\n")}\n`);
+});
+const stop = () => server.close(() => process.exit(0));
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
