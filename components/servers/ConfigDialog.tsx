@@ -1,13 +1,15 @@
 "use client";
 
 import { useState } from "react";
-import type { ServerRegistry } from "@/lib/mcp/registry";
+import type { ImportedCommand, ServerRegistry } from "@/lib/mcp/registry";
+import { escapeHidden } from "@/lib/text/hidden-characters";
 
 /** Import servers from an `mcpServers` JSON file (paste or file) and export them, with or without secrets. */
 export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; onClose: () => void }) {
   const [text, setText] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const [omitSecrets, setOmitSecrets] = useState(true);
+  const [awaiting, setAwaiting] = useState<readonly ImportedCommand[]>([]);
   const exported = registry.exportConfig({ omitSecrets, baseUrl: window.location.origin });
   const exportText = JSON.stringify(exported.config, null, 2);
 
@@ -27,6 +29,11 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
       ...outcome.warnings,
     ].filter(Boolean);
     setMessage({ ok: true, text: parts.join("\n") || "Nothing to import." });
+    setAwaiting(outcome.awaitingStart);
+  };
+  const start = (command: ImportedCommand) => {
+    registry.setEnabled(command.id, true);
+    setAwaiting((list) => list.filter((c) => c.id !== command.id));
   };
 
   return (
@@ -63,6 +70,24 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
       {message && (
         <div className={message.ok ? "ok-box" : "error-box"} role="status">
           {message.text}
+        </div>
+      )}
+      {awaiting.length > 0 && (
+        <div className="warn-box" role="group" aria-label="Local commands to review">
+          <p className="small">
+            This file runs {awaiting.length === 1 ? "a command" : `${awaiting.length} commands`} on your computer. They are added switched off: read
+            each one and start only what you trust.
+          </p>
+          <ul className="command-list">
+            {awaiting.map((command) => (
+              <li key={command.id}>
+                <strong>{command.name}</strong> <code>{escapeHidden([command.command, ...command.args].join(" "))}</code>{" "}
+                <button type="button" onClick={() => start(command)} aria-label={`Start ${command.name}`}>
+                  Start
+                </button>
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       <h3>Export</h3>

@@ -2,6 +2,7 @@
 
 import type { ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
+import { escapeHidden } from "@/lib/text/hidden-characters";
 
 export interface ServerCardProps {
   server: ServerConfig;
@@ -15,7 +16,8 @@ export interface ServerCardProps {
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
 export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
-  const where = server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : server.url;
+  // A command shows exactly as it runs: line breaks and hidden characters spelled out.
+  const where = escapeHidden(server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : (server.url ?? ""));
   return (
     <li className="server-card" aria-label={`Server ${server.name}`}>
       <div className="server-head">

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ServerInput } from "@/lib/mcp/server-input";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { slotKey, toServerInput } from "@/lib/share/restore";
+import { escapeHidden } from "@/lib/text/hidden-characters";
 import type { SharedServerPlan } from "@/lib/share/restore";
 import type { SecretSlot } from "@/lib/share/schema";
 import styles from "./ShareBanner.module.css";
@@ -39,7 +40,8 @@ export function SharedServerRow({
   const { server, status } = plan;
   const [values, setValues] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | undefined>(undefined);
-  const address = server.transport === "stdio" ? [server.command ?? "", ...(server.args ?? [])].join(" ") : (server.url ?? "");
+  // Escaped: a command is shown exactly as it will run, line breaks and hidden characters spelled out.
+  const address = escapeHidden(server.transport === "stdio" ? [server.command ?? "", ...(server.args ?? [])].join(" ") : (server.url ?? ""));
   const badge = BADGE[status];
 
   const add = () => {

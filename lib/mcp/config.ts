@@ -8,6 +8,7 @@
  * transport the same way; with `omitSecrets` it leaves secret headers, env values and query
  * parameters out and lists what it left out, so the UI can say so.
  */
+import { visibleText } from "../text/hidden-characters";
 import { z } from "zod";
 import { isCredentialValue, isSecretKey } from "./redact";
 import type { ServerConfig, TransportKind } from "./types";
@@ -50,8 +51,8 @@ const entrySchema = z
     url: z.string().optional(),
     serverUrl: z.string().optional(),
     headers: stringRecord.optional(),
-    command: z.string().optional(),
-    args: z.array(z.string({ error: "must be a string" })).optional(),
+    command: visibleText(z.string()).optional(),
+    args: z.array(visibleText(z.string({ error: "must be a string" }))).optional(),
     env: stringRecord.optional(),
     cwd: z.string().optional(),
     disabled: z.boolean().optional(),

@@ -16,10 +16,10 @@ import https from "node:https";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { UnreachableCause } from "./errors";
-import { createGuardedLookup, GUARD_REFUSED_CODE } from "./guarded-lookup";
-import type { ResolveAll } from "./guarded-lookup";
-import { checkProxyTarget } from "./proxy-guard";
-import type { ProxyGuardOptions } from "./proxy-guard";
+import { createGuardedLookup, GUARD_REFUSED_CODE } from "../net/guarded-lookup";
+import type { ResolveAll } from "../net/guarded-lookup";
+import { checkProxyTarget } from "../net/proxy-guard";
+import type { ProxyGuardOptions } from "../net/proxy-guard";
 import { buildDownstreamHeaders, buildUpstreamHeaders, TARGET_HEADER } from "./proxy-headers";
 import type { AppMode, Env } from "../http/deployment";
 import { PRIVATE_TARGETS } from "../net/private-targets";
@@ -32,6 +32,8 @@ export interface ProxyOptions extends ProxyGuardOptions {
   maxStreamMs?: number;
   /** Most response bytes relayed; unlimited when unset. */
   maxResponseBytes?: number;
+  /** Which keep-alive pool to use: one per mode (proxyOptionsFor sets it), none otherwise. */
+  pool?: AppMode;
   /** Largest request body forwarded. */
   maxRequestBytes?: number;
   /** DNS resolver; injected in tests. */
@@ -44,9 +46,15 @@ const METHODS = new Set(["GET", "POST", "DELETE"]);
 const TOO_LARGE_CODE = "EMCPTOOLARGE";
 const TIMEOUT_CODE = "EMCPTIMEOUT";
 
-// Dedicated agents: pooled sockets here were all opened through the guarded lookup,
-// so reusing one can never skip the address check.
-const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+// Dedicated agents, one pair per deployment mode: a pooled socket skips `lookup`, so every
+// socket in a pool must have been opened under the same allow-list as the request reusing it.
+// Local mode allows private targets and hosted mode does not, so they never share a pool.
+const agentPools = {
+  local: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  hosted: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
+  // Options built by hand (tests, callers with their own allow-list): no pooling at all.
+  none: { http: false as const, https: false as const },
+};
 
 function positive(text: string | undefined): number | undefined {
   const value = Number(text);
@@ -68,6 +76,7 @@ export function proxyOptionsFor(mode: AppMode, env: Env): ProxyOptions {
   const allowList = (env.MCP_PROXY_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
   const timeout = positive(env.MCP_PROXY_TIMEOUT_MS);
   const base: ProxyOptions = {
+    pool: mode,
     allowList: mode === "local" ? [...allowList, ...PRIVATE_TARGETS] : allowList,
     allowListOnly: env.MCP_PROXY_ALLOW_ONLY === "1" || env.MCP_PROXY_ALLOW_ONLY === "true",
     ...(timeout ? { timeoutMs: timeout } : {}),
@@ -156,7 +165,7 @@ function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promis
     const upstream = (isHttps ? https : http).request(url, {
       method: request.method,
       headers: buildUpstreamHeaders(request.headers),
-      agent: isHttps ? agents.https : agents.http,
+      agent: isHttps ? agentPools[options.pool ?? "none"].https : agentPools[options.pool ?? "none"].http,
       lookup: createGuardedLookup(options, options.resolveAll),
     });
     const fail = (error: Error) => upstream.destroy(error);

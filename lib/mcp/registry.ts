@@ -25,7 +25,24 @@ export type { ServerInput, ServerInputIssue } from "./server-input";
 export type RegistryResult = { ok: true; server: ServerConfig } | { ok: false; issues: ServerInputIssue[] };
 
 /** Outcome of an import: names added and replaced, or every error (nothing applied). */
-export type ImportOutcome = { ok: true; added: string[]; replaced: string[]; warnings: string[] } | { ok: false; errors: string[] };
+export type ImportOutcome =
+  | {
+      ok: true;
+      added: string[];
+      replaced: string[];
+      warnings: string[];
+      /** Imported stdio servers, kept switched off until the person has read each command and starts it. */
+      awaitingStart: ImportedCommand[];
+    }
+  | { ok: false; errors: string[] };
+
+/** A local command an import brought in, for the person to review before it runs. */
+export interface ImportedCommand {
+  id: string;
+  name: string;
+  command: string;
+  args: readonly string[];
+}
 
 /** Outcome of restoring the demo servers. */
 export interface RestoreOutcome {
@@ -171,7 +188,11 @@ export class ServerRegistry {
     const added: string[] = [];
     const replaced: string[] = [];
     const errors: string[] = [];
-    for (const incoming of parsed.servers) {
+    const awaitingStart: ImportedCommand[] = [];
+    for (const imported of parsed.servers) {
+      // An imported file is as foreign as a shared link: its commands run only once the person
+      // has seen each one and started it (registry.setEnabled), never on import.
+      const incoming = imported.transport === "stdio" ? { ...imported, enabled: false } : imported;
       const existing = next.find((s) => sameName(s.name, incoming.name));
       const input = toServerInput(incoming);
       const issues = validateServerInput(input, next.filter((s) => s !== existing));
@@ -179,6 +200,7 @@ export class ServerRegistry {
         errors.push(...issues.map((i) => `mcpServers.${incoming.name}: ${i.message}`));
         continue;
       }
+      const id = existing?.id ?? incoming.id;
       if (existing) {
         next = next.map((s) => (s === existing ? freezeServer(toServerConfig(existing.id, input)) : s));
         if (!added.includes(existing.name)) replaced.push(incoming.name);
@@ -186,10 +208,13 @@ export class ServerRegistry {
         next.push(freezeServer(toServerConfig(incoming.id, input)));
         added.push(incoming.name);
       }
+      if (incoming.transport === "stdio") {
+        awaitingStart.push({ id, name: incoming.name, command: incoming.command ?? "", args: incoming.args ?? [] });
+      }
     }
     if (errors.length > 0) return { ok: false, errors };
     this.commit(next);
-    return { ok: true, added, replaced, warnings: parsed.warnings };
+    return { ok: true, added, replaced, warnings: parsed.warnings, awaitingStart };
   }
 
   /**

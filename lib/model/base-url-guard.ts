@@ -5,11 +5,11 @@
  * (Ollama on localhost, a LAN vLLM) pass only when the app itself runs on loopback, i.e. on
  * the person's own machine, or when MODEL_BASE_URL_ALLOW lists them.
  *
- * Limit: this checks the URL's text. A public name that resolves to a private address is not
- * caught here (the MCP proxy checks at connect time with its own HTTP client; the provider
- * SDKs use fetch, which has no lookup hook).
+ * This checks the URL's text, before anything is sent; the provider then talks through
+ * lib/net/guarded-fetch.ts, which checks the resolved address at connect time and every
+ * redirect hop with the same allow-list (`baseUrlAllowList`).
  */
-import { checkProxyTarget } from "../mcp/proxy-guard";
+import { checkProxyTarget } from "../net/proxy-guard";
 import { PRIVATE_TARGETS } from "../net/private-targets";
 
 
@@ -26,10 +26,14 @@ export function baseUrlAllowListFromEnv(env: Record<string, string | undefined>)
   return (env.MODEL_BASE_URL_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/** The guard's allow-list for a policy: the configured entries, plus every private range when local. */
+export function baseUrlAllowList(policy: BaseUrlPolicy): string[] {
+  return [...(policy.allowList ?? []), ...(policy.allowPrivate ? PRIVATE_TARGETS : [])];
+}
+
 /** Checks a base URL; the reason is written for a person. */
 export function checkBaseUrl(url: string, policy: BaseUrlPolicy): { ok: true } | { ok: false; reason: string } {
-  const allowList = [...(policy.allowList ?? []), ...(policy.allowPrivate ? PRIVATE_TARGETS : [])];
-  const verdict = checkProxyTarget(url, { allowList });
+  const verdict = checkProxyTarget(url, { allowList: baseUrlAllowList(policy) });
   if (verdict.ok) return verdict;
   const reason = verdict.reason.replace("add it to the proxy allow-list to reach it", "a hosted playground does not call private addresses");
   return { ok: false, reason: `The base URL is refused: ${reason}. Run the app on your machine (npm start listens on 127.0.0.1) or list the host in MODEL_BASE_URL_ALLOW.` };

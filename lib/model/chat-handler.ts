@@ -11,6 +11,7 @@ import { readJsonBody } from "../http/read-body";
 import { codeModeTools } from "./code-tools";
 import { streamChat } from "./chat-stream";
 import { baseUrlAllowListFromEnv, type BaseUrlPolicy } from "./base-url-guard";
+import type { ResolveAll } from "../net/guarded-lookup";
 import type { DemoModelOptions } from "./demo/demo-model";
 import { resolveModel, serverKeyStatus, withoutServerKeys, type Env } from "./provider-registry";
 import { chatRequestSchema, MAX_BODY_BYTES } from "./request-schema";
@@ -23,6 +24,8 @@ export interface ChatHandlerOptions {
   baseUrlPolicy?: (request: Request) => BaseUrlPolicy;
   /** Provider fetch (tests). */
   fetch?: typeof fetch;
+  /** DNS for the guarded fetch of OpenAI-compatible base URLs (tests). */
+  resolveAll?: ResolveAll;
   demo?: DemoModelOptions;
 }
 
@@ -44,7 +47,7 @@ async function handle(request: Request, options: ChatHandlerOptions): Promise<Re
   if (!checked.success) throw new RouteError("bad_request:chat", `Invalid messages: ${checked.error.message}`);
   const policy = (options.baseUrlPolicy ?? defaultPolicy(options.env))(request);
   const env = serverKeysAllowed(request, options.env, body.access) ? options.env : withoutServerKeys(options.env);
-  const model = resolveModel(body.model, { env, baseUrlPolicy: policy, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.demo ? { demo: options.demo } : {}) });
+  const model = resolveModel(body.model, { env, baseUrlPolicy: policy, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}), ...(options.demo ? { demo: options.demo } : {}) });
   const stream = streamChat({ model, instructions: body.instructions, messages: checked.data, mode: body.mode, settings: body.settings, abortSignal: request.signal });
   return createUIMessageStreamResponse({ stream, headers: { "cache-control": "no-store" } });
 }

@@ -11,7 +11,9 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { createGateway } from "ai";
-import { checkBaseUrl, type BaseUrlPolicy } from "./base-url-guard";
+import { createGuardedFetch } from "../net/guarded-fetch";
+import type { ResolveAll } from "../net/guarded-lookup";
+import { baseUrlAllowList, checkBaseUrl, type BaseUrlPolicy } from "./base-url-guard";
 import { createDemoModel, type DemoModelOptions } from "./demo/demo-model";
 import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "./providers";
 import type { LanguageModelV4 } from "./spec-types";
@@ -46,6 +48,8 @@ export interface RegistryOptions {
   baseUrlPolicy: BaseUrlPolicy;
   /** Custom fetch for the provider (tests). */
   fetch?: typeof fetch;
+  /** DNS for the OpenAI-compatible provider's guarded fetch (tests). */
+  resolveAll?: ResolveAll;
   demo?: DemoModelOptions;
 }
 
@@ -89,7 +93,9 @@ export function resolveModel(choice: ModelChoice, options: RegistryOptions): Res
     if (!baseURL) throw new RouteError("bad_request:chat", "An OpenAI-compatible endpoint needs a base URL, e.g. http://localhost:11434/v1 for Ollama.");
     const verdict = checkBaseUrl(baseURL, options.baseUrlPolicy);
     if (!verdict.ok) throw new RouteError("refused:chat", verdict.reason);
-    const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, includeUsage: true, ...(typedKey ? { apiKey: typedKey } : {}), ...fetchOption });
+    // The browser chose this URL: connect only where the guard allows, redirects included.
+    const guarded = options.fetch ?? createGuardedFetch({ allowList: baseUrlAllowList(options.baseUrlPolicy), ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}) });
+    const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, includeUsage: true, ...(typedKey ? { apiKey: typedKey } : {}), fetch: guarded });
     return { model: provider.chatModel(choice.modelId), label: `the OpenAI-compatible server at ${baseURL}`, secrets: typedKey ? [typedKey] : [], keyHint: "Check the key in the chat settings." };
   }
   const apiKey = typedKey ?? serverKey(choice.provider, options.env);

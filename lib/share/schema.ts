@@ -9,6 +9,7 @@
  * SHARE_CAPS; runs in particular are "an array of JSON objects" until the run-record format in
  * lib/timeline settles, at which point this schema should name its fields.
  */
+import { visibleText } from "../text/hidden-characters";
 import { z } from "zod";
 import type { SandboxLimits } from "../sandbox/types";
 import { isServerUrl } from "../mcp/server-input";
@@ -59,8 +60,8 @@ export const shareServerSchema = z
     name: label,
     transport: z.enum(["streamable-http", "sse", "stdio"]),
     url: z.string().max(SHARE_CAPS.urlChars).refine(isShareableUrl, "must be an http(s) URL without credentials").optional(),
-    command: z.string().min(1).max(SHARE_CAPS.argChars).optional(),
-    args: z.array(z.string().max(SHARE_CAPS.argChars)).max(SHARE_CAPS.args).optional(),
+    command: visibleText(z.string().min(1).max(SHARE_CAPS.argChars)).optional(),
+    args: z.array(visibleText(z.string().max(SHARE_CAPS.argChars))).max(SHARE_CAPS.args).optional(),
     /** True when the original config had headers, env, credentials or secret-looking args. */
     hadSecrets: z.boolean(),
     secrets: z.array(secretSlotSchema).max(SHARE_CAPS.secretSlots).default([]),

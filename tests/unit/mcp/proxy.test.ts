@@ -180,13 +180,14 @@ describe("hosted stream caps (finding 3)", () => {
 describe("proxyOptionsFor", () => {
   it("hosted: reads the allow-list, allow-only flag and timeout, and caps streams", () => {
     expect(proxyOptionsFor("hosted", { MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,", MCP_PROXY_ALLOW_ONLY: "1", MCP_PROXY_TIMEOUT_MS: "5000", MCP_PROXY_MAX_STREAM_MS: "1000" })).toEqual({
+      pool: "hosted",
       allowList: ["localhost", "10.0.0.0/8"],
       allowListOnly: true,
       timeoutMs: 5000,
       maxStreamMs: 1000,
       maxResponseBytes: HOSTED_PROXY_CAPS.maxResponseBytes,
     });
-    expect(proxyOptionsFor("hosted", {})).toEqual({ allowList: [], allowListOnly: false, ...HOSTED_PROXY_CAPS });
+    expect(proxyOptionsFor("hosted", {})).toEqual({ pool: "hosted", allowList: [], allowListOnly: false, ...HOSTED_PROXY_CAPS });
   });
 
   it("local: loopback and private targets pass, streams are not capped", () => {

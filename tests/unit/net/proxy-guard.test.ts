@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyAddress, ipInCidr, parseIp } from "@/lib/net/ip-ranges";
-import { checkProxyTarget, checkResolvedAddress } from "@/lib/mcp/proxy-guard";
+import { checkProxyTarget, checkResolvedAddress } from "@/lib/net/proxy-guard";
 
 // [url, refused?, reason fragment]
 const TABLE: Array<[string, boolean, string?]> = [

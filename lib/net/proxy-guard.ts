@@ -15,7 +15,7 @@
  * Numeric IPv4 forms (hex, octal, single integer, "127.1") need no code of their own: the
  * WHATWG URL parser normalises them to dotted decimal before we look.
  */
-import { classifyAddress, ipInCidr, parseCidr } from "../net/ip-ranges";
+import { classifyAddress, ipInCidr, parseCidr } from "./ip-ranges";
 
 /** Outcome of a guard check; `reason` is written for a person. */
 export type GuardResult = { ok: true } | { ok: false; reason: string };
