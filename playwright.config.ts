@@ -1,20 +1,10 @@
 import { defineConfig } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import { freePort } from "./tests/fixtures/free-port";
 import { chromiumPath, CHROMIUM_ARGS } from "./tests/e2e/chromium";
 
-// One free loopback port for the whole run. Workers re-read this file, so the port chosen
-// by the runner is handed to them through the environment.
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
+// Free loopback ports for the whole run. Workers re-read this file, so the ports chosen by the
+// runner are handed to them through the environment.
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_EVERYTHING_PORT ??= String(await freePort());
 process.env.E2E_MODEL_PORT ??= String(await freePort());

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -7,7 +8,10 @@ export const metadata: Metadata = {
   description: "Chat with a model in code mode, run its program in a QuickJS sandbox, inspect every MCP tool call.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request: each response carries its own CSP nonce (proxy.ts), which a
+  // prerendered page could not.
+  await connection();
   return (
     <html lang="en">
       <body>{children}</body>

@@ -6,6 +6,7 @@ import { createRegistryStorage } from "@/lib/mcp/registry-storage";
 import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
 import { withStdioBridge } from "@/lib/mcp/stdio-connector";
 import { adoptLocalToken } from "@/lib/mcp/local-token";
+import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/connect-origins";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type CallInfo } from "@/lib/mcp/host-functions";
 import type { ServerConfig } from "@/lib/mcp/types";
@@ -58,11 +59,19 @@ export function useMcp(): UseMcpResult {
     // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed.
     const localToken = adoptLocalToken(window.location, window.history, browserStorage());
     const registry = new ServerRegistry({ storage: createRegistryStorage(window.localStorage) });
+    // The origins this page's CSP lets it fetch; the cookie then names every server for the next load.
+    const direct = allowedConnectOrigins(document.cookie);
+    const keepCookie = () => {
+      document.cookie = connectOriginsCookie(registry.snapshot(), window.location.origin);
+    };
+    keepCookie();
+    const unsubscribeCookie = registry.subscribe(keepCookie);
     const manager = new ConnectionManager(registry, {
       connectOptions: {
         baseUrl: window.location.origin,
         proxyUrl: "/api/mcp/proxy",
         fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
+        canConnectDirect: (origin) => direct.has(origin),
       },
       connector: withStdioBridge(() => localToken),
     });
@@ -70,7 +79,10 @@ export function useMcp(): UseMcpResult {
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setStores({ registry, manager });
     void manager.connectAll();
-    return () => void manager.dispose();
+    return () => {
+      unsubscribeCookie();
+      void manager.dispose();
+    };
   }, []);
 
   const registry = stores?.registry;

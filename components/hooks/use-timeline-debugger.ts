@@ -52,7 +52,7 @@ interface CurrentRun {
   replayOf: string | undefined;
 }
 
-/** Wires mocks, replay, approvals and recording around the live host functions (see the report for the wiring). */
+/** Wires mocks, replay, approvals and recording around the live host functions (docs/ARCHITECTURE.md, the data flow). */
 export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[]): UseTimelineDebuggerResult {
   const history = useTimelineHistory();
   const approvals = useTimelineApprovals(servers);

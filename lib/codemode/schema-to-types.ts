@@ -1,6 +1,6 @@
 /**
  * JSON Schema → TypeScript type tree. Written by hand because this is the product's own
- * craft (STYLE.md, habit 10): the libraries that do it (json-schema-to-typescript and kin)
+ * craft (docs/ARCHITECTURE.md): the libraries that do it (json-schema-to-typescript and kin)
  * emit whole modules with interfaces and banners, need Node, and cannot share shapes across
  * tools or keep per-property JSDoc as compact as a prompt needs.
  *

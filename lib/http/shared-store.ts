@@ -30,9 +30,16 @@ export function sharedRedis(env: Env): Promise<SharedRedis> | undefined {
   if (!url) return undefined;
   let client = clients.get(url);
   if (!client) {
-    const redis = createClient({ url, socket: { connectTimeout: 5_000, reconnectStrategy: (retries) => Math.min(retries * 200, 2_000) } });
+    const redis = createClient({
+      url,
+      // Nothing waits on a Redis that is gone: commands fail at once while disconnected, and
+      // after a few reconnects the client gives up; the next request opens a new one.
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 3_000, reconnectStrategy: (retries) => (retries >= 3 ? new Error("Redis is unreachable") : 200 * (retries + 1)) },
+    });
     // Without a listener an unreachable Redis would crash the process; commands fail instead.
     redis.on("error", () => undefined);
+    redis.on("end", () => clients.delete(url));
     client = redis.connect().then(() => redis as unknown as SharedRedis);
     client.catch(() => clients.delete(url));
     clients.set(url, client);

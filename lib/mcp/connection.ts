@@ -43,6 +43,12 @@ export interface ConnectOptions {
    * force one route (tests, or servers known to lack CORS). Same-origin URLs are always direct.
    */
   via?: "auto" | "direct" | "proxy";
+  /**
+   * Whether the page's Content-Security-Policy lets it fetch this origin directly
+   * (connect-origins.ts). When it does not, "auto" goes through the proxy at once instead of
+   * trying a fetch the browser would block. Unset: every origin may be tried.
+   */
+  canConnectDirect?: (origin: string) => boolean;
 }
 
 /** Default connect timeout. */
@@ -200,7 +206,8 @@ export async function connectToServer(config: ServerConfig, options: ConnectOpti
   }
   const url = resolveUrl(config, options.baseUrl);
   const sameOrigin = url.origin === new URL(options.baseUrl).origin;
-  const via = options.via ?? "auto";
+  const allowed = options.canConnectDirect?.(url.origin) ?? true;
+  const via = options.via === undefined || options.via === "auto" ? (allowed ? "auto" : "proxy") : options.via;
   const routes: Route[] = sameOrigin || via === "direct" ? ["direct"] : via === "proxy" ? ["proxy"] : ["direct", "proxy"];
   const wires: Wire[] = config.transport === "sse" ? ["sse"] : ["streamable-http", "sse"];
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;

@@ -5,8 +5,8 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 /**
- * Default limits, from the anchors in DESIGN.md (128 MB, 10 s CPU, 60 s wall, 30 s per call,
- * 10 in flight, 1 000 calls).
+ * Default limits, taken from the peers' (docs/ARCHITECTURE.md, "The sandbox contract"):
+ * 128 MB, 10 s CPU, 60 s wall, 30 s per call, 10 in flight, 1 000 calls.
  *
  * The stack is 128 KB, not 1 MB: QuickJS measures its stack in WASM linear memory, but the
  * interpreter's native frames live on the host's own stack, which runs out first. Measured:

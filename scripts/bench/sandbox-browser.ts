@@ -2,21 +2,10 @@
 // builds the app, serves it with `next start` on a free loopback port, opens /bench and
 // reads the figures the page measured. Set BENCH_URL to measure an already running app.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../tests/fixtures/free-port";
 import { chromium } from "@playwright/test";
 import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
 import type { BenchRow } from "./rows";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

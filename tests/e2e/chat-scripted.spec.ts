@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import type { E2EModelId } from "../fixtures/model/e2e-model-scripts";
 import { ChatPanel } from "./pages/chat-panel";
 import { PlaygroundPage } from "./pages/playground-page";

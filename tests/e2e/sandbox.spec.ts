@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 
 test.describe("the playground page and the sandbox", () => {

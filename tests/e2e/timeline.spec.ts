@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { exportRunFile } from "../../lib/timeline/run-file";
 import { syntheticRun } from "../../lib/timeline/synthetic-run";
 import { PlaygroundPage } from "./pages/playground-page";

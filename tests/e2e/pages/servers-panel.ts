@@ -34,6 +34,18 @@ export class ServersPanel {
     await form.getByRole("button", { name: "Add" }).click();
   }
 
+  /** Adds a local (stdio) server: a command and its arguments, one per line. */
+  async addStdioServer(name: string, command: string, args: readonly string[]): Promise<void> {
+    await this.openServersTab();
+    await this.root.getByRole("button", { name: "Add server" }).click();
+    const form = this.root.getByRole("form", { name: "Add server" });
+    await form.getByLabel("Name (the code namespace)").fill(name);
+    await form.getByLabel("Transport").selectOption("stdio");
+    await form.getByRole("textbox", { name: "Command" }).fill(command);
+    await form.getByLabel("Arguments (one per line)").fill(args.join("\n"));
+    await form.getByRole("button", { name: "Add" }).click();
+  }
+
   async openTool(server: string, tool: string): Promise<void> {
     await this.openToolsTab();
     await this.root.getByRole("region", { name: `Tools of ${server}` }).getByRole("button", { name: new RegExp(`^${tool}`) }).click();

@@ -1,0 +1,109 @@
+/**
+ * Security, end to end against the production build: the link `npm start` prints opens a
+ * playground whose stdio bridge works; the plain URL says how to get that link; pages carry a
+ * strict CSP; and a plain HTTP client forging browser headers gets nothing (issue 11).
+ */
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { freePort } from "../fixtures/free-port";
+import path from "node:path";
+import { expect, test } from "./fixtures";
+import { PlaygroundPage } from "./pages/playground-page";
+import { ServersPanel } from "./pages/servers-panel";
+
+const require = createRequire(import.meta.url);
+const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
+const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
+
+/** Starts the production server exactly as `npm start` does (after the build) and returns the URL it printed. */
+async function startAsNpmStart(): Promise<{ child: ChildProcess; printed: string }> {
+  const port = await freePort();
+  // No CMP_LOCAL_TOKEN: serve.mjs makes its own, as on a newcomer's machine.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CMP_LOCAL_TOKEN: "" };
+  const child = spawn(process.execPath, ["scripts/serve.mjs", "--port", String(port)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const printed = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL: ${out}`)), 60_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /ready: (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`serve.mjs exited (${code}): ${out}`)));
+  });
+  return { child, printed };
+}
+
+test.describe("security", () => {
+  test("the URL npm start prints opens the playground with the stdio bridge working; the token leaves the address bar", async ({ page }) => {
+    const { child, printed } = await startAsNpmStart();
+    try {
+      expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#cmp-token=[A-Za-z0-9_-]{43}$/);
+      await page.goto(printed);
+      await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+      expect(page.url()).not.toContain("cmp-token");
+      const servers = new ServersPanel(page);
+      await servers.addStdioServer("memory", process.execPath, [memoryBin]);
+      await servers.expectConnected("memory");
+      // A reload keeps the token: the page stored it.
+      await page.reload();
+      await servers.expectConnected("memory");
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  test("the plain URL still works, and a stdio server then says how to get the printed link", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    const servers = new ServersPanel(page);
+    await servers.addStdioServer("memory", process.execPath, [memoryBin]);
+    const card = page.getByRole("listitem", { name: "Server memory" });
+    await expect(card.getByRole("alert")).toContainText("the link that `npm start` printed in its terminal", { timeout: 20_000 });
+    await expect(servers.status("memory")).toHaveText("error");
+    // The rest of the playground is unaffected.
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+  });
+
+  test("pages carry a strict CSP with a fresh nonce, and Next's scripts carry it", async ({ page, baseURL }) => {
+    const first = await page.goto("/");
+    const policy = first?.headers()["content-security-policy"] ?? "";
+    expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    for (const directive of ["object-src 'none'", "frame-ancestors 'none'", "worker-src 'self' blob:", "base-uri 'none'"]) expect(policy).toContain(directive);
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1] ?? "";
+    // Every script in the server's HTML carries this response's nonce (later ones load through 'strict-dynamic').
+    const html = (await first?.text()) ?? "";
+    const tags = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(tags.length).toBeGreaterThan(0);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
+    await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    const second = await page.request.get(`${baseURL}/`);
+    expect(second.headers()["content-security-policy"]).not.toContain(nonce);
+  });
+
+  test("a plain HTTP client forging browser headers gets no token, runs nothing, and rebinding fails", async ({ request, baseURL }) => {
+    const origin = baseURL ?? "";
+    const forged = { origin, "sec-fetch-site": "same-origin" };
+    const token = await request.get(`${origin}/api/mcp/stdio/token`, { headers: forged });
+    expect(token.status()).toBe(403);
+    const start = await request.post(`${origin}/api/mcp/stdio`, { headers: { ...forged, "x-cmp-local-token": "guess" }, data: { command: "touch", args: ["/tmp/pwned"] } });
+    expect(start.status()).toBe(403);
+    // DNS rebinding: the browser would send the attacker's name as Host.
+    const host = `evil.example:${new URL(origin).port}`;
+    for (const [method, path] of [["POST", "/api/chat"], ["GET", "/api/mcp/proxy"], ["POST", "/api/share"], ["GET", "/api/chat/providers"]] as const) {
+      const response = await request.fetch(`${origin}${path}`, { method, headers: { host, origin: `http://${host}` }, ...(method === "POST" ? { data: {} } : {}) });
+      expect(response.status(), `${method} ${path}`).toBe(403);
+      expect(await response.text()).toContain("DNS rebinding protection");
+    }
+    // A cross-site "simple" POST (text/plain skips the CORS preflight) burns no model quota.
+    const blind = await request.post(`${origin}/api/chat`, { headers: { origin, "content-type": "text/plain" }, data: "{}" });
+    expect(blind.status()).toBe(415);
+    const foreign = await request.post(`${origin}/api/chat`, { headers: { origin: "https://evil.example" }, data: {} });
+    expect(foreign.status()).toBe(403);
+  });
+});
