@@ -10,7 +10,7 @@
  */
 import { visibleText } from "../text/hidden-characters";
 import { z } from "zod";
-import { isCredentialValue, isSecretKey } from "./redact";
+import { isCredentialValue, isSecretKey } from "../secrets/redact";
 import type { ServerConfig, TransportKind } from "./types";
 
 /** Outcome of an import: servers plus warnings, or every error found (each with its path). */

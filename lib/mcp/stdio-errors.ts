@@ -4,24 +4,13 @@
  * (`start_failed:stdio`, `exited:stdio`) with a machine-readable cause.
  */
 import { RouteError } from "../http/route-error";
-import { REDACTED } from "./redact";
+import { removeSecrets } from "../secrets/patterns";
 
 /** Why a child could not start or stopped, for `start_failed:stdio` and `exited:stdio`. */
 export type StdioFailureCause = "command_not_found" | "not_executable" | "cwd_not_found" | "spawn_error" | "exited";
 
-// Shorter values ("1", "on", "dev") are not secrets and replacing them would garble the text.
-const MIN_SECRET_LENGTH = 4;
-
-/**
- * Replaces every occurrence of the given secret values (a child's env) with "[redacted]".
- * Applied to anything echoed back: a child may print its own configuration to stderr.
- */
-export function scrubSecrets(text: string, secrets: Iterable<string>): string {
-  const values = [...new Set(secrets)].filter((v) => v.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-  let out = text;
-  for (const value of values) out = out.split(value).join(REDACTED);
-  return out;
-}
+/** Removes a child's env values (and anything credential-shaped) from text echoed back: a child may print its own configuration to stderr. */
+export const scrubSecrets = (text: string, secrets: Iterable<string>): string => removeSecrets(text, secrets);
 
 /** The facts `describeExit` needs: how it ended, what was run, what it printed, which values are secret. */
 export interface ExitFacts {

@@ -3,6 +3,7 @@
  * The text goes into the chat stream, so it must never contain a key: every secret the
  * request used is redacted, and so is anything that looks like one.
  */
+import { removeSecrets } from "../secrets/patterns";
 import { APICallError, LoadAPIKeyError, RetryError } from "ai";
 
 /** Stable codes for model failures. */
@@ -26,17 +27,8 @@ export interface ModelErrorContext {
 }
 
 const MAX_DETAIL = 300;
-// Common key shapes (OpenAI sk-…, Anthropic sk-ant-…, Google AIza…, bearer tokens).
-const KEY_LIKE = /\b(sk-[A-Za-z0-9_-]{8,}|sk-ant-[A-Za-z0-9_-]{8,}|AIza[A-Za-z0-9_-]{20,}|Bearer\s+[A-Za-z0-9._~+/-]{8,})/g;
-
-/** Removes the given secrets and key-shaped strings from a text. */
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 6) out = out.split(secret).join("[redacted]");
-  }
-  return out.replace(KEY_LIKE, "[redacted]");
-}
+/** Removes the given secrets and key-shaped strings from a text (lib/secrets/patterns.ts). */
+export const redact = (text: string, secrets: readonly string[] = []): string => removeSecrets(text, secrets);
 
 /** The provider's own error message from a JSON error body (`{error:{message}}`, `{message}`), if any. */
 function detailOf(body: string | undefined): string | undefined {

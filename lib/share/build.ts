@@ -6,7 +6,7 @@
  * What does not fit or cannot be shared is left out and listed in `omitted`. Pure.
  */
 import type { ToolDefinition } from "../codemode/types";
-import { redactSecrets } from "../mcp/redact";
+import { redactSecrets } from "../secrets/redact";
 import type { ServerConfig } from "../mcp/types";
 import { DEFAULT_LIMITS } from "../sandbox/limits";
 import type { SandboxLimits } from "../sandbox/types";

@@ -4,7 +4,7 @@
  * this machine. Adding one turns it plus the secrets the person typed into a ServerInput for the
  * registry. Nothing here connects: the page adds a server only when the person asks. Pure.
  */
-import { REDACTED } from "../mcp/redact";
+import { REDACTED } from "../secrets/redact";
 import type { ServerInput } from "../mcp/server-input";
 import type { ServerConfig } from "../mcp/types";
 import type { SecretSlot, ShareServer } from "./schema";

@@ -4,13 +4,13 @@
  * values (their names become secret slots the recipient is asked to fill), URL credentials,
  * the URL fragment, secret query parameters, and secret-looking args. Pure.
  */
-import { isSecretKey, REDACTED } from "../mcp/redact";
+import { isSecretKey, REDACTED } from "../secrets/redact";
 import type { ServerConfig } from "../mcp/types";
 import { SHARE_CAPS } from "./caps";
 import { cleanLabel, SLOT_NAME } from "./labels";
 import type { SecretSlot, ShareServer } from "./schema";
 import { isShareableUrl } from "./schema";
-import { looksLikeSecret } from "./secret-patterns";
+import { looksLikeSecret } from "../secrets/patterns";
 
 /** A shared server, or why it was left out. */
 export type ShareServerOutcome = { ok: true; server: ShareServer } | { ok: false; reason: string };

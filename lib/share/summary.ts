@@ -4,7 +4,7 @@
  * Pure.
  */
 import type { ShareState } from "./schema";
-import { looksLikeSecret, secretLines } from "./secret-patterns";
+import { looksLikeSecret, secretLines } from "../secrets/patterns";
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;

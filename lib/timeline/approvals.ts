@@ -8,7 +8,7 @@
  * resume function) while the prompt is open; hosts that do not provide it (tests, other
  * embedders) simply keep their clocks running.
  */
-import { redactSecrets } from "../mcp/redact";
+import { redactSecrets } from "../secrets/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "./call-records";
 import { mapHost, safely } from "./host-table";

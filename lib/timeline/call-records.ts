@@ -11,7 +11,7 @@
  * twice in Strict Mode and replays them when rebasing updates. `version` changes whenever the
  * records do, so views can use it as a memo key.
  */
-import { redactSecrets } from "../mcp/redact";
+import { redactSecrets } from "../secrets/redact";
 import type { RunEvent, RunResult } from "../sandbox/types";
 
 /** Where a call stands. "warning": it returned, but its output does not match the outputSchema. */

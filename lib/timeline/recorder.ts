@@ -8,11 +8,11 @@
  * Appending is O(1) per event; `snapshot()` copies the event list, so take one when the run
  * ends (or when the person asks), not per event: the live view uses the call-records reducer.
  */
-import { redactSecrets } from "../mcp/redact";
+import { redactSecrets } from "../secrets/redact";
 import type { LogEntry, RunEvent, RunResult, SandboxError, SandboxLimits } from "../sandbox/types";
 import type { CallInfo } from "./call-records";
 import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RecordedCallInfo, type RecordedEvent, type RecordedNamespace, type RunRecord } from "./run-record";
-import { redactDeep, scrubText } from "./scrub";
+import { redactDeep, scrubText } from "../secrets/scrub";
 
 /** Values whose JSON is longer than this are kept as a size and a preview (a `big` result can be 2 MB). */
 export const DEFAULT_MAX_VALUE_CHARS = 512 * 1024;

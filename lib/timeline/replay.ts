@@ -24,7 +24,7 @@ import type { HostFunction, HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "./call-records";
 import { callLabel, recordedCalls, recordStart, type RecordedCall, type RunRecord } from "./run-record";
 import { define, ownFunction, safely } from "./host-table";
-import { redactDeep } from "./scrub";
+import { redactDeep } from "../secrets/scrub";
 import { clip, stableJson } from "./stable-json";
 
 /** A replay that left the recording. */

@@ -6,7 +6,7 @@
  */
 import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RunRecord } from "./run-record";
 import { runFileHeaderSchema, runRecordSchema } from "./run-file-schema";
-import { redactDeep, scrubText } from "./scrub";
+import { redactDeep, scrubText } from "../secrets/scrub";
 
 /** Why a file was refused; stable codes for tests and UI. */
 export type RunFileErrorCode = "too-large" | "not-json" | "not-a-run-file" | "unsupported-version" | "invalid";

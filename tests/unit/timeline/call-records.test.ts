@@ -10,7 +10,7 @@ import {
   type CallRecordsAction,
   type CallRecordsState,
 } from "@/lib/timeline/call-records";
-import { REDACTED } from "@/lib/mcp/redact";
+import { REDACTED } from "@/lib/secrets/redact";
 import type { RunResult } from "@/lib/sandbox/types";
 
 const RUN = "r1";

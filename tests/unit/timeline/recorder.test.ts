@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
-import { REDACTED } from "@/lib/mcp/redact";
+import { REDACTED } from "@/lib/secrets/redact";
 import { RunRecorder } from "@/lib/timeline/recorder";
 import { exportRunFile } from "@/lib/timeline/run-file";
 import { recordedCalls, recordEnd, recordStart } from "@/lib/timeline/run-record";
-import { scrubText } from "@/lib/timeline/scrub";
+import { scrubText } from "@/lib/secrets/scrub";
 import { startDemoHost } from "../../fixtures/mcp/demo-host";
 import { fakeTool, recordRun, valueOf } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSecretKey, redactHeaders, redactSecrets, REDACTED } from "@/lib/mcp/redact";
+import { isSecretKey, redactHeaders, redactSecrets, REDACTED } from "@/lib/secrets/redact";
 
 describe("isSecretKey", () => {
   it.each([

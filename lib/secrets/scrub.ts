@@ -1,12 +1,12 @@
 /**
  * Credential scrubbing for free text (console lines, error messages, strings inside results,
- * the code itself), where redactSecrets' rules cannot see a key or only look at a whole string.
- * Complements lib/mcp/redact.ts, which handles structured values. Pure.
+ * the code itself), where redactSecrets' rules cannot see a key or only look at a whole string:
+ * secret-named assignments, auth schemes, and the credential shapes of patterns.ts. Complements
+ * redact.ts, which handles structured values. Pure.
  */
-import { isCredentialValue, isSecretKey, redactSecrets, REDACTED } from "../mcp/redact";
+import { removeSecrets, SCHEME_CREDENTIAL } from "./patterns";
+import { isCredentialValue, isSecretKey, redactSecrets, REDACTED } from "./redact";
 
-// "Bearer abc.def", "Basic dXNlcjpwYXNz", "token ghp_…" anywhere in a line.
-const SCHEME_CREDENTIAL = /\b(bearer|basic|token)(\s+)([A-Za-z0-9._~+/=-]{6,})/gi;
 // `name: "value"`, `name = 'value'`, `"name":"value"`: a quoted literal after a key.
 const QUOTED_ASSIGNMENT = /(["']?)([A-Za-z_$][\w$-]*)\1(\s*[:=]\s*)(["'`])((?:(?!\4)[^\\\n]|\\.)*)\4/g;
 // `name=value` / `name: value` without quotes, as in a header dump or a query string.
@@ -14,9 +14,9 @@ const BARE_ASSIGNMENT = /\b([A-Za-z_][\w-]*)(\s*[:=]\s*)([^\s"'`,;&)}\]]{6,})/g;
 // A string literal in code (single line).
 const STRING_LITERAL = /(["'`])((?:(?!\1)[^\\\n]|\\.)*)\1/g;
 const SCHEMES = /^(bearer|basic|token)$/i;
-// Every rule needs a separator or a scheme word: text without one is returned untouched, which
-// spares most short values ("item-42") four regular-expression passes.
-const MAYBE_CREDENTIAL = /[:=]|bearer|basic|token/i;
+// Every rule needs a separator, a scheme word or a known key prefix: text without one is
+// returned untouched, which spares most short values ("item-42") every regular-expression pass.
+const MAYBE_CREDENTIAL = /[:=]|bearer|basic|token|sk-|rk-|gh[pousr]_|github_pat_|glpat-|xox|AKIA|AIza|hf_|eyJ/i;
 
 /**
  * Replaces credential-looking text with "[redacted]". `code: true` is for source text: an
@@ -25,13 +25,11 @@ const MAYBE_CREDENTIAL = /[:=]|bearer|basic|token/i;
  */
 export function scrubText(text: string, options: { code?: boolean } = {}): string {
   if (!MAYBE_CREDENTIAL.test(text)) return text;
-  let out = text.replace(SCHEME_CREDENTIAL, (match, scheme: string, space: string, value: string) =>
-    // "the token expired" is prose: after the word token, only a value with a digit counts.
-    scheme.toLowerCase() === "token" && !/\d/.test(value) ? match : `${scheme}${space}${REDACTED}`,
-  );
+  let out = text.replace(SCHEME_CREDENTIAL, (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
   out = out.replace(QUOTED_ASSIGNMENT, (match, q: string, key: string, sep: string, quote: string, value: string) =>
     isSecretKey(key) && value.length > 0 && value !== REDACTED ? `${q}${key}${q}${sep}${quote}${REDACTED}${quote}` : match,
   );
+  out = removeSecrets(out);
   if (options.code) return out.replace(STRING_LITERAL, (_m, quote: string, body: string) => `${quote}${scrubBare(body)}${quote}`);
   return scrubBare(out);
 }
