@@ -5,6 +5,7 @@
  * why a loop stopped). A class rather than hook code because the Chat's callbacks outlive any
  * render and need the latest options, which they read from a ref the hook keeps current.
  */
+import { errorResult } from "@/lib/sandbox/errors";
 import { Chat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { EXECUTE_CODE_TOOL } from "@/lib/codemode/system-prompt";
@@ -47,7 +48,7 @@ export interface ChatControllerState {
 }
 
 const EMPTY: ChatControllerState = { activity: {}, inspector: {}, stops: {} };
-const STOPPED_RUN: RunResult = { ok: false, error: { kind: "cancelled", message: "Stopped by the person." }, logs: [], stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 } };
+const STOPPED_RUN: RunResult = errorResult({ kind: "cancelled", message: "Stopped by the person." });
 
 /** Owns one conversation; see the file comment. */
 export class CodeModeChatController {

@@ -1,14 +1,9 @@
 /** Small text formatters for the chat panel (pure). */
+import { prettyJsonCut } from "@/lib/text/display";
 
 /** Pretty JSON, cut at `max` characters so a huge value cannot freeze the panel. */
 export function formatJson(value: unknown, max = 20_000): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString()} more characters)` : text;
+  return prettyJsonCut(value, max);
 }
 
 /** "850 ms", "1.2 s". */

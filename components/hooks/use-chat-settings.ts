@@ -1,5 +1,6 @@
 "use client";
 
+import { browserStorage } from "@/lib/storage/browser-storage";
 import { useCallback, useEffect, useState } from "react";
 import {
   DEFAULT_SETTINGS,
@@ -11,7 +12,6 @@ import {
   type BrowserKeys,
   type KeyName,
   type ChatSettings,
-  type SettingsStorage,
 } from "@/lib/model/chat-settings";
 
 export interface UseChatSettingsResult {
@@ -25,14 +25,8 @@ export interface UseChatSettingsResult {
   forgetKeys: () => void;
 }
 
-/** localStorage when usable; absent on the server and throwing in some privacy modes. */
-function storage(): SettingsStorage | undefined {
-  try {
-    return typeof window === "undefined" ? undefined : window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
+/** localStorage when usable (lib/storage/browser-storage.ts). */
+const storage = browserStorage;
 
 /** The chat settings and browser-typed keys, persisted in this browser's localStorage. */
 export function useChatSettings(): UseChatSettingsResult {

@@ -1,5 +1,6 @@
 "use client";
 
+import { browserStorage } from "@/lib/storage/browser-storage";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { createCodeStore } from "@/lib/editor/code-store";
 import { SAMPLE_CODE } from "@/lib/editor/sample-code";
@@ -16,7 +17,7 @@ export interface UseEditorCodeResult {
  * never appears in server markup.
  */
 export function useEditorCode(): UseEditorCodeResult {
-  const store = useMemo(() => createCodeStore(typeof window === "undefined" ? undefined : window.localStorage), []);
+  const store = useMemo(() => createCodeStore(browserStorage()), []);
   const [code, setCodeState] = useState(() => store.load() ?? SAMPLE_CODE);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { browserStorage, browserStorageOrNone } from "@/lib/storage/browser-storage";
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { createRegistryStorage } from "@/lib/mcp/registry-storage";
@@ -39,14 +40,6 @@ const NO_SERVERS: readonly ServerConfig[] = [];
 const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
 const noop = () => () => undefined;
 
-/** localStorage, or undefined where the browser blocks it (reading the property can throw). */
-function browserStorage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The registered MCP servers (kept in this browser's localStorage, secrets under their own key)
@@ -58,7 +51,7 @@ export function useMcp(): UseMcpResult {
   useEffect(() => {
     // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed.
     const localToken = adoptLocalToken(window.location, window.history, browserStorage());
-    const registry = new ServerRegistry({ storage: createRegistryStorage(window.localStorage) });
+    const registry = new ServerRegistry({ storage: createRegistryStorage(browserStorageOrNone()) });
     // The origins this page's CSP lets it fetch; the cookie then names every server for the next load.
     const direct = allowedConnectOrigins(document.cookie);
     const keepCookie = () => {

@@ -1,5 +1,6 @@
 "use client";
 
+import { browserStorage } from "@/lib/storage/browser-storage";
 import { useCallback, useMemo, useState } from "react";
 import { createLimitsStore, sanitiseOverrides, type LimitOverrides } from "@/lib/editor/limits-store";
 
@@ -14,7 +15,7 @@ export interface UseRunLimitsResult {
 
 /** The person's run limits (over the sandbox defaults), kept in this browser's localStorage. */
 export function useRunLimits(): UseRunLimitsResult {
-  const store = useMemo(() => createLimitsStore(typeof window === "undefined" ? undefined : window.localStorage), []);
+  const store = useMemo(() => createLimitsStore(browserStorage()), []);
   // The limits only affect runs, never server markup, so reading storage in the initial state is safe.
   const [overrides, setOverrides] = useState<LimitOverrides>(() => store.load());
   const set = useCallback(

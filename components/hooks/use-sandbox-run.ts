@@ -1,5 +1,6 @@
 "use client";
 
+import { errorResult, NO_RUN_STATS } from "@/lib/sandbox/errors";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/create-browser-worker";
@@ -23,7 +24,6 @@ export interface UseSandboxRunResult {
 }
 
 const NO_HOST: PrepareHost = () => ({});
-const NO_STATS = { wallMs: 0, hostCalls: 0, peakInFlight: 0 };
 
 /** An observer (the timeline recorder) must never break a run. */
 function notify(call: () => void): void {
@@ -35,7 +35,7 @@ function notify(call: () => void): void {
 }
 
 function refused(message: string): RunResult {
-  return { ok: false, error: { kind: "cancelled", message }, logs: [], stats: NO_STATS };
+  return errorResult({ kind: "busy", message });
 }
 
 /** Runs code in the sandbox worker and keeps the output panel's and the timeline's state. One run at a time. */
@@ -86,7 +86,7 @@ export function useSandboxRun(): UseSandboxRunResult {
           ok: false,
           error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
           logs: [],
-          stats: NO_STATS,
+          stats: NO_RUN_STATS,
         }),
       )
       .then((result) => {

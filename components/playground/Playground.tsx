@@ -1,5 +1,6 @@
 "use client";
 
+import { browserStorageOrNone } from "@/lib/storage/browser-storage";
 import { useCallback, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
@@ -160,13 +161,6 @@ export function Playground() {
 }
 
 type LayoutStorage = Pick<Storage, "getItem" | "setItem">;
-const NO_STORAGE: LayoutStorage = { getItem: () => null, setItem: () => undefined };
 
-/** localStorage when it works (absent on the server, throws in some privacy modes); otherwise nothing is saved. */
-function safeStorage(): LayoutStorage {
-  try {
-    return typeof window === "undefined" ? NO_STORAGE : window.localStorage;
-  } catch {
-    return NO_STORAGE;
-  }
-}
+/** localStorage when it works; otherwise nothing is saved (lib/storage/browser-storage.ts). */
+const safeStorage = (): LayoutStorage => browserStorageOrNone();

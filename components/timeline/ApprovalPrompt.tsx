@@ -2,7 +2,7 @@
 
 import type { PendingApproval } from "@/lib/timeline/approval-store";
 import type { ApprovalDecision } from "@/lib/timeline/approvals";
-import { truncateForDisplay } from "@/lib/timeline/format";
+import { truncateForDisplay } from "@/lib/text/display";
 import styles from "./Timeline.module.css";
 
 const ARGS_PREVIEW = 300;

@@ -5,7 +5,8 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { compareRuns, recordedStatus, type ComparedCall } from "@/lib/timeline/compare";
 import { formatDuration } from "@/lib/timeline/format";
 import { callLabel, type RecordedCall, type RunRecord } from "@/lib/timeline/run-record";
-import { clip, stableJson } from "@/lib/timeline/stable-json";
+import { canonicalJson as stableJson } from "@/lib/text/canonical-json";
+import { clip } from "@/lib/text/display";
 import { JsonView } from "./JsonView";
 import styles from "./Timeline.module.css";
 

@@ -4,6 +4,7 @@
  * The browser hook and the Node agent loop both call this, so the loop the tests drive is
  * the loop people use.
  */
+import { errorResult } from "../sandbox/errors";
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import type { RunResult } from "../sandbox/types";
 import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, searchOutput, skippedOutput } from "./tool-output";
@@ -36,7 +37,7 @@ export type ToolCallAnswer =
 
 function sandboxFailure(error: unknown): RunResult {
   const message = error instanceof Error ? error.message : String(error);
-  return { ok: false, error: { kind: "runtime", message: `The sandbox failed: ${message}` }, logs: [], stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 } };
+  return errorResult({ kind: "runtime", message: `The sandbox failed: ${message}` });
 }
 
 async function answerExecuteCode(call: ToolCallRequest, handlers: ToolHandlers, stepMode: boolean): Promise<ToolCallAnswer> {

@@ -42,8 +42,11 @@ export function serializeError(error: unknown, fallbackKind: ErrorKind = "runtim
   return sandboxError(fallbackKind, typeof error === "string" ? error : safeString(error));
 }
 
-/** A failed RunResult. */
-export function errorResult(error: SandboxError, logs: LogEntry[], stats: RunStats): RunResult {
+/** The stats of a run that never started. */
+export const NO_RUN_STATS: RunStats = Object.freeze({ wallMs: 0, hostCalls: 0, peakInFlight: 0 });
+
+/** A failed RunResult: the one way to build one. */
+export function errorResult(error: SandboxError, logs: LogEntry[] = [], stats: RunStats = NO_RUN_STATS): RunResult {
   return { ok: false, error, logs, stats };
 }
 

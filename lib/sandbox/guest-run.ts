@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
-import { sandboxError } from "./errors";
+import { errorResult, sandboxError } from "./errors";
 import { classifyGuestError, writtenLine } from "./guest-error";
 import { GUEST_INSPECT } from "./guest-helpers";
 import { GUEST_PRELUDE, PRELUDE_FILENAME } from "./guest-prelude";
@@ -96,7 +96,7 @@ export class GuestRun {
     this.dispose();
     const stats = { wallMs: this.budget.now(), hostCalls: this.calls.total, peakInFlight: this.calls.peakInFlight };
     const logs = this.logs.entries;
-    return "error" in outcome ? { ok: false, error: outcome.error, logs, stats } : { ok: true, value: outcome.value, logs, stats };
+    return "error" in outcome ? errorResult(outcome.error, logs, stats) : { ok: true, value: outcome.value, logs, stats };
   }
 
   private async runGuest(): Promise<Outcome> {

@@ -1,4 +1,4 @@
-import { SandboxConfigError, sandboxError } from "./errors";
+import { errorResult, SandboxConfigError, sandboxError } from "./errors";
 import { hostApiOf } from "./host-api";
 import { resolveLimits } from "./limits";
 import { ALIVE_INTERVAL_MS } from "./alive";
@@ -279,7 +279,7 @@ export class RunController {
   /** A result for a run the worker could not report on (terminated, failed, cancelled early). */
   private stopped(run: Run, error: SandboxError): RunResult {
     const wallMs = run.startedAt === undefined ? 0 : performance.now() - run.startedAt;
-    return { ok: false, error, logs: run.logs, stats: { wallMs, hostCalls: run.hostCalls, peakInFlight: run.peakInFlight } };
+    return errorResult(error, run.logs, { wallMs, hostCalls: run.hostCalls, peakInFlight: run.peakInFlight });
   }
 
   private settle(run: Run, result: RunResult): void {

@@ -39,7 +39,9 @@ export type ErrorKind =
   | "tool"
   | "limit"
   | "cancelled"
-  | "serialization";
+  | "serialization"
+  /** The sandbox could not take the run: still starting, or another run is on. Nothing ran. */
+  | "busy";
 
 /** A failed run's error, as plain data (it crosses postMessage). */
 export interface SandboxError {

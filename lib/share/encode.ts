@@ -7,7 +7,7 @@
 import { bytesToBase64Url } from "./base64url";
 import { SHARE_CAPS } from "./caps";
 import { deflateRaw } from "./compress";
-import { canonicalJson } from "./json-value";
+import { canonicalJson } from "../text/canonical-json";
 import { SHARE_VERSION, shareStateSchema } from "./schema";
 import type { ShareState } from "./schema";
 

@@ -93,21 +93,6 @@ export function jsonNestingDepth(text: string): number {
   return deepest;
 }
 
-/**
- * JSON text with object keys sorted at every level, so equal values give equal text whatever
- * order their keys were built in: the basis of content-addressed ids and stable links.
- * Like JSON.stringify, keys holding `undefined` are skipped (optional fields left unset).
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
-}
-
 /** UTF-8 byte length of a JSON value's text. */
 export function jsonByteLength(value: JsonValue): number {
   return new TextEncoder().encode(JSON.stringify(value)).length;

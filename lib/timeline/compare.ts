@@ -9,7 +9,7 @@
  * is O(n + m) and reads better for tool calls, whose identity is the tool and arguments.
  */
 import { recordEnd, recordedCalls, recordStart, type RecordedCall, type RunRecord } from "./run-record";
-import { stableJson } from "./stable-json";
+import { canonicalJson as stableJson } from "../text/canonical-json";
 
 /** What differs in a changed call. */
 export type CallDifference = "arguments" | "result" | "status";

@@ -1,6 +1,6 @@
 /**
- * Display text for the timeline: durations, and values shown as pretty JSON cut to a size.
- * Pure; values are rendered as text, never as HTML.
+ * Display text for the timeline: durations. Values shown as pretty JSON cut to a size come from
+ * lib/text/display.ts, the one display truncation. Pure.
  */
 
 /** A duration for people: "0.4 ms", "250 ms", "1.25 s", "2 min 5 s", "1 h 2 min"; "—" when unknown. */
@@ -22,101 +22,4 @@ function trimZeros(fixed: string): string {
 
 function joinUnits(big: number, bigUnit: string, small: number, smallUnit: string): string {
   return small === 0 ? `${big} ${bigUnit}` : `${big} ${bigUnit} ${small} ${smallUnit}`;
-}
-
-/** Pretty JSON cut to a size, and whether it was cut. */
-export interface DisplayText {
-  text: string;
-  truncated: boolean;
-}
-
-/** Thrown inside the writer once enough text exists; never escapes truncateForDisplay. */
-class Enough extends Error {}
-
-/**
- * Pretty-prints a value as JSON (two-space indent, as JSON.stringify) but stops writing once
- * `maxChars` is reached, so a 2 MB result costs no more than the part shown. Values that JSON
- * cannot hold are shown rather than thrown: cycles as "[circular]", BigInt as its digits,
- * a top-level undefined as "undefined". When cut, `text` ends with "…" and is `maxChars` long.
- */
-export function truncateForDisplay(value: unknown, maxChars: number): DisplayText {
-  const limit = Math.max(1, Math.floor(maxChars));
-  const parts: string[] = [];
-  let length = 0;
-  const write = (part: string): void => {
-    parts.push(part);
-    length += part.length;
-    if (length > limit) throw new Enough();
-  };
-  const ancestors = new Set<object>();
-
-  const writeValue = (input: unknown, indent: string): void => {
-    const item = toJsonable(input);
-    // A long string is cut anyway: quote only what can be shown.
-    if (typeof item === "string" && item.length > limit) return write(JSON.stringify(item.slice(0, limit)));
-    if (item === null || typeof item !== "object") return write(scalar(item));
-    if (ancestors.has(item)) return write('"[circular]"');
-    ancestors.add(item);
-    const inner = `${indent}  `;
-    if (Array.isArray(item)) {
-      if (item.length === 0) write("[]");
-      else {
-        write("[");
-        item.forEach((element, i) => {
-          write(`${i === 0 ? "" : ","}\n${inner}`);
-          writeValue(omitted(element) ? null : element, inner);
-        });
-        write(`\n${indent}]`);
-      }
-    } else {
-      const entries = Object.entries(item).filter(([, v]) => !omitted(toJsonable(v)));
-      if (entries.length === 0) write("{}");
-      else {
-        write("{");
-        entries.forEach(([key, v], i) => {
-          write(`${i === 0 ? "" : ","}\n${inner}${JSON.stringify(key)}: `);
-          writeValue(v, inner);
-        });
-        write(`\n${indent}}`);
-      }
-    }
-    ancestors.delete(item);
-  };
-
-  try {
-    if (value === undefined) write("undefined");
-    else writeValue(value, "");
-  } catch (error) {
-    if (!(error instanceof Enough)) throw error;
-    return { text: cut(parts.join(""), limit), truncated: true };
-  }
-  return { text: parts.join(""), truncated: false };
-}
-
-/** Applies toJSON (Dates) the way JSON.stringify does. */
-function toJsonable(value: unknown): unknown {
-  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
-    return (value as { toJSON: () => unknown }).toJSON();
-  }
-  return value;
-}
-
-/** Values JSON.stringify drops from objects (and turns into null in arrays). */
-function omitted(value: unknown): boolean {
-  return value === undefined || typeof value === "function" || typeof value === "symbol";
-}
-
-function scalar(value: unknown): string {
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
-  if (omitted(value)) return "null";
-  return JSON.stringify(value) ?? "null";
-}
-
-/** Cuts to `limit` characters including the "…", without splitting a surrogate pair. */
-function cut(text: string, limit: number): string {
-  let end = limit - 1;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, Math.max(0, end))}…`;
 }

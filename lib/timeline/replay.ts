@@ -25,7 +25,8 @@ import type { CallInfo } from "./call-records";
 import { callLabel, recordedCalls, recordStart, type RecordedCall, type RunRecord } from "./run-record";
 import { define, ownFunction, safely } from "./host-table";
 import { redactDeep } from "../secrets/scrub";
-import { clip, stableJson } from "./stable-json";
+import { canonicalJson as stableJson } from "../text/canonical-json";
+import { clip } from "../text/display";
 
 /** A replay that left the recording. */
 export interface Divergence {

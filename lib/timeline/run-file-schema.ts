@@ -13,7 +13,7 @@ const stats = z.object({ wallMs: z.number().min(0), hostCalls: z.number().int().
 const limitNames = ["memoryBytes", "stackBytes", "cpuMs", "wallMs", "callTimeoutMs", "maxConcurrency", "maxCalls", "resultBytes", "logBytes"] as const;
 
 const sandboxError = z.object({
-  kind: z.enum(["syntax", "runtime", "timeout", "memory", "stack", "tool", "limit", "cancelled", "serialization"]),
+  kind: z.enum(["syntax", "runtime", "timeout", "memory", "stack", "tool", "limit", "cancelled", "serialization", "busy"]),
   message: z.string(),
   line: z.number().int().optional(),
   column: z.number().int().optional(),

@@ -3,6 +3,7 @@
  * real run, typed `unknown`: every reader checks the shape and falls back rather than throw,
  * so a changed demo server yields a plainer answer, never a crash.
  */
+import { truncateForDisplay } from "../../text/display";
 
 /** A plain object, or an empty one. */
 export function rec(value: unknown): Record<string, unknown> {
@@ -45,11 +46,5 @@ export function bullets(rows: ReadonlyArray<readonly string[]>): string {
 
 /** A compact JSON excerpt, for values the summary does not understand. */
 export function excerpt(value: unknown, max = 600): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return "```json\n" + (text.length > max ? `${text.slice(0, max)}\n…` : text) + "\n```";
+  return "```json\n" + truncateForDisplay(value, max).text + "\n```";
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, truncateForDisplay } from "@/lib/timeline/format";
+import { truncateForDisplay } from "@/lib/text/display";
+import { formatDuration } from "@/lib/timeline/format";
 
 describe("formatDuration", () => {
   it.each([

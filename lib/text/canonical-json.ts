@@ -1,10 +1,11 @@
 /**
- * Stable JSON: object keys sorted, so two argument objects that differ only in key order give
- * the same text. Replay and run comparison match calls on it. Pure.
+ * Canonical JSON: object keys sorted at every depth, so equal values give equal text whatever
+ * order their keys were built in. Replay and run comparison match calls on it; share links and
+ * their content-addressed ids are built on it. Pure.
  */
 
 /** JSON text with object keys sorted at every depth; undefined, functions and symbols drop out as in JSON.stringify. */
-export function stableJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value, new Set())) ?? "undefined";
 }
 
@@ -26,9 +27,4 @@ function sortKeys(value: unknown, ancestors: Set<object>): unknown {
   } finally {
     ancestors.delete(value);
   }
-}
-
-/** Shortens text for a message: at most `max` characters, "…" marking a cut. */
-export function clip(text: string, max = 120): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
