@@ -24,10 +24,12 @@ const { values } = parseArgs({
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const host = values.host ?? process.env.HOST ?? "127.0.0.1";
 const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
+// The bridge runs only in local mode (lib/http/deployment.ts): on loopback, and not forced hosted.
+const local = loopback && !/^hosted$/i.test(process.env.CMP_MODE?.trim() ?? "");
 
 const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
 const token = given.length >= 32 ? given : randomBytes(32).toString("base64url");
-process.env.CMP_LOCAL_TOKEN = loopback ? token : "";
+process.env.CMP_LOCAL_TOKEN = local ? token : "";
 process.env.CMP_LISTEN_HOST = host;
 process.env.CMP_SERVER = "serve";
 const hops = Number(process.env.CMP_TRUST_PROXY === "true" ? 1 : process.env.CMP_TRUST_PROXY ?? 0) || 0;
@@ -46,7 +48,7 @@ const server = http.createServer((request, response) => {
 server.listen(port, host, () => {
   const shown = host.includes(":") ? `[${host}]` : host;
   const base = `http://${shown}:${port}/`;
-  const lines = loopback
+  const lines = local
     ? [
         `Code Mode Playground is ready: ${base}#cmp-token=${token}`,
         "  Open this link: its #cmp-token lets the page start local stdio MCP servers.",

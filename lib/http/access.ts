@@ -4,6 +4,7 @@
  * (CMP_ACCESS_SECRET, at least 16 characters); without one configured, nobody: callers bring
  * their own keys. A hosted playground must never be a free proxy to its operator's quota.
  */
+import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { appMode } from "./deployment";
 import type { Env } from "./deployment";

@@ -12,6 +12,7 @@
  * Anything else (plain `next start` with no trusted proxy) gives the shared key "unknown", so
  * forging a header never buys a fresh bucket; the global caps still apply.
  */
+import "server-only";
 import { trustedProxyHops } from "./deployment";
 import type { Env } from "./deployment";
 

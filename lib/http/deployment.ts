@@ -16,6 +16,7 @@
  *   CMP_TRUST_PROXY     number of reverse proxies in front whose X-Forwarded-For is believed
  *   CMP_ACCESS_SECRET   the secret that unlocks the server's model keys in hosted mode
  */
+import "server-only";
 import { isLoopbackAddress, listensOnlyOnLoopback, processListenAddresses } from "./listen-addresses";
 import type { ListenAddresses } from "./listen-addresses";
 

@@ -4,6 +4,7 @@
  * Route handlers run in the process that owns the HTTP server (`next start`, `next dev` and
  * scripts/serve.mjs alike), so the app's own socket is among them.
  */
+import "server-only";
 import { ipInCidr } from "../net/ip-ranges";
 
 /** Addresses the process listens on at a port (injected in tests). */

@@ -5,6 +5,7 @@
  * response. Anything else thrown becomes `internal:<surface>` with a generic message: an
  * unexpected error's text may quote request data, keys included.
  */
+import "server-only";
 import { allowedHosts } from "./deployment";
 import type { Env } from "./deployment";
 import { checkRequest } from "./request-guard";

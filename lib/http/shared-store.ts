@@ -5,6 +5,7 @@
  * running several instances usually has one already. Each operation is one Lua script, so
  * concurrent instances never interleave inside a read-modify-write.
  */
+import "server-only";
 import { createClient } from "@redis/client";
 import type { Env } from "./deployment";
 import type { RateLimitDecision, RateLimiter } from "./rate-limit";

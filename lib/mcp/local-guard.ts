@@ -20,6 +20,7 @@
  * - Foreign pages in the person's browser: the Origin, when sent, must be the app itself, and
  *   no response carries CORS headers.
  */
+import "server-only";
 import { timingSafeEqual } from "node:crypto";
 import { appMode, forwardedForOthers } from "../http/deployment";
 import type { Env } from "../http/deployment";

@@ -4,6 +4,7 @@
  * tool call) and MCP_PROXY_GLOBAL_RATE_PER_MINUTE over all clients (default 6 000). With
  * CMP_REDIS_URL set they are shared by every instance (lib/http/shared-store.ts).
  */
+import "server-only";
 import type { Env } from "../http/deployment";
 import { createRateLimiter } from "../http/rate-limit";
 import type { RateLimiter } from "../http/rate-limit";

@@ -10,6 +10,7 @@
  * No CORS headers on purpose: the proxy is same-origin only, and the custom `x-mcp-target`
  * header forces a preflight that other origins fail, which also keeps it from being CSRF'd.
  */
+import "server-only";
 import { RouteError } from "../http/route-error";
 import http from "node:http";
 import https from "node:https";

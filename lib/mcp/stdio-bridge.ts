@@ -12,6 +12,7 @@
  * (see local-guard.ts), a loopback Host and local mode. Refusals are 403 JSON with the reason.
  * No CORS headers anywhere, on purpose: only the app's own page may use any of this.
  */
+import "server-only";
 import { z } from "zod";
 import { readJsonBody } from "../http/read-body";
 import { RouteError } from "../http/route-error";

@@ -13,6 +13,7 @@
  * Not handled: Windows `.cmd` shims (`npx.cmd`) need a shell since Node 20.12; the person
  * can pass `cmd /c npx ...` there.
  */
+import "server-only";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";

@@ -11,6 +11,7 @@
  * When the child dies, every request still waiting gets a JSON-RPC error naming the exit status
  * and stderr, so the browser's client fails with the reason rather than hanging.
  */
+import "server-only";
 import type { RouteError } from "../http/route-error";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";

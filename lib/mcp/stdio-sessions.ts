@@ -7,6 +7,7 @@
  * route bundle (and again on dev reloads), yet the start route and the session route must
  * see the same sessions, and the exit hook must be installed once.
  */
+import "server-only";
 import { RouteError } from "../http/route-error";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";

@@ -3,6 +3,7 @@
  * Request. The chat handler parses and checks the body, resolves the model, and returns the
  * step's UI message stream; it never logs bodies or headers (they may carry a key).
  */
+import "server-only";
 import { RouteError } from "../http/route-error";
 import { createUIMessageStreamResponse, safeValidateUIMessages } from "ai";
 import { serverKeyAccess, serverKeysAllowed } from "../http/access";

@@ -5,6 +5,7 @@
  * gets a server key: its base URL comes from the browser, and a server key sent to a URL
  * anyone can choose would be a key given away.
  */
+import "server-only";
 import { RouteError } from "../http/route-error";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";

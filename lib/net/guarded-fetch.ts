@@ -7,6 +7,7 @@
  * through the guarded lookup again. The provider SDKs take it as their `fetch` option; Node's
  * own fetch has no lookup hook, which is why this is built on node:http(s).
  */
+import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";

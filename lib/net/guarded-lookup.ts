@@ -5,6 +5,7 @@
  * a moment later (DNS rebinding) is still refused. Node skips `lookup` for IP literals; those are
  * refused earlier by `checkProxyTarget`.
  */
+import "server-only";
 import { promises as dns } from "node:dns";
 import type { LookupAddress, LookupOptions } from "node:dns";
 import type { LookupFunction } from "node:net";

@@ -7,6 +7,7 @@
  * process; several instances sharing one directory each keep their own, so use the Redis store
  * (redis-store.ts) there. Touches the file system: server only.
  */
+import "server-only";
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isShareId } from "./share-id";

@@ -4,6 +4,7 @@
  * `maxTotalBytes` the oldest are evicted first; only a snapshot larger than the whole cap is
  * refused. One Lua script per put, so concurrent instances keep one consistent total.
  */
+import "server-only";
 import { redisUnavailable } from "../http/shared-store";
 import type { SharedRedis } from "../http/shared-store";
 import type { SharePutOutcome, ShareStore } from "./store";

@@ -12,6 +12,7 @@
  *   CMP_REDIS_URL                     keep snapshots and counters in a Redis every instance shares
  * Client keys come from lib/http/client-address.ts. Server only.
  */
+import "server-only";
 import type { Env } from "../http/deployment";
 import { createRateLimiter } from "../http/rate-limit";
 import type { RateLimiter } from "../http/rate-limit";
