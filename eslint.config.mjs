@@ -4,7 +4,22 @@ import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";
 
 // Layers of lib/ (docs/ARCHITECTURE.md, "Seams"): a domain imports only lower layers.
-const LAYERS = { text: 0, storage: 0, secrets: 0, net: 0, http: 1, sandbox: 1, codemode: 1, forms: 2, editor: 2, bench: 2, mcp: 3, timeline: 3, share: 4, model: 4 };
+const LAYERS = {
+  text: 0,
+  storage: 0,
+  secrets: 0,
+  net: 0,
+  http: 1,
+  sandbox: 1,
+  codemode: 1,
+  forms: 2,
+  editor: 2,
+  bench: 2,
+  mcp: 3,
+  timeline: 3,
+  share: 4,
+  model: 4,
+};
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
 const FRAMEWORK = ["react", "react-dom", "next", "next/*", "@/components/*", "@/app/*", "**/components/**", "**/app/**"];
 

@@ -12,7 +12,10 @@ async function runEditor(page: Page): Promise<void> {
   await page.getByTestId("sandbox-state").filter({ hasText: "sandbox ready" }).waitFor();
   await page.locator(".monaco-editor .view-lines").click();
   await page.keyboard.press("ControlOrMeta+Enter");
-  await page.getByRole("status", { name: "Run status" }).filter({ hasNotText: /running|idle/ }).waitFor();
+  await page
+    .getByRole("status", { name: "Run status" })
+    .filter({ hasNotText: /running|idle/ })
+    .waitFor();
 }
 
 async function demoSession(page: Page): Promise<void> {
@@ -23,7 +26,11 @@ async function demoSession(page: Page): Promise<void> {
   await waiting.waitFor({ timeout: 30_000 });
   await waiting.getByRole("button", { name: "Run" }).click();
   await page.getByRole("status", { name: "Run status" }).filter({ hasText: "ok" }).waitFor({ timeout: 30_000 });
-  await chat.getByRole("log", { name: "Conversation" }).getByText(/cheapest/i).last().waitFor({ timeout: 30_000 });
+  await chat
+    .getByRole("log", { name: "Conversation" })
+    .getByText(/cheapest/i)
+    .last()
+    .waitFor({ timeout: 30_000 });
   await page.getByRole("tab", { name: "Timeline" }).click();
   await page.waitForTimeout(500);
 }

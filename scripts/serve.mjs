@@ -32,7 +32,7 @@ const token = given.length >= 32 ? given : randomBytes(32).toString("base64url")
 process.env.CMP_LOCAL_TOKEN = local ? token : "";
 process.env.CMP_LISTEN_HOST = host;
 process.env.CMP_SERVER = "serve";
-const hops = Number(process.env.CMP_TRUST_PROXY === "true" ? 1 : process.env.CMP_TRUST_PROXY ?? 0) || 0;
+const hops = Number(process.env.CMP_TRUST_PROXY === "true" ? 1 : (process.env.CMP_TRUST_PROXY ?? 0)) || 0;
 
 const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
 await app.prepare();
@@ -56,7 +56,7 @@ server.listen(port, host, () => {
       ]
     : [
         `Code Mode Playground is ready on ${base} (hosted mode: no stdio bridge).`,
-        "  See the README's \"Deploying\" section: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.",
+        '  See the README\'s "Deploying" section: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.',
       ];
   process.stdout.write(`${lines.join("\n")}\n`);
 });

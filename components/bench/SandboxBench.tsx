@@ -11,8 +11,8 @@ export function SandboxBench() {
     <main className="output" style={{ maxWidth: 900, margin: "0 auto", padding: 24 }}>
       <h1>Sandbox benchmarks</h1>
       <p className="muted">
-        Measures the QuickJS sandbox in this browser: cold start, run overhead, host-call overhead and a compute loop. It takes
-        about half a minute; keep the tab in front.
+        Measures the QuickJS sandbox in this browser: cold start, run overhead, host-call overhead and a compute loop. It takes about half a minute; keep the
+        tab in front.
       </p>
       <div>
         <button

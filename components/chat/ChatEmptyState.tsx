@@ -17,13 +17,13 @@ export function ChatEmptyState({ onPick, usingDemo, connectedServers }: ChatEmpt
     <div className={styles.empty}>
       <h3>Chat in code mode</h3>
       <p>
-        Ask a question: the model answers by writing one program against your servers&apos; typed API. The program runs in a sandbox in this
-        browser, and only its result goes back to the model.
+        Ask a question: the model answers by writing one program against your servers&apos; typed API. The program runs in a sandbox in this browser, and only
+        its result goes back to the model.
       </p>
       {usingDemo ? (
         <p className={styles.demo}>
-          You are using the <b>offline demo model</b>: it answers the example prompts below with fixed programs that really run. Pick a real model in
-          the settings to ask anything else.
+          You are using the <b>offline demo model</b>: it answers the example prompts below with fixed programs that really run. Pick a real model in the
+          settings to ask anything else.
         </p>
       ) : null}
       {DEMO_SERVERS_INFO.map((server) => {

@@ -61,7 +61,9 @@ function UserMessage({ message, onEdit }: Pick<ChatMessageProps, "message" | "on
 /** The value(s) shown as the answer when "return directly" ended the turn. */
 function DirectResult({ message, toolCallIds }: { message: CodeModeUIMessage; toolCallIds: readonly string[] }) {
   const values = message.parts.flatMap((p) =>
-    isToolUIPart(p) && toolCallIds.includes(p.toolCallId) && p.state === "output-available" && (p.output as ExecuteCodeOutput).ok ? [(p.output as { value: unknown }).value] : [],
+    isToolUIPart(p) && toolCallIds.includes(p.toolCallId) && p.state === "output-available" && (p.output as ExecuteCodeOutput).ok
+      ? [(p.output as { value: unknown }).value]
+      : [],
   );
   return (
     <div className={styles.direct} data-testid="direct-result">

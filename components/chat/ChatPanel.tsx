@@ -152,7 +152,11 @@ export function ChatPanel(props: ChatPanelProps) {
         }}
       >
         {chat.messages.length === 0 ? (
-          <ChatEmptyState onPick={chat.send} usingDemo={provider === "demo"} {...(props.connectedServers ? { connectedServers: props.connectedServers } : {})} />
+          <ChatEmptyState
+            onPick={chat.send}
+            usingDemo={provider === "demo"}
+            {...(props.connectedServers ? { connectedServers: props.connectedServers } : {})}
+          />
         ) : (
           chat.messages.map((message) => (
             <ChatMessage

@@ -52,8 +52,8 @@ export function ChatSettings(props: ChatSettingsProps) {
 
       {provider === "demo" ? (
         <p className={styles.hint}>
-          Offline and scripted: answers the demo servers&apos; example prompts with fixed programs, and explains how to connect a real model for anything
-          else. No key, no network.
+          Offline and scripted: answers the demo servers&apos; example prompts with fixed programs, and explains how to connect a real model for anything else.
+          No key, no network.
         </p>
       ) : (
         <>
@@ -74,7 +74,13 @@ export function ChatSettings(props: ChatSettingsProps) {
           {info.needsBaseURL ? (
             <>
               <label htmlFor={`${id}-base`}>Base URL</label>
-              <input id={`${id}-base`} value={settings.baseURL} placeholder="http://localhost:11434/v1" onChange={(e) => update({ baseURL: e.target.value })} spellCheck={false} />
+              <input
+                id={`${id}-base`}
+                value={settings.baseURL}
+                placeholder="http://localhost:11434/v1"
+                onChange={(e) => update({ baseURL: e.target.value })}
+                spellCheck={false}
+              />
               <div className={styles.presets} role="group" aria-label="Base URL presets">
                 {info.presets?.map((p) => (
                   <button key={p.label} type="button" onClick={() => update({ baseURL: p.baseURL })}>
@@ -144,12 +150,23 @@ export function ChatSettings(props: ChatSettingsProps) {
         onChange={(e) => update({ maxOutputTokens: optionalNumber(e.target.value) })}
       />
       <label htmlFor={`${id}-steps`}>Max steps per answer</label>
-      <input id={`${id}-steps`} type="number" min={1} max={100} step={1} value={settings.maxSteps} onChange={(e) => update({ maxSteps: Math.min(100, Math.max(1, optionalNumber(e.target.value) ?? 1)) })} />
+      <input
+        id={`${id}-steps`}
+        type="number"
+        min={1}
+        max={100}
+        step={1}
+        value={settings.maxSteps}
+        onChange={(e) => update({ maxSteps: Math.min(100, Math.max(1, optionalNumber(e.target.value) ?? 1)) })}
+      />
 
       <div className={styles.checks}>
         <label>
-          <input type="checkbox" checked={stepMode} onChange={(e) => update({ stepMode: e.target.checked })} /> Step mode: approve each program in the editor before it runs
-          {settings.stepMode === undefined && hasDestructiveTools ? <span className={styles.hint}> (on because a connected server has destructive tools)</span> : null}
+          <input type="checkbox" checked={stepMode} onChange={(e) => update({ stepMode: e.target.checked })} /> Step mode: approve each program in the editor
+          before it runs
+          {settings.stepMode === undefined && hasDestructiveTools ? (
+            <span className={styles.hint}> (on because a connected server has destructive tools)</span>
+          ) : null}
         </label>
         <label>
           <input type="checkbox" checked={settings.returnDirectly} onChange={(e) => update({ returnDirectly: e.target.checked })} /> Return directly: show the

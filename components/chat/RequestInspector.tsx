@@ -29,7 +29,8 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
   const title = (
     <>
       <b>Step {index + 1}</b> · {step.provider} / {step.modelId} · {formatMs(step.latencyMs)}
-      {step.firstChunkMs !== undefined ? ` (first chunk ${formatMs(step.firstChunkMs)})` : ""} · {formatCount(usage?.inputTokens)} in / {formatCount(usage?.outputTokens)} out
+      {step.firstChunkMs !== undefined ? ` (first chunk ${formatMs(step.firstChunkMs)})` : ""} · {formatCount(usage?.inputTokens)} in /{" "}
+      {formatCount(usage?.outputTokens)} out
       {step.response.error ? <span className={styles.failed}> · failed</span> : null}
     </>
   );
@@ -38,7 +39,8 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
       {() => (
         <div className={styles.stepBody}>
           <p className={styles.meta}>
-            Started {new Date(step.startedAt).toLocaleTimeString()} · finish reason {step.response.finishReason ?? "—"} · settings {JSON.stringify(step.request.settings)}
+            Started {new Date(step.startedAt).toLocaleTimeString()} · finish reason {step.response.finishReason ?? "—"} · settings{" "}
+            {JSON.stringify(step.request.settings)}
           </p>
           <Block label={`System prompt (${step.request.system.length.toLocaleString("en")} characters)`} text={step.request.system} />
           <Block label={`Tools (${step.request.tools.length})`} text={formatJson(step.request.tools)} />
@@ -49,7 +51,11 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
             text={formatJson({ text: step.response.text, toolCalls: step.response.toolCalls.map((c) => ({ ...c, input: tryParse(c.input) })) }, 200_000)}
           />
           {step.response.error ? <p className={styles.error}>{step.response.error}</p> : null}
-          {usage ? <p className={styles.meta}>Usage reported by the provider: {formatJson(usage)}</p> : <p className={styles.meta}>The provider reported no usage.</p>}
+          {usage ? (
+            <p className={styles.meta}>Usage reported by the provider: {formatJson(usage)}</p>
+          ) : (
+            <p className={styles.meta}>The provider reported no usage.</p>
+          )}
         </div>
       )}
     </Lazy>
@@ -75,7 +81,8 @@ export function RequestInspector({ steps }: { steps: readonly InspectorStep[] })
       className={styles.inspector}
       title={
         <>
-          Inspect {steps.length} model {steps.length === 1 ? "call" : "calls"} · {formatCount(input)} in / {formatCount(output)} out tokens · {formatMs(latency)}
+          Inspect {steps.length} model {steps.length === 1 ? "call" : "calls"} · {formatCount(input)} in / {formatCount(output)} out tokens ·{" "}
+          {formatMs(latency)}
         </>
       }
     >

@@ -15,7 +15,14 @@ export function SystemPromptEditor({ prompt }: { prompt: UseChatSystemPromptResu
         <span className={styles.state}>{prompt.edited ? "Edited system prompt" : "Generated system prompt (follows the connected servers)"}</span>
         <span className={styles.count}>{(draft ?? prompt.prompt).length.toLocaleString("en")} characters</span>
       </div>
-      <textarea className={styles.text} value={draft ?? prompt.prompt} onChange={(e) => setDraft(e.target.value)} aria-label="System prompt" spellCheck={false} rows={12} />
+      <textarea
+        className={styles.text}
+        value={draft ?? prompt.prompt}
+        onChange={(e) => setDraft(e.target.value)}
+        aria-label="System prompt"
+        spellCheck={false}
+        rows={12}
+      />
       <div className={styles.bar}>
         <button
           type="button"

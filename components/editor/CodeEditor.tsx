@@ -41,7 +41,12 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, revea
     const editor = editorRef.current;
     if (!editor || !reveal) return;
     editor.revealLineInCenter(reveal.line);
-    editor.setSelection({ startLineNumber: reveal.line, startColumn: 1, endLineNumber: reveal.line, endColumn: editor.getModel()?.getLineMaxColumn(reveal.line) ?? 1 });
+    editor.setSelection({
+      startLineNumber: reveal.line,
+      startColumn: 1,
+      endLineNumber: reveal.line,
+      endColumn: editor.getModel()?.getLineMaxColumn(reveal.line) ?? 1,
+    });
     editor.focus();
   }, [reveal]);
 

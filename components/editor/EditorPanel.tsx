@@ -49,7 +49,11 @@ export function EditorPanel(props: EditorPanelProps) {
             <option value="">Code from the chat ({history.length})…</option>
             {history.map((h, i) => (
               <option key={h.toolCallId} value={h.toolCallId}>
-                #{history.length - i} · {new Date(h.at).toLocaleTimeString()} · {h.code.split("\n").find((l) => l.trim())?.slice(0, 40)}
+                #{history.length - i} · {new Date(h.at).toLocaleTimeString()} ·{" "}
+                {h.code
+                  .split("\n")
+                  .find((l) => l.trim())
+                  ?.slice(0, 40)}
               </option>
             ))}
           </select>
@@ -69,8 +73,7 @@ export function EditorPanel(props: EditorPanelProps) {
       {pending && (
         <div className="step-banner" role="alert" aria-label="Model code waiting">
           <span>
-            <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model,
-            or Skip.
+            <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model, or Skip.
           </span>
           <button type="button" className="primary" onClick={onRun}>
             Run

@@ -116,10 +116,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
 
   // Only an explicit destructiveHint counts (the same rule as the approval gate): treating every
   // unannotated tool as destructive would turn step mode on for almost any server.
-  const hasDestructiveTools = useMemo(
-    () => mcp.connected.some((s) => s.tools.some((t) => t.annotations?.destructiveHint === true)),
-    [mcp.connected],
-  );
+  const hasDestructiveTools = useMemo(() => mcp.connected.some((s) => s.tools.some((t) => t.annotations?.destructiveHint === true)), [mcp.connected]);
   const connectedServers = useMemo(() => mcp.connected.map((s) => s.config.name), [mcp.connected]);
   const searchTools = useCallback((query: string, limit: number) => catalog.search.search(query, limit).text, [catalog.search]);
 

@@ -40,7 +40,6 @@ const NO_SERVERS: readonly ServerConfig[] = [];
 const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
 const noop = () => () => undefined;
 
-
 /**
  * The registered MCP servers (kept in this browser's localStorage, secrets under their own key)
  * and their live connections. Everything lives on the client: the server never sees them.

@@ -81,14 +81,12 @@ export function useSandboxRun(): UseSandboxRunResult {
     dispatch({ type: "start", runId, startedAt: Date.now() });
     dispatchCalls({ type: "reset", runId });
     return handle.result
-      .catch(
-        (error: unknown): RunResult => ({
-          ok: false,
-          error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
-          logs: [],
-          stats: NO_RUN_STATS,
-        }),
-      )
+      .catch((error: unknown): RunResult => ({
+        ok: false,
+        error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
+        logs: [],
+        stats: NO_RUN_STATS,
+      }))
       .then((result) => {
         cancelRef.current = null;
         dispatch({ type: "finish", runId, result });

@@ -57,9 +57,13 @@ export function useShare(inputs: ShareInputs, options: { client?: ShareClient } 
     if (prep.status !== "ready" || prep.share.transport === "too-large") return;
     const client = clientRef.current ?? createShareClient((input, init) => fetch(input, init));
     setShortLink({ status: "saving" });
-    void client.save(prep.share.encoded).then((result) =>
-      setShortLink(result.ok ? { status: "saved", url: shortLinkUrl(window.location.origin, result.value.id) } : { status: "error", message: result.message }),
-    );
+    void client
+      .save(prep.share.encoded)
+      .then((result) =>
+        setShortLink(
+          result.ok ? { status: "saved", url: shortLinkUrl(window.location.origin, result.value.id) } : { status: "error", message: result.message },
+        ),
+      );
   }, [prep]);
 
   return { prep, shortLink, createShortLink, copied, copy };

@@ -40,7 +40,8 @@ export function useTestCall(manager: ConnectionManager | undefined, serverId: st
           if (abortRef.current === abort) setState({ status: "done", result, ms: performance.now() - started, ...(warning ? { warning } : {}) });
         })
         .catch((error: unknown) => {
-          if (abortRef.current === abort) setState({ status: "failed", message: error instanceof Error ? error.message : String(error), ms: performance.now() - started });
+          if (abortRef.current === abort)
+            setState({ status: "failed", message: error instanceof Error ? error.message : String(error), ms: performance.now() - started });
         });
     },
     [manager, serverId, tool],

@@ -102,7 +102,14 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
         const run = current.current;
         if (!run) return;
         const { namespaces: names } = latest.current;
-        run.recorder = new RunRecorder({ id: runId, code: request.code, api: hostApiOf(host), names, ...(request.limits ? { limits: request.limits } : {}), ...(run.replayOf ? { replayOf: run.replayOf } : {}) });
+        run.recorder = new RunRecorder({
+          id: runId,
+          code: request.code,
+          api: hostApiOf(host),
+          names,
+          ...(request.limits ? { limits: request.limits } : {}),
+          ...(run.replayOf ? { replayOf: run.replayOf } : {}),
+        });
         for (const [callId, info] of run.early.splice(0)) run.recorder.onCallInfo(callId, info);
       },
       onEvent(_runId, event) {

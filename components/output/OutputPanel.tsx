@@ -46,7 +46,11 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
         </span>
       </div>
       <div className="panel-body" role="tabpanel">
-        {tab === "output" ? <OutputBody state={state} /> : <TimelinePanel calls={calls} run={state} debug={debug} onUseCode={onUseCode} {...(onRevealLine ? { onRevealLine } : {})} />}
+        {tab === "output" ? (
+          <OutputBody state={state} />
+        ) : (
+          <TimelinePanel calls={calls} run={state} debug={debug} onUseCode={onUseCode} {...(onRevealLine ? { onRevealLine } : {})} />
+        )}
       </div>
     </section>
   );
@@ -58,8 +62,8 @@ function OutputBody({ state }: { state: RunView }) {
       <div className="empty-state">
         <h3>Nothing has run yet</h3>
         <p>
-          Press <kbd>Ctrl+Enter</kbd> in the editor, or Run, to execute the code in the sandbox. The returned value, console
-          lines and run statistics appear here.
+          Press <kbd>Ctrl+Enter</kbd> in the editor, or Run, to execute the code in the sandbox. The returned value, console lines and run statistics appear
+          here.
         </p>
       </div>
     );

@@ -98,12 +98,7 @@ export function Playground() {
           Share
         </button>
       </header>
-      <ShareBanner
-        link={shareLink}
-        registered={mcp.servers}
-        onAddServer={(input) => mcp.registry?.add(input)}
-        onReplayRun={replaySharedRun}
-      />
+      <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
       {sharing && (
         <ShareDialog
           inputs={{
@@ -150,7 +145,14 @@ export function Playground() {
               </Panel>
               <Separator className="separator separator-h" />
               <Panel id="output" defaultSize="42%" minSize="10%">
-                <OutputPanel state={sandbox.state} calls={sandbox.calls} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} onRevealLine={revealLine} />
+                <OutputPanel
+                  state={sandbox.state}
+                  calls={sandbox.calls}
+                  debug={debug}
+                  onUseCode={editor.setCode}
+                  onSendToChat={sendManualRun}
+                  onRevealLine={revealLine}
+                />
               </Panel>
             </Group>
           </Panel>

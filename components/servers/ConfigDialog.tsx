@@ -40,8 +40,8 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
     <div className="config-dialog" role="dialog" aria-label="Import and export servers">
       <h3>Import</h3>
       <p className="muted small">
-        Paste an <code>mcp.json</code> / <code>claude_desktop_config.json</code> (<code>{"{ \"mcpServers\": { … } }"}</code>) or choose a file.
-        Servers with the same name are replaced.
+        Paste an <code>mcp.json</code> / <code>claude_desktop_config.json</code> (<code>{'{ "mcpServers": { … } }'}</code>) or choose a file. Servers with the
+        same name are replaced.
       </p>
       <textarea
         rows={5}
@@ -75,8 +75,8 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
       {awaiting.length > 0 && (
         <div className="warn-box" role="group" aria-label="Local commands to review">
           <p className="small">
-            This file runs {awaiting.length === 1 ? "a command" : `${awaiting.length} commands`} on your computer. They are added switched off: read
-            each one and start only what you trust.
+            This file runs {awaiting.length === 1 ? "a command" : `${awaiting.length} commands`} on your computer. They are added switched off: read each one
+            and start only what you trust.
           </p>
           <ul className="command-list">
             {awaiting.map((command) => (
@@ -92,8 +92,7 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
       )}
       <h3>Export</h3>
       <label className="check">
-        <input type="checkbox" checked={omitSecrets} onChange={(e) => setOmitSecrets(e.target.checked)} /> Leave out secrets (headers, env
-        values)
+        <input type="checkbox" checked={omitSecrets} onChange={(e) => setOmitSecrets(e.target.checked)} /> Leave out secrets (headers, env values)
       </label>
       {omitSecrets && exported.omitted.length > 0 && <p className="muted small">Left out: {exported.omitted.join(", ")}</p>}
       <textarea rows={6} readOnly value={exportText} aria-label="Exported config" spellCheck={false} />

@@ -75,8 +75,8 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
         </button>
       </div>
       <p className="muted small">
-        Servers are kept in this browser&apos;s localStorage; headers, tokens and env values under a separate key that
-        &ldquo;Forget secrets&rdquo; wipes. They never enter the sandbox, a share link or a log.
+        Servers are kept in this browser&apos;s localStorage; headers, tokens and env values under a separate key that &ldquo;Forget secrets&rdquo; wipes. They
+        never enter the sandbox, a share link or a log.
       </p>
     </div>
   );

@@ -99,9 +99,7 @@ function Prepared({ share, prepared, link }: { share: UseShareResult; prepared: 
         ) : (
           <p className="muted small">Nothing yet: an empty playground.</p>
         )}
-        {prepared.omitted.length > 0 && (
-          <p className="muted small">Left out: {prepared.omitted.join("; ")}. Secrets never go into a share.</p>
-        )}
+        {prepared.omitted.length > 0 && <p className="muted small">Left out: {prepared.omitted.join("; ")}. Secrets never go into a share.</p>}
       </section>
       {prepared.lookalikes.length > 0 && (
         <div className={styles.warning} role="alert">
@@ -119,8 +117,7 @@ function Prepared({ share, prepared, link }: { share: UseShareResult; prepared: 
           </div>
         )}
         <span className={styles.size}>
-          {kb(prepared.encoded.length)} encoded.{" "}
-          {prepared.transport === "link" && "Everything is in the link itself (after #), which never reaches a server."}
+          {kb(prepared.encoded.length)} encoded. {prepared.transport === "link" && "Everything is in the link itself (after #), which never reaches a server."}
           {prepared.transport === "short-link" && `Too large for a link (over ${kb(SHARE_CAPS.linkChars)}): create a short link stored by this app.`}
           {prepared.transport === "too-large" && `Too large to share as a link (over ${kb(SHARE_CAPS.snapshotChars)}): download the file instead.`}
         </span>

@@ -9,7 +9,8 @@ type Mode = ToolMock["kind"];
 const PLACEHOLDER: Record<Mode, string> = {
   value: '{ "price": 12.5, "currency": "EUR" }',
   error: "The tool is down for maintenance",
-  script: "// A function body, run in a fresh sandbox per call.\n// Globals: args (the call's arguments), call (1, 2, …).\nreturn { price: args.weightKg * 2.5, call };",
+  script:
+    "// A function body, run in a fresh sandbox per call.\n// Globals: args (the call's arguments), call (1, 2, …).\nreturn { price: args.weightKg * 2.5, call };",
 };
 
 function textOf(mock: ToolMock | undefined): string {
@@ -19,7 +20,17 @@ function textOf(mock: ToolMock | undefined): string {
 }
 
 /** Edits one tool's mock: a fixed JSON result, a fixed error, or a script run in the sandbox. */
-export function MockEditor({ label, mock, onSave, onCancel }: { label: string; mock: ToolMock | undefined; onSave: (mock: ToolMock | undefined) => void; onCancel: () => void }) {
+export function MockEditor({
+  label,
+  mock,
+  onSave,
+  onCancel,
+}: {
+  label: string;
+  mock: ToolMock | undefined;
+  onSave: (mock: ToolMock | undefined) => void;
+  onCancel: () => void;
+}) {
   const [mode, setMode] = useState<Mode>(mock?.kind ?? "value");
   const [text, setText] = useState(textOf(mock));
   const [error, setError] = useState<string | undefined>(undefined);

@@ -84,7 +84,9 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onRem
                     <div className="muted">{new Date(summary.startedAt).toLocaleTimeString()}</div>
                   </td>
                   <td>
-                    <span className={`pill pill-${summary.status === "ok" ? "ok" : summary.status === "unfinished" ? "running" : "error"}`}>{summary.status}</span>
+                    <span className={`pill pill-${summary.status === "ok" ? "ok" : summary.status === "unfinished" ? "running" : "error"}`}>
+                      {summary.status}
+                    </span>
                   </td>
                   <td className={styles.num}>{formatDuration(summary.durationMs)}</td>
                   <td className={styles.num}>

@@ -36,7 +36,10 @@ export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPR
   const search = useDeferredValue(toolbar.search);
   const records = listCallRecords(calls);
   const filter = useMemo(() => toFilter({ ...toolbar, search }), [toolbar, search]);
-  const model = useMemo(() => buildWaterfall(records, { logs, filter, groupBy: toolbar.groupBy, ...(endMs !== undefined ? { endMs } : {}) }), [records, logs, filter, toolbar.groupBy, endMs]);
+  const model = useMemo(
+    () => buildWaterfall(records, { logs, filter, groupBy: toolbar.groupBy, ...(endMs !== undefined ? { endMs } : {}) }),
+    [records, logs, filter, toolbar.groupBy, endMs],
+  );
   const facets = useMemo(() => facetsOf(records), [records]);
   const summary = useMemo(() => summarise(records), [records]);
   const pending = useMemo(() => new Map(approvals.map((a) => [a.callId, a])), [approvals]);
@@ -46,8 +49,8 @@ export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPR
       <div className="empty-state">
         <h3>No tool calls yet</h3>
         <p>
-          When code calls MCP tools (for example <code>await shipping.list_carriers()</code>), every call appears here on a
-          time axis, with its arguments, result, status and duration, so you can see what ran in parallel and where it failed.
+          When code calls MCP tools (for example <code>await shipping.list_carriers()</code>), every call appears here on a time axis, with its arguments,
+          result, status and duration, so you can see what ran in parallel and where it failed.
         </p>
       </div>
     );

@@ -55,7 +55,11 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
           <span>
             Next run replays <b>{replay.record.id}</b> ({recordedCalls(replay.record).length} recorded calls). If the code calls something else:
           </span>
-          <select aria-label="On mismatch" value={replay.onMismatch} onChange={(event) => setReplay({ ...replay, onMismatch: event.target.value as "stop" | "live" })}>
+          <select
+            aria-label="On mismatch"
+            value={replay.onMismatch}
+            onChange={(event) => setReplay({ ...replay, onMismatch: event.target.value as "stop" | "live" })}
+          >
             <option value="stop">stop the run</option>
             <option value="live">call the live server</option>
           </select>
@@ -87,7 +91,13 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
         )}
         {tab === "calls" &&
           (past ? (
-            <TimelineList key={viewing} calls={past.calls} logs={past.logs} {...(past.result ? { endMs: past.result.stats.wallMs } : {})} {...(onRevealLine ? { onRevealLine } : {})} />
+            <TimelineList
+              key={viewing}
+              calls={past.calls}
+              logs={past.logs}
+              {...(past.result ? { endMs: past.result.stats.wallMs } : {})}
+              {...(onRevealLine ? { onRevealLine } : {})}
+            />
           ) : (
             <TimelineList
               key="live"

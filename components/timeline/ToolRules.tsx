@@ -31,8 +31,8 @@ export function ToolRules({ namespaces, mocks, onMock, destructive, marked, onTo
   return (
     <div className={`${styles.view} ${styles.scroll}`}>
       <p className="muted">
-        Mocked tools answer from their mock and never reach the server (mock, then replay, then the live server). Tools that ask
-        pause the run on their timeline row until you approve or deny.
+        Mocked tools answer from their mock and never reach the server (mock, then replay, then the live server). Tools that ask pause the run on their timeline
+        row until you approve or deny.
       </p>
       {namespaces.map((ns) => (
         <section key={ns.namespace} aria-label={`Tools of ${ns.server}`}>
@@ -47,8 +47,13 @@ export function ToolRules({ namespaces, mocks, onMock, destructive, marked, onTo
                 <li key={fn} className={styles.toolItem}>
                   <span className={styles.toolName}>{id}</span>
                   <label className="check" title={isDestructive ? "The server marks this tool destructive (destructiveHint)" : undefined}>
-                    <input type="checkbox" checked={isDestructive || marked.has(key)} disabled={isDestructive} onChange={() => onToggleMarked(ns.server, tool)} /> ask
-                    before running{isDestructive ? " (destructive)" : ""}
+                    <input
+                      type="checkbox"
+                      checked={isDestructive || marked.has(key)}
+                      disabled={isDestructive}
+                      onChange={() => onToggleMarked(ns.server, tool)}
+                    />{" "}
+                    ask before running{isDestructive ? " (destructive)" : ""}
                   </label>
                   {mock && <span className={styles.badge}>mocked: {mock.kind}</span>}
                   <button type="button" onClick={() => setEditing(editing === id ? undefined : id)} aria-expanded={editing === id}>

@@ -64,7 +64,12 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
 
   const items = virtualizer.getVirtualItems();
   // Zoomed, the axis spans the rows in view (overscan included) and follows the scroll.
-  const { fromMs, toMs } = zoom ? rowsTimeRange(items.flatMap((item) => rows[item.index] ?? []), model.spanMs) : { fromMs: 0, toMs: model.spanMs };
+  const { fromMs, toMs } = zoom
+    ? rowsTimeRange(
+        items.flatMap((item) => rows[item.index] ?? []),
+        model.spanMs,
+      )
+    : { fromMs: 0, toMs: model.spanMs };
   const ticks = zoom ? rangeTicks(fromMs, toMs) : model.ticks;
   const at = (ms: number) => `${((ms - fromMs) / (toMs - fromMs)) * 100}%`;
 
@@ -81,14 +86,7 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
         </div>
         <span className={styles.duration}>took</span>
       </div>
-      <div
-        ref={scrollRef}
-        className={styles.scroller}
-        tabIndex={0}
-        role="list"
-        aria-label={`Tool calls, ${model.shown} of ${model.total}`}
-        onKeyDown={move}
-      >
+      <div ref={scrollRef} className={styles.scroller} tabIndex={0} role="list" aria-label={`Tool calls, ${model.shown} of ${model.total}`} onKeyDown={move}>
         <div className={styles.rows} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];

@@ -65,7 +65,14 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
   const barTitle = `${label}: ${status}, ${formatDuration(record.start)} → ${record.end === undefined ? "…" : formatDuration(record.end)}`;
   return (
     <div className={`${styles.row} ${selected ? styles.selected : ""}`} style={style} role="listitem" data-testid="timeline-row" data-status={status}>
-      <button type="button" className={styles.label} onClick={() => onSelect(record.callId)} aria-pressed={selected} aria-label={`${label}, call ${record.callId}, ${status}${simulated ? `, ${record.source ?? ""}` : ""}`} title={label}>
+      <button
+        type="button"
+        className={styles.label}
+        onClick={() => onSelect(record.callId)}
+        aria-pressed={selected}
+        aria-label={`${label}, call ${record.callId}, ${status}${simulated ? `, ${record.source ?? ""}` : ""}`}
+        title={label}
+      >
         <span className={styles.callId}>{record.callId}</span>
         <span className={styles.labelText}>{label}</span>
         {simulated && <span className={styles.badge}>{record.source === "mock" ? "mock" : "replay"}</span>}

@@ -18,7 +18,12 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
   const heading = (
     <span className="field-label">
       {label}
-      {required ? <span className="required" title="required"> *</span> : null}
+      {required ? (
+        <span className="required" title="required">
+          {" "}
+          *
+        </span>
+      ) : null}
       {node.description && <span className="muted"> — {node.description}</span>}
     </span>
   );
@@ -39,7 +44,10 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
       <div className="field">
         {heading}
         <span className="muted">
-          null <button type="button" onClick={() => onChange(initialValue({ ...node, nullable: false }))}>set a value</button>
+          null{" "}
+          <button type="button" onClick={() => onChange(initialValue({ ...node, nullable: false }))}>
+            set a value
+          </button>
         </span>
       </div>
     );
@@ -131,7 +139,11 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
       return (
         <label className="field">
           {heading}
-          <select value={value.kind === "enum" ? value.index : -1} onChange={(e) => onChange({ kind: "enum", index: Number(e.target.value) })} aria-label={label}>
+          <select
+            value={value.kind === "enum" ? value.index : -1}
+            onChange={(e) => onChange({ kind: "enum", index: Number(e.target.value) })}
+            aria-label={label}
+          >
             <option value={-1}>—</option>
             {node.options.map((option, index) => (
               <option key={index} value={index}>
@@ -146,7 +158,12 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
     case "boolean":
       return (
         <label className="field field-inline">
-          <input type="checkbox" checked={value.kind === "boolean" && value.value} onChange={(e) => onChange({ kind: "boolean", value: e.target.checked })} aria-label={label} />
+          <input
+            type="checkbox"
+            checked={value.kind === "boolean" && value.value}
+            onChange={(e) => onChange({ kind: "boolean", value: e.target.checked })}
+            aria-label={label}
+          />
           {heading}
           {nullButton}
           {error && <span className="field-error">{error}</span>}
@@ -155,7 +172,12 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
     case "number":
     case "string": {
       const text = value.kind === "string" || value.kind === "number" ? value.text : "";
-      const hint = node.kind === "number" ? [node.integer ? "integer" : "number", node.min !== undefined ? `≥ ${node.min}` : "", node.max !== undefined ? `≤ ${node.max}` : ""].filter(Boolean).join(", ") : node.format;
+      const hint =
+        node.kind === "number"
+          ? [node.integer ? "integer" : "number", node.min !== undefined ? `≥ ${node.min}` : "", node.max !== undefined ? `≤ ${node.max}` : ""]
+              .filter(Boolean)
+              .join(", ")
+          : node.format;
       return (
         <label className="field">
           {heading}

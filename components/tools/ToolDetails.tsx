@@ -21,7 +21,9 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsP
   const declaration = useMemo(() => {
     const ns = catalog.declarations.namespaces.find((n) => n.server === server.config.name);
     const decl = ns?.tools.find((t) => t.tool === tool.name);
-    return ns && decl ? { call: `${ns.namespace}.${decl.name}`, text: declarationsFor(catalog.declarations, [{ namespace: ns.namespace, name: decl.name }]) } : undefined;
+    return ns && decl
+      ? { call: `${ns.namespace}.${decl.name}`, text: declarationsFor(catalog.declarations, [{ namespace: ns.namespace, name: decl.name }]) }
+      : undefined;
   }, [catalog.declarations, server.config.name, tool.name]);
   const findings = catalog.lint.filter((f) => f.server === server.config.name && f.tool === tool.name);
 
@@ -73,7 +75,11 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsP
       </details>
       <details>
         <summary>Output schema{tool.outputSchema ? "" : " (none)"}</summary>
-        <pre className="code">{tool.outputSchema ? JSON.stringify(tool.outputSchema, null, 2) : "The server declares no outputSchema: code must inspect the value before relying on its shape."}</pre>
+        <pre className="code">
+          {tool.outputSchema
+            ? JSON.stringify(tool.outputSchema, null, 2)
+            : "The server declares no outputSchema: code must inspect the value before relying on its shape."}
+        </pre>
       </details>
       <TestCallForm key={`${server.config.id}:${tool.name}`} manager={mcp.manager} serverId={server.config.id} tool={tool} />
     </div>

@@ -72,7 +72,11 @@ export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToo
                         </span>
                       ))}
                       <span className="spacer" />
-                      {lint > 0 && <span className="badge badge-warn" title="Schema lint findings">{lint}⚑</span>}
+                      {lint > 0 && (
+                        <span className="badge badge-warn" title="Schema lint findings">
+                          {lint}⚑
+                        </span>
+                      )}
                       {tokens !== undefined && total ? (
                         <span className="muted" title="Tokens of this tool's declaration (estimate) and its share of the prompt">
                           {tokens} tok · {((tokens / total) * 100).toFixed(1)}%

@@ -3,8 +3,7 @@ export function annotationBadges(annotations: Record<string, unknown> | undefine
   if (!annotations) return [];
   const badges: Array<{ label: string; title: string; tone: string }> = [];
   if (annotations.readOnlyHint === true) badges.push({ label: "read-only", title: "readOnlyHint: does not modify its environment", tone: "ok" });
-  if (annotations.destructiveHint === true)
-    badges.push({ label: "destructive", title: "destructiveHint: may perform destructive updates", tone: "error" });
+  if (annotations.destructiveHint === true) badges.push({ label: "destructive", title: "destructiveHint: may perform destructive updates", tone: "error" });
   if (annotations.idempotentHint === true) badges.push({ label: "idempotent", title: "idempotentHint: repeated calls have no extra effect", tone: "muted" });
   if (annotations.openWorldHint === true) badges.push({ label: "open-world", title: "openWorldHint: talks to external entities", tone: "muted" });
   return badges;

@@ -73,16 +73,15 @@ export async function runSandboxBench(options: SandboxBenchOptions): Promise<San
       const t0 = now();
       await mustRun(
         controller,
-        { code: "const xs = []; for (let i = 0; i < 10000; i++) xs.push(bench.noop({ i })); return (await Promise.all(xs)).length", limits: { maxCalls: 10_000 } },
+        {
+          code: "const xs = []; for (let i = 0; i < 10000; i++) xs.push(bench.noop({ i })); return (await Promise.all(xs)).length",
+          limits: { maxCalls: 10_000 },
+        },
         immediate,
       );
       parallel.push(((now() - t0) * 1000) / 10_000);
       const t1 = now();
-      await mustRun(
-        controller,
-        { code: "let n = 0; for (let i = 0; i < 1000; i++) n += await bench.noop({ i }); return n" },
-        immediate,
-      );
+      await mustRun(controller, { code: "let n = 0; for (let i = 0; i < 1000; i++) n += await bench.noop({ i }); return n" }, immediate);
       sequential.push(((now() - t1) * 1000) / 1000);
     }
     rows.push({ name: "host call, 10 000 through Promise.all", median: median(parallel), unit: "µs/call", note: "5 runs; target ≤ 60 µs" });

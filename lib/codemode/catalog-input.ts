@@ -21,7 +21,7 @@ export function parseCatalog(json: unknown, defaultServer: string): CatalogResul
     return typeof tools === "string" ? { ok: false, error: tools } : { ok: true, servers: [{ name: defaultServer, tools }] };
   }
   const entries = Object.entries(json);
-  if (entries.length === 0) return { ok: false, error: "the object is empty: expected { \"tools\": [ … ] } or { \"server\": [ … ] }" };
+  if (entries.length === 0) return { ok: false, error: 'the object is empty: expected { "tools": [ … ] } or { "server": [ … ] }' };
   const servers: ServerTools[] = [];
   for (const [name, value] of entries) {
     if (!Array.isArray(value)) {

@@ -96,8 +96,7 @@ function declareTool(c: Converted, server: string, namespace: string, lookup: Na
  */
 function parameterText(input: TsType, lookup: NameLookup): string {
   if (input.kind === "object" && input.members.length === 0 && !input.index) return "";
-  const optional =
-    input.kind === "object" ? input.members.every((m) => m.optional) : input.kind === "keyword" && input.name === "unknown";
+  const optional = input.kind === "object" ? input.members.every((m) => m.optional) : input.kind === "keyword" && input.name === "unknown";
   return `input${optional ? "?" : ""}:${printType(input, lookup)}`;
 }
 

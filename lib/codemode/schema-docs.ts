@@ -56,7 +56,10 @@ export function propertyDoc(property: unknown, root: JsonSchema, limits: DocLimi
   if ((property.deprecated ?? target?.deprecated) === true) doc = join(doc, "@deprecated");
   const values = property.enum ?? target?.enum;
   if (Array.isArray(values) && values.length > limits.maxEnumMembers) {
-    const sample = values.slice(0, 3).map((v) => truncate(JSON.stringify(v) ?? "")).join(", ");
+    const sample = values
+      .slice(0, 3)
+      .map((v) => truncate(JSON.stringify(v) ?? ""))
+      .join(", ");
     doc = join(doc, `One of ${values.length} values, e.g. ${sample}.`);
   }
   return doc === "" ? "" : docText(doc);

@@ -55,9 +55,25 @@ export interface LintOptions {
 // Keywords OpenAI's strict mode (structured outputs and strict function calling) rejects.
 // https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
 const STRICT_UNSUPPORTED = [
-  "allOf", "oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
-  "patternProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "minProperties",
-  "maxProperties", "contains", "minContains", "maxContains", "uniqueItems",
+  "allOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "contains",
+  "minContains",
+  "maxContains",
+  "uniqueItems",
 ];
 // Schemas that say what they are without `type`.
 const TYPED_WITHOUT_TYPE = ["$ref", "anyOf", "oneOf", "allOf", "enum", "const"];
@@ -78,7 +94,9 @@ export function lintTools(servers: readonly ServerTools[], options: LintOptions 
       const others = c.resolved.filter((r) => r.original !== server.name).map((r) => JSON.stringify(r.original));
       const mine = c.resolved.find((r) => r.original === server.name)?.sanitised ?? c.identifier;
       findings.push({
-        server: server.name, severity: "warning", code: "name-collision",
+        server: server.name,
+        severity: "warning",
+        code: "name-collision",
         message: `Server name becomes \`${mine}\`: it collides with ${list(others)} after sanitising to \`${c.identifier}\`.`,
         fix: "Give the servers names that differ in letters or digits, not only in punctuation.",
       });
@@ -94,7 +112,8 @@ export function lintTools(servers: readonly ServerTools[], options: LintOptions 
         if (!mine) continue;
         const others = c.resolved.filter((r) => r !== mine).map((r) => JSON.stringify(r.original));
         add({
-          severity: "warning", code: "name-collision",
+          severity: "warning",
+          code: "name-collision",
           message: `Called as \`${mine.sanitised}\`: ${JSON.stringify(tool.name)} collides with ${list(others)} after sanitising to \`${c.identifier}\`.`,
           fix: "Rename one of the tools so the names differ in letters or digits, not only in punctuation.",
         });
@@ -108,14 +127,17 @@ function lintTool(tool: ToolDefinition, add: (f: Omit<LintFinding, "server" | "t
   const input: unknown = tool.inputSchema;
   if (!isSchemaObject(input) || input.type !== "object") {
     add({
-      severity: "error", code: "invalid-input-schema",
-      message: "inputSchema is not a JSON Schema object with type \"object\", as MCP requires.",
-      fix: "Declare inputSchema as { \"type\": \"object\", \"properties\": { … } }.",
+      severity: "error",
+      code: "invalid-input-schema",
+      message: 'inputSchema is not a JSON Schema object with type "object", as MCP requires.',
+      fix: 'Declare inputSchema as { "type": "object", "properties": { … } }.',
     });
   }
   if (!tool.description?.trim()) {
     add({
-      severity: "warning", code: "missing-tool-description", message: "The tool has no description.",
+      severity: "warning",
+      code: "missing-tool-description",
+      message: "The tool has no description.",
       fix: "Add a description saying what the tool does, what it returns and when to use it.",
     });
   }
@@ -148,7 +170,9 @@ function lintTool(tool: ToolDefinition, add: (f: Omit<LintFinding, "server" | "t
     });
     for (const b of broken) {
       add({
-        severity: "warning", code: "broken-ref", paths: [b.path],
+        severity: "warning",
+        code: "broken-ref",
+        paths: [b.path],
         message: `${b.reason === "external" ? "External" : "Unresolvable"} $ref ${JSON.stringify(b.ref)} at ${b.path}: typed as unknown.`,
         fix: "Inline the definition, or put it under $defs and refer to it as #/$defs/Name.",
       });
@@ -157,7 +181,8 @@ function lintTool(tool: ToolDefinition, add: (f: Omit<LintFinding, "server" | "t
   check(input, "input", true);
   if (tool.outputSchema === undefined) {
     add({
-      severity: "warning", code: "missing-output-schema",
+      severity: "warning",
+      code: "missing-output-schema",
       message: "No outputSchema: the code gets `unknown` and must inspect each result before using it.",
       fix: "Declare an outputSchema and return the same data as structuredContent.",
     });
@@ -165,32 +190,62 @@ function lintTool(tool: ToolDefinition, add: (f: Omit<LintFinding, "server" | "t
     check(tool.outputSchema, "output", false);
   }
 
-  report(add, "warning", "missing-property-description", [...undescribed], (n, at) =>
-    `${n} input ${n === 1 ? "property has" : "properties have"} no description: ${at}.`, "Describe each property: its meaning, unit and accepted values.");
-  report(add, "warning", "schema-less-property", [...schemaLess], (_, at) => `Typed as unknown, the schema says nothing: ${at}.`,
-    "Give each of these a type (and items or properties where it is a container).");
+  report(
+    add,
+    "warning",
+    "missing-property-description",
+    [...undescribed],
+    (n, at) => `${n} input ${n === 1 ? "property has" : "properties have"} no description: ${at}.`,
+    "Describe each property: its meaning, unit and accepted values.",
+  );
+  report(
+    add,
+    "warning",
+    "schema-less-property",
+    [...schemaLess],
+    (_, at) => `Typed as unknown, the schema says nothing: ${at}.`,
+    "Give each of these a type (and items or properties where it is a container).",
+  );
   for (const e of enums) {
     add({
-      severity: "warning", code: "huge-enum", paths: [e.path],
+      severity: "warning",
+      code: "huge-enum",
+      paths: [e.path],
       message: `Enum of ${e.size} values at ${e.path}: typed as its base type, the values are not shown.`,
       fix: "Take a plain string and offer a lookup or search tool for the valid values.",
     });
   }
   if (deepest.depth > maxDepth) {
     add({
-      severity: "warning", code: "deep-nesting", paths: [deepest.path],
+      severity: "warning",
+      code: "deep-nesting",
+      paths: [deepest.path],
       message: `Objects nest ${deepest.depth} deep (at ${deepest.path}); more than ${maxDepth} is hard to fill in correctly.`,
       fix: "Flatten the schema: lift nested objects into separate parameters or separate tools.",
     });
   }
-  report(add, "info", "strict-missing-type", [...untyped], (_, at) => `No \`type\` at ${at}; strict providers (OpenAI strict mode) reject such schemas.`,
-    "Add an explicit type to each of these schemas.");
-  report(add, "info", "strict-additional-properties", [...open], (_, at) => `additionalProperties is not false at ${at}; OpenAI strict mode requires it on every object.`,
-    "Set \"additionalProperties\": false on every object schema.");
+  report(
+    add,
+    "info",
+    "strict-missing-type",
+    [...untyped],
+    (_, at) => `No \`type\` at ${at}; strict providers (OpenAI strict mode) reject such schemas.`,
+    "Add an explicit type to each of these schemas.",
+  );
+  report(
+    add,
+    "info",
+    "strict-additional-properties",
+    [...open],
+    (_, at) => `additionalProperties is not false at ${at}; OpenAI strict mode requires it on every object.`,
+    'Set "additionalProperties": false on every object schema.',
+  );
   if (unsupported.size > 0) {
     const paths = [...new Set([...unsupported.values()].flatMap((set) => [...set]))];
     add({
-      severity: "info", code: "strict-unsupported-keyword", paths,
+      severity: "info",
+      code: "strict-unsupported-keyword",
+      paths,
       message: `Keywords OpenAI strict mode rejects: ${[...unsupported.keys()].join(", ")} (at ${list(paths)}).`,
       fix: "Rewrite without them (anyOf instead of oneOf, merged properties instead of allOf).",
     });

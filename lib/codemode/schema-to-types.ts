@@ -54,8 +54,22 @@ function titleHint(schema: SchemaObject): NameHint | undefined {
 
 // Keywords that say nothing about the type: their presence beside `$ref` changes nothing.
 const ANNOTATIONS = new Set([
-  "$ref", "$schema", "$id", "$comment", "$defs", "definitions", "title", "description", "default",
-  "examples", "example", "deprecated", "readOnly", "writeOnly", "nullable", "format",
+  "$ref",
+  "$schema",
+  "$id",
+  "$comment",
+  "$defs",
+  "definitions",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "example",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "nullable",
+  "format",
 ]);
 
 function convertRef(schema: SchemaObject, ref: string, ctx: Context, depth: number, hint: NameHint): TsType {

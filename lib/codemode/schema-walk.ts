@@ -33,7 +33,8 @@ export function walkSchema(root: JsonSchema, rootPath: string, visit: (v: Schema
   const followed = new Set<string>();
   const step = (schema: unknown, path: string, objectDepth: number, property?: string): void => {
     if (typeof schema !== "boolean" && !isSchemaObject(schema)) return;
-    const isObject = isSchemaObject(schema) && (schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object")) || "properties" in schema);
+    const isObject =
+      isSchemaObject(schema) && (schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object")) || "properties" in schema);
     const depth = isObject ? objectDepth + 1 : objectDepth;
     visit({ schema, path, objectDepth: depth, ...(property !== undefined && { property }) });
     if (typeof schema === "boolean") return;

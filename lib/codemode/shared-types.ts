@@ -94,8 +94,7 @@ function choose(occurrences: readonly Occurrence[], excluded: ReadonlySet<string
       const parent = occurrences[i]?.parent ?? -1;
       const parentKey = occurrences[parent]?.key;
       const isPrinted =
-        parent < 0 ||
-        ((printed[parent] ?? false) && (parentKey === undefined || !canonical.has(parentKey) || canonical.get(parentKey) === parent));
+        parent < 0 || ((printed[parent] ?? false) && (parentKey === undefined || !canonical.has(parentKey) || canonical.get(parentKey) === parent));
       printed[i] = isPrinted;
       return isPrinted;
     });

@@ -64,7 +64,9 @@ export function literal(value: unknown): TsType {
   // JSON.stringify of a string is always a valid TS string literal; objects and arrays
   // print as object literal and tuple types of literals, which is what `const` means.
   // U+2028/U+2029 are legal in string literals but end a line for many other tools: escape them.
-  const text = JSON.stringify(value)?.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const text = JSON.stringify(value)
+    ?.replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return text === undefined ? keyword("unknown") : { kind: "literal", text };
 }
 
@@ -206,11 +208,7 @@ function printBody(t: TsObject, sub: Printer): string {
 }
 
 /** Calls `visit` on every object in the tree, outermost first, with its nearest object ancestor. */
-export function forEachObject(
-  t: TsType,
-  visit: (object: TsObject, parent: TsObject | undefined) => void,
-  parent?: TsObject,
-): void {
+export function forEachObject(t: TsType, visit: (object: TsObject, parent: TsObject | undefined) => void, parent?: TsObject): void {
   switch (t.kind) {
     case "array":
       forEachObject(t.element, visit, parent);

@@ -193,13 +193,15 @@ function dedupe(options: EnumOption[]): EnumOption[] {
 
 /** The schema's one type, and whether null is also allowed; `several` lists the types when there are more. */
 function typeOf(schema: SchemaObject): { type?: string; nullable: boolean; several?: string[] } {
-  const declared = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : [];
+  const declared =
+    typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === "string") : [];
   const nullable = declared.includes("null");
   const types = declared.filter((t) => t !== "null");
   if (types.length > 1) return { nullable, several: types };
   if (types[0] !== undefined) return { type: types[0], nullable };
   if (nullable) return { type: "null", nullable: false };
-  if (schema.properties !== undefined || schema.additionalProperties !== undefined || schema.patternProperties !== undefined) return { type: "object", nullable };
+  if (schema.properties !== undefined || schema.additionalProperties !== undefined || schema.patternProperties !== undefined)
+    return { type: "object", nullable };
   if (schema.items !== undefined || schema.prefixItems !== undefined) return { type: "array", nullable };
   return { nullable };
 }

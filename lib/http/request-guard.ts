@@ -49,7 +49,8 @@ export function checkRequest<S extends RouteSurface>(request: Request, allowed: 
 
   if ((rules.origin ?? "same") === "same") {
     const origin = request.headers.get("origin");
-    if (origin === null) return new RouteError<S>(`refused:${surface}`, "This request must come from the playground's own page (no Origin header).", { cause: "origin" });
+    if (origin === null)
+      return new RouteError<S>(`refused:${surface}`, "This request must come from the playground's own page (no Origin header).", { cause: "origin" });
     let parsed: URL | undefined;
     try {
       parsed = new URL(origin);
@@ -57,9 +58,13 @@ export function checkRequest<S extends RouteSurface>(request: Request, allowed: 
       parsed = undefined;
     }
     const sameApp = parsed !== undefined && (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.host === host.toLowerCase();
-    if (!sameApp) return new RouteError<S>(`refused:${surface}`, `Requests from ${origin.slice(0, 100)} are refused: only the playground's own page may do this.`, { cause: "origin" });
+    if (!sameApp)
+      return new RouteError<S>(`refused:${surface}`, `Requests from ${origin.slice(0, 100)} are refused: only the playground's own page may do this.`, {
+        cause: "origin",
+      });
     const site = request.headers.get("sec-fetch-site");
-    if (site !== null && site !== "same-origin") return new RouteError<S>(`refused:${surface}`, `Cross-site requests are refused (Sec-Fetch-Site: ${site.slice(0, 30)}).`, { cause: "origin" });
+    if (site !== null && site !== "same-origin")
+      return new RouteError<S>(`refused:${surface}`, `Cross-site requests are refused (Sec-Fetch-Site: ${site.slice(0, 30)}).`, { cause: "origin" });
   }
 
   const hasBody = request.body !== null || Number(request.headers.get("content-length") ?? "0") > 0;

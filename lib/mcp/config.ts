@@ -36,7 +36,7 @@ const TYPE_ALIASES: Record<string, TransportKind> = {
   http: "streamable-http",
   "streamable-http": "streamable-http",
   streamablehttp: "streamable-http",
-  "streamable_http": "streamable-http",
+  streamable_http: "streamable-http",
   sse: "sse",
   stdio: "stdio",
 };
@@ -105,7 +105,11 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 /** Turns a server name into an id: lower-case, dashes, unique among `taken`. */
 export function serverIdFor(name: string, taken: ReadonlySet<string>): string {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "server";
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "server";
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
   return id;
@@ -119,7 +123,16 @@ function toServerConfig(name: string, entry: Entry, id: string): ServerConfig {
   const transport: TransportKind = declared ? (TYPE_ALIASES[declared] ?? "streamable-http") : entry.command ? "stdio" : "streamable-http";
   const enabled = entry.enabled ?? !(entry.disabled ?? false);
   if (transport === "stdio") {
-    return { id, name, transport, command: entry.command ?? "", args: entry.args ?? [], env: entry.env ?? {}, ...(entry.cwd ? { cwd: entry.cwd } : {}), enabled };
+    return {
+      id,
+      name,
+      transport,
+      command: entry.command ?? "",
+      args: entry.args ?? [],
+      env: entry.env ?? {},
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+      enabled,
+    };
   }
   return { id, name, transport, url: url ?? "", headers: entry.headers ?? {}, enabled };
 }
@@ -128,7 +141,10 @@ function warningsFor(name: string, entry: Entry): string[] {
   const out: string[] = [];
   const ignored = Object.keys(entry).filter((k) => !KNOWN_KEYS.has(k));
   if (ignored.length > 0) out.push(`${formatPath(["mcpServers", name])}: ignored ${ignored.join(", ")}`);
-  for (const [where, record] of [["headers", entry.headers], ["env", entry.env]] as const) {
+  for (const [where, record] of [
+    ["headers", entry.headers],
+    ["env", entry.env],
+  ] as const) {
     for (const [key, value] of Object.entries(record ?? {})) {
       if (/\$\{[^}]+\}/.test(value)) out.push(`${formatPath(["mcpServers", name, where, key])} holds a placeholder (${value}); fill it in before connecting`);
     }

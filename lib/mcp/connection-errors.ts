@@ -118,16 +118,26 @@ function fromNetwork(error: unknown, ctx: FailureContext): ConnectionError {
   // Through the proxy, a network failure means the app's own route is unreachable: the
   // upstream's failures come back as the proxy's JSON errors instead.
   if (ctx.via === "proxy") {
-    return new ConnectionError("cors-or-network", `The playground's own MCP proxy could not be reached: ${errorText(error)}. Check that the app is running and reachable.`, { cause: error });
+    return new ConnectionError(
+      "cors-or-network",
+      `The playground's own MCP proxy could not be reached: ${errorText(error)}. Check that the app is running and reachable.`,
+      { cause: error },
+    );
   }
   const code = networkCode(error) ?? "";
   const host = hostOf(ctx.url);
   if (DNS_CODES.has(code)) return new ConnectionError("dns", `The host name ${host} does not resolve (${code}). Check the URL for typos.`, { cause: error });
   if (code === "ECONNREFUSED") {
-    return new ConnectionError("refused", `Nothing is listening at ${host}: the connection was refused. Is the server running, and on this port?`, { cause: error });
+    return new ConnectionError("refused", `Nothing is listening at ${host}: the connection was refused. Is the server running, and on this port?`, {
+      cause: error,
+    });
   }
   if (TLS_CODE.test(code)) {
-    return new ConnectionError("tls", `The TLS (https) handshake with ${host} failed (${code}). Check the server's certificate, or use http:// for a local server.`, { cause: error });
+    return new ConnectionError(
+      "tls",
+      `The TLS (https) handshake with ${host} failed (${code}). Check the server's certificate, or use http:// for a local server.`,
+      { cause: error },
+    );
   }
   return new ConnectionError(
     "cors-or-network",
@@ -193,11 +203,21 @@ export function fromStatus(status: number, ctx: FailureContext, detail = ""): Co
   const opts = { status };
   const auth = ctx.http?.wwwAuthenticate ?? "";
   if (status === 401) {
-    const oauth = /resource_metadata|Bearer/i.test(auth) ? " It may expect OAuth, which the playground does not run: paste an access token as the header value." : "";
-    return new ConnectionError("unauthorized", `${url} wants credentials (HTTP 401): add an Authorization header (for example "Bearer <token>") to this server.${oauth}`, opts);
+    const oauth = /resource_metadata|Bearer/i.test(auth)
+      ? " It may expect OAuth, which the playground does not run: paste an access token as the header value."
+      : "";
+    return new ConnectionError(
+      "unauthorized",
+      `${url} wants credentials (HTTP 401): add an Authorization header (for example "Bearer <token>") to this server.${oauth}`,
+      opts,
+    );
   }
   if (status === 403) {
-    return new ConnectionError("forbidden", `${url} refused access (HTTP 403): the credentials sent do not grant it. Check the token or API key and its scopes.`, opts);
+    return new ConnectionError(
+      "forbidden",
+      `${url} refused access (HTTP 403): the credentials sent do not grant it. Check the token or API key and its scopes.`,
+      opts,
+    );
   }
   if (status === 408 || status === 504) return new ConnectionError("timeout", `${url} timed out (HTTP ${status}). Try again later.`, opts);
   if (status >= 500) {
@@ -236,7 +256,11 @@ export function classifyFailure(error: unknown, ctx: FailureContext): Connection
   if (typeof code === "number" && code >= 300 && code < 600) return fromStatus(code, ctx, /redirect/i.test(message) ? message : "");
   if (ctx.http && ctx.http.status >= 300) return fromStatus(ctx.http.status, ctx);
   if (code === -1 || /content type/i.test(message)) {
-    return new ConnectionError("not-mcp", `${displayUrl(ctx.url)} answered, but not with MCP (${message}). Check the URL: MCP endpoints usually end in /mcp or /sse.`, { cause: error });
+    return new ConnectionError(
+      "not-mcp",
+      `${displayUrl(ctx.url)} answered, but not with MCP (${message}). Check the URL: MCP endpoints usually end in /mcp or /sse.`,
+      { cause: error },
+    );
   }
   if (error instanceof SyntaxError || (error instanceof Error && error.name === "ZodError")) {
     return new ConnectionError("not-mcp", `${displayUrl(ctx.url)} answered with something that is not MCP JSON-RPC. Check the URL.`, { cause: error });

@@ -119,7 +119,10 @@ export class ConnectionManager {
 
   /** Connects every enabled server not yet connected or connecting; resolves when all have settled. */
   async connectAll(): Promise<void> {
-    const ids = this.registry.snapshot().filter((s) => s.enabled).map((s) => s.id);
+    const ids = this.registry
+      .snapshot()
+      .filter((s) => s.enabled)
+      .map((s) => s.id);
     await Promise.all(ids.map((id) => this.connect(id)));
   }
 

@@ -104,10 +104,13 @@ class AttemptFailure {
 
 function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onTimeout();
-      reject(new Error(`no answer within ${ms} ms`));
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        onTimeout();
+        reject(new Error(`no answer within ${ms} ms`));
+      },
+      Math.max(0, ms),
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);
@@ -128,7 +131,14 @@ interface Attempted {
   protocolVersion: string;
 }
 
-async function attempt(url: URL, wire: Wire, route: Route, headers: Record<string, string> | undefined, options: ConnectOptions, deadline: number): Promise<Attempted> {
+async function attempt(
+  url: URL,
+  wire: Wire,
+  route: Route,
+  headers: Record<string, string> | undefined,
+  options: ConnectOptions,
+  deadline: number,
+): Promise<Attempted> {
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const proxyUrl = new URL(options.proxyUrl, options.baseUrl);
   const observer = observeFetch(route === "proxy" ? createProxyFetch({ proxyUrl, fetch: base }) : base);
@@ -165,7 +175,14 @@ function shouldTrySse(failure: AttemptFailure): boolean {
   return status !== undefined && status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
 }
 
-async function connectOnRoute(url: URL, wires: readonly Wire[], route: Route, config: ServerConfig, options: ConnectOptions, deadline: number): Promise<Attempted & { wire: Wire }> {
+async function connectOnRoute(
+  url: URL,
+  wires: readonly Wire[],
+  route: Route,
+  config: ServerConfig,
+  options: ConnectOptions,
+  deadline: number,
+): Promise<Attempted & { wire: Wire }> {
   const headers = config.headers && Object.keys(config.headers).length > 0 ? { ...config.headers } : undefined;
   let streamableFailure: AttemptFailure | undefined;
   for (const wire of wires) {
@@ -202,7 +219,10 @@ function resolveUrl(config: ServerConfig, baseUrl: string): URL {
 /** Connects to a remote MCP server (see the file comment for the fallbacks); rejects with ConnectionError. */
 export async function connectToServer(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
   if (config.transport === "stdio") {
-    throw new ConnectionError("unsupported", `${config.name} is a local (stdio) server: it needs the local bridge, which is only available when the playground runs on your own machine.`);
+    throw new ConnectionError(
+      "unsupported",
+      `${config.name} is a local (stdio) server: it needs the local bridge, which is only available when the playground runs on your own machine.`,
+    );
   }
   const url = resolveUrl(config, options.baseUrl);
   const sameOrigin = url.origin === new URL(options.baseUrl).origin;

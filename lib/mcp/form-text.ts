@@ -28,11 +28,7 @@ export function formatPairs(pairs: Record<string, string> | undefined, separator
     .join("\n");
 }
 
-function parsePairs(
-  text: string,
-  separator: string,
-  shape: string,
-): { ok: true; value: Record<string, string> } | { ok: false; message: string } {
+function parsePairs(text: string, separator: string, shape: string): { ok: true; value: Record<string, string> } | { ok: false; message: string } {
   const value: Record<string, string> = {};
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {

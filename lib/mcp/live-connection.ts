@@ -164,34 +164,43 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
     via: parts.via,
     listTools: () =>
       capabilities.tools
-        ? guard("tools/list", requestTimeoutMs, () => allPages(async (cursor) => {
-            const r = await client.listTools(cursor === undefined ? undefined : { cursor }, listOptions);
-            return { items: r.tools, nextCursor: r.nextCursor };
-          }))
+        ? guard("tools/list", requestTimeoutMs, () =>
+            allPages(async (cursor) => {
+              const r = await client.listTools(cursor === undefined ? undefined : { cursor }, listOptions);
+              return { items: r.tools, nextCursor: r.nextCursor };
+            }),
+          )
         : Promise.resolve([]),
     listPrompts: () =>
       capabilities.prompts
-        ? guard("prompts/list", requestTimeoutMs, () => allPages(async (cursor) => {
-            const r = await client.listPrompts(cursor === undefined ? undefined : { cursor }, listOptions);
-            return { items: r.prompts, nextCursor: r.nextCursor };
-          }))
+        ? guard("prompts/list", requestTimeoutMs, () =>
+            allPages(async (cursor) => {
+              const r = await client.listPrompts(cursor === undefined ? undefined : { cursor }, listOptions);
+              return { items: r.prompts, nextCursor: r.nextCursor };
+            }),
+          )
         : Promise.resolve([]),
     listResources: () =>
       capabilities.resources
-        ? guard("resources/list", requestTimeoutMs, () => allPages(async (cursor) => {
-            const r = await client.listResources(cursor === undefined ? undefined : { cursor }, listOptions);
-            return { items: r.resources, nextCursor: r.nextCursor };
-          }))
+        ? guard("resources/list", requestTimeoutMs, () =>
+            allPages(async (cursor) => {
+              const r = await client.listResources(cursor === undefined ? undefined : { cursor }, listOptions);
+              return { items: r.resources, nextCursor: r.nextCursor };
+            }),
+          )
         : Promise.resolve([]),
     callTool: (name, args, options = {}) =>
-      guard(`The call to ${name}`, options.timeoutMs ?? 60_000, () =>
-        // client.request, not client.callTool: callTool throws when structuredContent does not
-        // match outputSchema (or is missing), and we flag that instead (host-functions.ts).
-        client.request({ method: "tools/call", params: { name, arguments: args ?? {} } }, CallToolResultSchema, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-          ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-        }),
+      guard(
+        `The call to ${name}`,
+        options.timeoutMs ?? 60_000,
+        () =>
+          // client.request, not client.callTool: callTool throws when structuredContent does not
+          // match outputSchema (or is missing), and we flag that instead (host-functions.ts).
+          client.request({ method: "tools/call", params: { name, arguments: args ?? {} } }, CallToolResultSchema, {
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+            ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+          }),
         options.signal,
       ),
     onToolsListChanged(listener) {

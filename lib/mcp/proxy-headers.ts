@@ -38,7 +38,8 @@ export const FORWARDED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
 
 // Never settable through x-mcp-header-*: hop-by-hop headers, framing, and anything that
 // would let a caller pose as a proxy hop.
-const FORBIDDEN_CUSTOM = /^(host|connection|keep-alive|transfer-encoding|te|trailer|upgrade|content-length|expect|forwarded|x-forwarded-.*|x-real-ip|proxy-.*|x-mcp-target)$/;
+const FORBIDDEN_CUSTOM =
+  /^(host|connection|keep-alive|transfer-encoding|te|trailer|upgrade|content-length|expect|forwarded|x-forwarded-.*|x-real-ip|proxy-.*|x-mcp-target)$/;
 
 /** Headers for the upstream request, built from the incoming request's headers. */
 export function buildUpstreamHeaders(incoming: Headers): Record<string, string> {

@@ -27,7 +27,8 @@ function positive(text: string | undefined, fallback: number): number {
 /** The process's limiters, created on first use. */
 export function proxyLimiters(env: Env): ProxyLimiters {
   if (current) return current;
-  const make = (name: string, limit: number) => sharedRateLimiter(env, `proxy:${name}`, { limit, windowMs: MINUTE }) ?? createRateLimiter({ limit, windowMs: MINUTE });
+  const make = (name: string, limit: number) =>
+    sharedRateLimiter(env, `proxy:${name}`, { limit, windowMs: MINUTE }) ?? createRateLimiter({ limit, windowMs: MINUTE });
   current = {
     perClient: make("client", positive(env.MCP_PROXY_RATE_PER_MINUTE, 240)),
     global: make("global", positive(env.MCP_PROXY_GLOBAL_RATE_PER_MINUTE, 6_000)),

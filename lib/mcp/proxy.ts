@@ -74,7 +74,10 @@ export const HOSTED_PROXY_CAPS = { maxStreamMs: 10 * 60_000, maxResponseBytes: 6
  * the operator allow-lists them, and streams are capped in time and bytes.
  */
 export function proxyOptionsFor(mode: AppMode, env: Env): ProxyOptions {
-  const allowList = (env.MCP_PROXY_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const allowList = (env.MCP_PROXY_ALLOW ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const timeout = positive(env.MCP_PROXY_TIMEOUT_MS);
   const base: ProxyOptions = {
     pool: mode,

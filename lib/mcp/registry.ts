@@ -158,7 +158,10 @@ export class ServerRegistry {
     const current = this.get(id);
     if (!current) return { ok: false, issues: [{ field: "name", message: `No server with id "${id}"` }] };
     const input: ServerInput = { ...toServerInput(current), ...patch };
-    const issues = validateServerInput(input, this.servers.filter((s) => s.id !== id));
+    const issues = validateServerInput(
+      input,
+      this.servers.filter((s) => s.id !== id),
+    );
     if (issues.length > 0) return { ok: false, issues };
     const server = freezeServer(toServerConfig(id, input));
     this.commit(this.servers.map((s) => (s.id === id ? server : s)));
@@ -195,7 +198,10 @@ export class ServerRegistry {
       const incoming = imported.transport === "stdio" ? { ...imported, enabled: false } : imported;
       const existing = next.find((s) => sameName(s.name, incoming.name));
       const input = toServerInput(incoming);
-      const issues = validateServerInput(input, next.filter((s) => s !== existing));
+      const issues = validateServerInput(
+        input,
+        next.filter((s) => s !== existing),
+      );
       if (issues.length > 0) {
         errors.push(...issues.map((i) => `mcpServers.${incoming.name}: ${i.message}`));
         continue;

@@ -83,7 +83,16 @@ export function toServerConfig(id: string, input: ServerInput): ServerConfig {
   const enabled = input.enabled ?? true;
   if (input.transport === "stdio") {
     const cwd = input.cwd?.trim();
-    return { id, name, transport: "stdio", command: (input.command ?? "").trim(), args: [...(input.args ?? [])], env: { ...input.env }, ...(cwd ? { cwd } : {}), enabled };
+    return {
+      id,
+      name,
+      transport: "stdio",
+      command: (input.command ?? "").trim(),
+      args: [...(input.args ?? [])],
+      env: { ...input.env },
+      ...(cwd ? { cwd } : {}),
+      enabled,
+    };
   }
   return { id, name, transport: input.transport, url: (input.url ?? "").trim(), headers: { ...input.headers }, enabled };
 }

@@ -68,7 +68,11 @@ async function failure(response: Response, what: string): Promise<StdioBridgeCli
     return new StdioBridgeClientError(error.code, error.message, response.status, error.cause);
   }
   // No JSON error: most likely a hosted build without the bridge routes.
-  return new StdioBridgeClientError("unavailable:stdio", `${what} failed (HTTP ${response.status}); local stdio servers need the app running on this machine`, response.status);
+  return new StdioBridgeClientError(
+    "unavailable:stdio",
+    `${what} failed (HTTP ${response.status}); local stdio servers need the app running on this machine`,
+    response.status,
+  );
 }
 
 /** Starts the server; throws StdioBridgeClientError with the bridge's reason. */

@@ -22,10 +22,7 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
       throw bridgeError(error);
     }
     try {
-      const connection = await connector(
-        { ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} },
-        options,
-      );
+      const connection = await connector({ ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} }, options);
       return closingBridge(connection, bridge);
     } catch (error) {
       await bridge.close().catch(() => undefined);

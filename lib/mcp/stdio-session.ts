@@ -127,9 +127,7 @@ export class BridgeSession {
     const waiting = [...this.pending];
     this.pending.clear();
     this.progressTokens.clear();
-    await Promise.all(
-      waiting.map((id) => this.transport.send({ jsonrpc: "2.0", id, error: { code: CONNECTION_CLOSED, message } }).catch(() => undefined)),
-    );
+    await Promise.all(waiting.map((id) => this.transport.send({ jsonrpc: "2.0", id, error: { code: CONNECTION_CLOSED, message } }).catch(() => undefined)));
     await this.transport.close().catch(() => undefined);
     this.options.onEnd(this, end);
   }

@@ -123,9 +123,7 @@ export class StdioSessionRegistry {
   private onEnd(session: BridgeSession, end: SessionEnd): void {
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
     const error =
-      end.kind === "exited"
-        ? end.error
-        : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
+      end.kind === "exited" ? end.error : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
     this.ended.set(session.id, error);
     for (const key of this.ended.keys()) {
       if (this.ended.size <= MAX_ENDED) break;

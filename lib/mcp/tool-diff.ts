@@ -52,7 +52,10 @@ export function diffTools(before: readonly DiffableTool[], after: readonly Diffa
   const now = new Map(after.map((t) => [t.name, fingerprint(t)]));
   const added = [...now.keys()].filter((name) => !old.has(name)).sort(byCodeUnit);
   const removed = [...old.keys()].filter((name) => !now.has(name)).sort(byCodeUnit);
-  const changed = [...now.entries()].filter(([name, print]) => old.has(name) && old.get(name) !== print).map(([name]) => name).sort(byCodeUnit);
+  const changed = [...now.entries()]
+    .filter(([name, print]) => old.has(name) && old.get(name) !== print)
+    .map(([name]) => name)
+    .sort(byCodeUnit);
   return { added, removed, changed };
 }
 

@@ -105,7 +105,18 @@ function pointerToPath(root: string, pointer: string): string {
 }
 
 // Keywords that only say "something below failed"; the failure below is reported on its own.
-const WRAPPERS = new Set(["properties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "$ref", "allOf", "false", "dependentSchemas", "patternProperties"]);
+const WRAPPERS = new Set([
+  "properties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedItems",
+  "$ref",
+  "allOf",
+  "false",
+  "dependentSchemas",
+  "patternProperties",
+]);
 
 function describe(unit: OutputUnit, root: string, schema: Record<string, unknown>): ValidationIssue | undefined {
   if (WRAPPERS.has(unit.keyword)) return undefined;

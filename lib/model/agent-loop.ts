@@ -40,9 +40,11 @@ type ToolPart = Extract<CodeModeUIMessage["parts"][number], { toolCallId: string
 
 function withAnswer(part: ToolPart, answer: ToolCallAnswer): ToolPart {
   // The same update useChat's addToolOutput makes.
-  return (answer.state === "output-available"
-    ? { ...part, state: "output-available", output: answer.output, errorText: undefined }
-    : { ...part, state: "output-error", output: undefined, errorText: answer.errorText }) as ToolPart;
+  return (
+    answer.state === "output-available"
+      ? { ...part, state: "output-available", output: answer.output, errorText: undefined }
+      : { ...part, state: "output-error", output: undefined, errorText: answer.errorText }
+  ) as ToolPart;
 }
 
 /** Answers every tool call of the message's last step that is still waiting. */

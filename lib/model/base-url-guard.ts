@@ -12,7 +12,6 @@
 import { checkProxyTarget } from "../net/proxy-guard";
 import { PRIVATE_TARGETS } from "../net/private-targets";
 
-
 /** Guard settings. */
 export interface BaseUrlPolicy {
   /** The app listens on loopback only, so private targets are the person's own. */
@@ -23,7 +22,10 @@ export interface BaseUrlPolicy {
 
 /** Reads MODEL_BASE_URL_ALLOW (comma-separated). */
 export function baseUrlAllowListFromEnv(env: Record<string, string | undefined>): string[] {
-  return (env.MODEL_BASE_URL_ALLOW ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return (env.MODEL_BASE_URL_ALLOW ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 /** The guard's allow-list for a policy: the configured entries, plus every private range when local. */
@@ -36,5 +38,8 @@ export function checkBaseUrl(url: string, policy: BaseUrlPolicy): { ok: true } |
   const verdict = checkProxyTarget(url, { allowList: baseUrlAllowList(policy) });
   if (verdict.ok) return verdict;
   const reason = verdict.reason.replace("add it to the proxy allow-list to reach it", "a hosted playground does not call private addresses");
-  return { ok: false, reason: `The base URL is refused: ${reason}. Run the app on your machine (npm start listens on 127.0.0.1) or list the host in MODEL_BASE_URL_ALLOW.` };
+  return {
+    ok: false,
+    reason: `The base URL is refused: ${reason}. Run the app on your machine (npm start listens on 127.0.0.1) or list the host in MODEL_BASE_URL_ALLOW.`,
+  };
 }

@@ -48,8 +48,21 @@ async function handle(request: Request, options: ChatHandlerOptions): Promise<Re
   if (!checked.success) throw new RouteError("bad_request:chat", `Invalid messages: ${checked.error.message}`);
   const policy = (options.baseUrlPolicy ?? defaultPolicy(options.env))(request);
   const env = serverKeysAllowed(request, options.env, body.access) ? options.env : withoutServerKeys(options.env);
-  const model = resolveModel(body.model, { env, baseUrlPolicy: policy, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}), ...(options.demo ? { demo: options.demo } : {}) });
-  const stream = streamChat({ model, instructions: body.instructions, messages: checked.data, mode: body.mode, settings: body.settings, abortSignal: request.signal });
+  const model = resolveModel(body.model, {
+    env,
+    baseUrlPolicy: policy,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}),
+    ...(options.demo ? { demo: options.demo } : {}),
+  });
+  const stream = streamChat({
+    model,
+    instructions: body.instructions,
+    messages: checked.data,
+    mode: body.mode,
+    settings: body.settings,
+    abortSignal: request.signal,
+  });
   return createUIMessageStreamResponse({ stream, headers: { "cache-control": "no-store" } });
 }
 

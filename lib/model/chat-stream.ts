@@ -41,7 +41,10 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
   const messageId = last?.role === "assistant" ? last.id : generateId();
   const describe = (error: unknown) => describeModelError(error, { providerLabel: model.label, secrets: model.secrets, keyHint: model.keyHint }).message;
   const steps: InspectorStep[] = [];
-  const wrapped = wrapLanguageModel({ model: model.model, middleware: inspectorMiddleware({ messageId, onStep: (s) => steps.push(s), describeError: describe }) });
+  const wrapped = wrapLanguageModel({
+    model: model.model,
+    middleware: inspectorMiddleware({ messageId, onStep: (s) => steps.push(s), describeError: describe }),
+  });
   // The history may hold search_tools calls from search mode even when it is now off.
   const allTools = codeModeTools("search");
 

@@ -22,7 +22,9 @@ export interface InspectorSink {
 function requestOf(params: CallOptions): InspectorStep["request"] {
   const system = params.prompt.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n");
   const tools: InspectorTool[] = (params.tools ?? []).map((t) =>
-    t.type === "function" ? { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema } : { name: t.name, inputSchema: t.args },
+    t.type === "function"
+      ? { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema }
+      : { name: t.name, inputSchema: t.args },
   );
   return {
     system,

@@ -57,7 +57,8 @@ function byStatus(status: number, ctx: ModelErrorContext, detail: string): Model
     return { code: "auth", status, message: `${who} rejected the API key (HTTP ${status}).${hint}${detail}` };
   }
   if (status === 429) return { code: "rate_limit", status, message: `${who} is rate-limiting requests (HTTP 429). Wait a moment, then press Retry.${detail}` };
-  if (status >= 500) return { code: "provider", status, message: `${who} had a server error (HTTP ${status}). Press Retry; if it keeps failing, try another model.${detail}` };
+  if (status >= 500)
+    return { code: "provider", status, message: `${who} had a server error (HTTP ${status}). Press Retry; if it keeps failing, try another model.${detail}` };
   return { code: "bad_request", status, message: `${who} refused the request (HTTP ${status}). Check the model id and settings.${detail}` };
 }
 

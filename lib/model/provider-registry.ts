@@ -95,16 +95,32 @@ export function resolveModel(choice: ModelChoice, options: RegistryOptions): Res
     const verdict = checkBaseUrl(baseURL, options.baseUrlPolicy);
     if (!verdict.ok) throw new RouteError("refused:chat", verdict.reason);
     // The browser chose this URL: connect only where the guard allows, redirects included.
-    const guarded = options.fetch ?? createGuardedFetch({ allowList: baseUrlAllowList(options.baseUrlPolicy), ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}) });
-    const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, includeUsage: true, ...(typedKey ? { apiKey: typedKey } : {}), fetch: guarded });
-    return { model: provider.chatModel(choice.modelId), label: `the OpenAI-compatible server at ${baseURL}`, secrets: typedKey ? [typedKey] : [], keyHint: "Check the key in the chat settings." };
+    const guarded =
+      options.fetch ??
+      createGuardedFetch({ allowList: baseUrlAllowList(options.baseUrlPolicy), ...(options.resolveAll ? { resolveAll: options.resolveAll } : {}) });
+    const provider = createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL,
+      includeUsage: true,
+      ...(typedKey ? { apiKey: typedKey } : {}),
+      fetch: guarded,
+    });
+    return {
+      model: provider.chatModel(choice.modelId),
+      label: `the OpenAI-compatible server at ${baseURL}`,
+      secrets: typedKey ? [typedKey] : [],
+      keyHint: "Check the key in the chat settings.",
+    };
   }
   const apiKey = typedKey ?? serverKey(choice.provider, options.env);
   const secrets = apiKey ? [apiKey] : [];
   const label = info.label;
   const hint = keyHint(choice.provider);
   if (!apiKey && !(choice.provider === "gateway" && options.env.VERCEL_OIDC_TOKEN)) {
-    throw new RouteError("missing_key:chat", `No API key for ${label}: type one in the chat settings (it stays in this browser and goes only to this app's server), or set ${info.keyEnv ?? "its key"} on the server.`);
+    throw new RouteError(
+      "missing_key:chat",
+      `No API key for ${label}: type one in the chat settings (it stays in this browser and goes only to this app's server), or set ${info.keyEnv ?? "its key"} on the server.`,
+    );
   }
   const settings = { ...(apiKey ? { apiKey } : {}), ...fetchOption };
   switch (choice.provider) {

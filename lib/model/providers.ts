@@ -35,7 +35,14 @@ export interface ProviderInfo {
 
 /** Every provider, in the order the settings list them. */
 export const PROVIDERS: readonly ProviderInfo[] = [
-  { id: "demo", label: "Demo (offline, scripted)", defaultModel: "code-mode-demo", suggestedModels: ["code-mode-demo"], needsBaseURL: false, keyOptional: true },
+  {
+    id: "demo",
+    label: "Demo (offline, scripted)",
+    defaultModel: "code-mode-demo",
+    suggestedModels: ["code-mode-demo"],
+    needsBaseURL: false,
+    keyOptional: true,
+  },
   {
     id: "openai",
     label: "OpenAI",

@@ -18,7 +18,10 @@ export const modelChoiceSchema = z.object({
   provider: z.enum(PROVIDER_IDS),
   modelId: z.string().trim().min(1, "Type a model id.").max(200),
   apiKey: z.string().max(1_000).optional(),
-  baseURL: z.url({ protocol: /^https?$/, error: "The base URL must be an http(s) URL." }).max(2_000).optional(),
+  baseURL: z
+    .url({ protocol: /^https?$/, error: "The base URL must be an http(s) URL." })
+    .max(2_000)
+    .optional(),
 });
 
 /** Sampling settings. */
@@ -32,7 +35,10 @@ export const chatRequestSchema = z.object({
   id: z.string().max(200).optional(),
   trigger: z.string().max(50).optional(),
   messageId: z.string().max(200).optional(),
-  messages: z.array(z.looseObject({ id: z.string(), role: z.enum(["system", "user", "assistant"]), parts: z.array(z.unknown()) })).min(1).max(MAX_MESSAGES),
+  messages: z
+    .array(z.looseObject({ id: z.string(), role: z.enum(["system", "user", "assistant"]), parts: z.array(z.unknown()) }))
+    .min(1)
+    .max(MAX_MESSAGES),
   model: modelChoiceSchema,
   instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
   mode: z.enum(["declarations", "search"]).default("declarations"),

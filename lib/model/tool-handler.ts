@@ -31,9 +31,7 @@ export interface ToolCallRequest {
 }
 
 /** The answer: an output for the model, or an error text (unknown tool, unusable input). */
-export type ToolCallAnswer =
-  | { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput }
-  | { state: "output-error"; errorText: string };
+export type ToolCallAnswer = { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput } | { state: "output-error"; errorText: string };
 
 function sandboxFailure(error: unknown): RunResult {
   const message = error instanceof Error ? error.message : String(error);

@@ -39,7 +39,14 @@ function bodyOf(body: BodyInit | null | undefined): string | Uint8Array | undefi
   throw new TypeError("guarded fetch sends string or byte bodies only");
 }
 
-function send(url: URL, method: string, headers: Headers, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, options: GuardedFetchOptions): Promise<http.IncomingMessage> {
+function send(
+  url: URL,
+  method: string,
+  headers: Headers,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal | undefined,
+  options: GuardedFetchOptions,
+): Promise<http.IncomingMessage> {
   const isHttps = url.protocol === "https:";
   return new Promise((resolve, reject) => {
     const request = (isHttps ? https : http).request(url, {

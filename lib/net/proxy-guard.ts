@@ -32,13 +32,7 @@ export interface ProxyGuardOptions {
 }
 
 // Metadata services reachable by name on the big clouds.
-const METADATA_HOSTS = new Set([
-  "metadata.google.internal",
-  "metadata.goog",
-  "metadata",
-  "instance-data",
-  "instance-data.ec2.internal",
-]);
+const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal"]);
 
 function normaliseHost(host: string): string {
   let h = host.toLowerCase();

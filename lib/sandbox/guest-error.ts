@@ -5,9 +5,7 @@ import { PRELUDE_FILENAME } from "./guest-prelude";
 import type { SandboxError } from "./types";
 
 /** A guest exception as the prelude's describe() reports it. */
-export type GuestErrorInfo =
-  | { name: string; message: string; stack?: string; tool?: { callId?: number } }
-  | { thrown: string };
+export type GuestErrorInfo = { name: string; message: string; stack?: string; tool?: { callId?: number } } | { thrown: string };
 
 /** Where the error surfaced: compiling the code, or running it. */
 export interface GuestErrorContext {

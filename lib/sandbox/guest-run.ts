@@ -311,4 +311,3 @@ export class GuestRun {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-

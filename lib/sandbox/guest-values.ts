@@ -59,9 +59,7 @@ export function parseCalls(json: string): GuestCall[] | undefined {
     const batch: unknown = JSON.parse(json);
     const valid =
       Array.isArray(batch) &&
-      batch.every(
-        (c) => Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "string" && typeof c[2] === "string" && typeof c[3] === "number",
-      );
+      batch.every((c) => Array.isArray(c) && typeof c[0] === "number" && typeof c[1] === "string" && typeof c[2] === "string" && typeof c[3] === "number");
     return valid ? (batch as GuestCall[]) : undefined;
   } catch {
     return undefined;

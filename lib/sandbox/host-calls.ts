@@ -16,9 +16,7 @@ export type CallHost = (
 ) => Promise<unknown>;
 
 /** How a call ended, as the guest will see it. `valueJson` is "" when the host returned undefined. */
-export type CallOutcome =
-  | { callId: number; ok: true; valueJson: string }
-  | { callId: number; ok: false; message: string; timeout: boolean };
+export type CallOutcome = { callId: number; ok: true; valueJson: string } | { callId: number; ok: false; message: string; timeout: boolean };
 
 /** What the engine knows about a call after the fact (for `tool` and `timeout` errors). */
 export interface CallRecord {
@@ -137,7 +135,9 @@ export class HostCalls {
     this.peak = Math.max(this.peak, this.running.size);
     const { callId, namespace, name, args, line } = call;
     const time = options.now();
-    options.emit(line === undefined ? { type: "call-start", callId, namespace, name, args, time } : { type: "call-start", callId, namespace, name, args, time, line });
+    options.emit(
+      line === undefined ? { type: "call-start", callId, namespace, name, args, time } : { type: "call-start", callId, namespace, name, args, time, line },
+    );
     const suspendClock = () => this.suspendClock(running);
     let pending: Promise<unknown>;
     try {

@@ -39,14 +39,12 @@ export function resolveLimits(partial: Partial<SandboxLimits> = {}): SandboxLimi
   for (const [key, value] of Object.entries(partial) as Array<[string, unknown]>) {
     if (value === undefined) continue;
     if (!isLimitName(key)) throw new SandboxConfigError(`Unknown sandbox limit "${key}".`);
-    const valid =
-      typeof value === "number" &&
-      Number.isFinite(value) &&
-      value > 0 &&
-      (!INTEGER_LIMITS.has(key) || Number.isInteger(value));
+    const valid = typeof value === "number" && Number.isFinite(value) && value > 0 && (!INTEGER_LIMITS.has(key) || Number.isInteger(value));
     if (!valid) {
       const expected = INTEGER_LIMITS.has(key) ? "a positive integer" : "a positive finite number";
-      throw new SandboxConfigError(`Invalid sandbox limit ${key}: expected ${expected}, got ${typeof value === "number" ? value : (JSON.stringify(value) ?? typeof value)}.`);
+      throw new SandboxConfigError(
+        `Invalid sandbox limit ${key}: expected ${expected}, got ${typeof value === "number" ? value : (JSON.stringify(value) ?? typeof value)}.`,
+      );
     }
     limits[key] = value;
   }

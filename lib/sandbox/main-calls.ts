@@ -57,7 +57,9 @@ export class MainCalls {
         (value) => reply({ type: "call-result", runId, callId, ok: true, valueJson: JSON.stringify(value) ?? "" }),
         (error: unknown) => reply({ type: "call-result", runId, callId, ok: false, error: messageOf(error) }),
       )
-      .catch((error: unknown) => reply({ type: "call-result", runId, callId, ok: false, error: `the host returned a value that is not JSON-safe: ${messageOf(error)}` }));
+      .catch((error: unknown) =>
+        reply({ type: "call-result", runId, callId, ok: false, error: `the host returned a value that is not JSON-safe: ${messageOf(error)}` }),
+      );
   }
 
   /** The worker gave up on a call: abort its host function with the worker's reason. */

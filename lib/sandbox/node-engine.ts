@@ -10,8 +10,7 @@ export type NodeVariant = "release" | "debug";
 /** Loads a fresh QuickJS WASM module in Node (the wasmfile variants read their .wasm from disk), memory capped. */
 export async function loadNodeModule(variant: NodeVariant = "release") {
   // Imported lazily: the debug build is a devDependency, and nothing loads until a run needs it.
-  const loaded =
-    variant === "debug" ? await import("@jitl/quickjs-wasmfile-debug-sync") : await import("@jitl/quickjs-wasmfile-release-sync");
+  const loaded = variant === "debug" ? await import("@jitl/quickjs-wasmfile-debug-sync") : await import("@jitl/quickjs-wasmfile-release-sync");
   return newQuickJSWASMModuleFromVariant(cappedVariant(loaded.default));
 }
 

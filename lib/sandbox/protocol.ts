@@ -121,12 +121,4 @@ export interface CallBatchMessage {
   messages: Array<CallMessage | EventMessage>;
 }
 
-export type WorkerToMain =
-  | ReadyMessage
-  | EventMessage
-  | CallMessage
-  | CallAbortMessage
-  | CallBatchMessage
-  | AliveMessage
-  | DoneMessage
-  | RefusedMessage;
+export type WorkerToMain = ReadyMessage | EventMessage | CallMessage | CallAbortMessage | CallBatchMessage | AliveMessage | DoneMessage | RefusedMessage;

@@ -77,9 +77,7 @@ export interface RunStats {
 }
 
 /** The outcome of every run: a JSON-safe value, or a typed error. */
-export type RunResult =
-  | { ok: true; value: unknown; logs: LogEntry[]; stats: RunStats }
-  | { ok: false; error: SandboxError; logs: LogEntry[]; stats: RunStats };
+export type RunResult = { ok: true; value: unknown; logs: LogEntry[]; stats: RunStats } | { ok: false; error: SandboxError; logs: LogEntry[]; stats: RunStats };
 
 /**
  * Events a run emits while it goes. `time` is milliseconds since the run started,

@@ -131,14 +131,12 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
           else out.queue({ type: "event", runId, event });
         },
       })
-      .catch(
-        (error: unknown): RunResult => ({
-          ok: false,
-          error: serializeError(error),
-          logs: [],
-          stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 },
-        }),
-      )
+      .catch((error: unknown): RunResult => ({
+        ok: false,
+        error: serializeError(error),
+        logs: [],
+        stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 },
+      }))
       .then((result) => {
         clearInterval(alive);
         current = undefined;

@@ -7,17 +7,7 @@
 export const REDACTED = "[redacted]";
 
 // Header names that are secrets whatever their words say.
-const SECRET_NAMES = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
-  "api-key",
-  "apikey",
-  "x-auth-token",
-  "auth",
-]);
+const SECRET_NAMES = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "apikey", "x-auth-token", "auth"]);
 
 // A key holding any of these words is a secret ("clientSecret", "db_password").
 const SECRET_WORDS = new Set(["password", "passwd", "passphrase", "secret", "credential", "credentials", "cookie", "bearer", "authorization"]);

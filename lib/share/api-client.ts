@@ -49,7 +49,12 @@ function isLoaded(body: unknown): body is GetShareResponse {
 export function createShareClient(fetchFn: ShareFetch, base = ""): ShareClient {
   return {
     save: (share) =>
-      call(fetchFn, `${base}${SHARE_API_PATH}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ share }) }, isCreated),
+      call(
+        fetchFn,
+        `${base}${SHARE_API_PATH}`,
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ share }) },
+        isCreated,
+      ),
     load: (id) =>
       isShareId(id)
         ? call(fetchFn, `${base}${SHARE_API_PATH}/${id}`, undefined, isLoaded)

@@ -13,11 +13,7 @@ export const SHARE_PARAM = "share";
 export const SHARE_ID_PARAM = "share-id";
 
 /** What the current location asks the page to open. */
-export type ShareLocation =
-  | { kind: "none" }
-  | { kind: "link"; encoded: string }
-  | { kind: "stored"; id: string }
-  | { kind: "invalid"; message: string };
+export type ShareLocation = { kind: "none" } | { kind: "link"; encoded: string } | { kind: "stored"; id: string } | { kind: "invalid"; message: string };
 
 function params(hash: string): URLSearchParams {
   return new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);

@@ -19,7 +19,10 @@ export interface ShareMcpJson {
 
 /** `${X_API_KEY}` for "x-api-key". */
 export function placeholderFor(name: string): string {
-  return `\${${name.replace(/^-+/, "").replace(/[^A-Za-z0-9]+/g, "_").toUpperCase()}}`;
+  return `\${${name
+    .replace(/^-+/, "")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toUpperCase()}}`;
 }
 
 function placeholders(slots: readonly SecretSlot[], where: SecretSlot["where"]): Record<string, string> | undefined {

@@ -104,9 +104,18 @@ function freeName(name: string, taken: readonly Pick<ServerConfig, "name">[]): s
 export function toServerInput(server: ShareServer, values: SecretValues, taken: readonly Pick<ServerConfig, "name">[]): ServerInput {
   const name = freeName(server.name, taken);
   const record = (where: SecretSlot["where"]) =>
-    Object.fromEntries(server.secrets.flatMap((slot) => (slot.where === where && filled(values, slot) !== undefined ? [[slot.name, filled(values, slot) ?? ""]] : [])));
+    Object.fromEntries(
+      server.secrets.flatMap((slot) => (slot.where === where && filled(values, slot) !== undefined ? [[slot.name, filled(values, slot) ?? ""]] : [])),
+    );
   if (server.transport === "stdio") {
-    return { name, transport: "stdio", command: server.command ?? "", args: fillArgs(server.args ?? [], server.secrets, values), env: record("env"), enabled: true };
+    return {
+      name,
+      transport: "stdio",
+      command: server.command ?? "",
+      args: fillArgs(server.args ?? [], server.secrets, values),
+      env: record("env"),
+      enabled: true,
+    };
   }
   return { name, transport: server.transport, url: fillUrl(server.url ?? "", server.secrets, values), headers: record("header"), enabled: true };
 }

@@ -26,11 +26,7 @@ const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
 );
 const jsonObject: z.ZodType<JsonObject> = z.record(z.string(), jsonValue);
 
-const label = z
-  .string()
-  .min(1, "must not be empty")
-  .max(SHARE_CAPS.nameChars)
-  .refine(isSafeLabel, "must not contain control or bidi-override characters");
+const label = z.string().min(1, "must not be empty").max(SHARE_CAPS.nameChars).refine(isSafeLabel, "must not contain control or bidi-override characters");
 
 /**
  * App routes a share may point at: the built-in demo servers only. The registry accepts any
@@ -61,7 +57,10 @@ export const shareServerSchema = z
     transport: z.enum(["streamable-http", "sse", "stdio"]),
     url: z.string().max(SHARE_CAPS.urlChars).refine(isShareableUrl, "must be an http(s) URL without credentials").optional(),
     command: visibleText(z.string().min(1).max(SHARE_CAPS.argChars)).optional(),
-    args: z.array(visibleText(z.string().max(SHARE_CAPS.argChars))).max(SHARE_CAPS.args).optional(),
+    args: z
+      .array(visibleText(z.string().max(SHARE_CAPS.argChars)))
+      .max(SHARE_CAPS.args)
+      .optional(),
     /** True when the original config had headers, env, credentials or secret-looking args. */
     hadSecrets: z.boolean(),
     secrets: z.array(secretSlotSchema).max(SHARE_CAPS.secretSlots).default([]),
@@ -99,9 +98,7 @@ export const shareModelSchema = z.object({ provider: label, id: label });
 export const shareMessageSchema = z.object({
   id: z.string().max(SHARE_CAPS.nameChars),
   role: z.enum(["system", "user", "assistant"]),
-  parts: z
-    .array(jsonObject.refine((part) => typeof part.type === "string", "a message part needs a string type"))
-    .max(SHARE_CAPS.partsPerMessage),
+  parts: z.array(jsonObject.refine((part) => typeof part.type === "string", "a message part needs a string type")).max(SHARE_CAPS.partsPerMessage),
 });
 
 const limit = z.number().positive().finite();

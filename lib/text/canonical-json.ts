@@ -21,7 +21,12 @@ function sortKeys(value: unknown, ancestors: Set<object>): unknown {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value).sort()) {
       // defineProperty: a "__proto__" key from JSON.parse must stay a key, not become the prototype.
-      Object.defineProperty(out, key, { value: sortKeys((value as Record<string, unknown>)[key], ancestors), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: sortKeys((value as Record<string, unknown>)[key], ancestors),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   } finally {

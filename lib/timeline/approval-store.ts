@@ -17,10 +17,7 @@ export interface PendingApproval {
 }
 
 /** Actions on the pending list. */
-export type ApprovalsAction =
-  | { type: "request"; approval: PendingApproval }
-  | { type: "settle"; callId: number }
-  | { type: "clear" };
+export type ApprovalsAction = { type: "request"; approval: PendingApproval } | { type: "settle"; callId: number } | { type: "clear" };
 
 /** Pure reducer; returns the same array when nothing changed. */
 export function reduceApprovals(state: readonly PendingApproval[], action: ApprovalsAction): readonly PendingApproval[] {

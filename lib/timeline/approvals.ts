@@ -70,7 +70,10 @@ export function withApprovals(host: HostFunctions, gate: ApprovalGate): HostFunc
       const resume = call.suspendClock?.();
       let decision: ApprovalDecision;
       try {
-        decision = await abortable(gate.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }), signal);
+        decision = await abortable(
+          gate.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }),
+          signal,
+        );
       } finally {
         resume?.();
       }
@@ -104,7 +107,8 @@ export interface AnnotatedServer {
  */
 export function approvalPredicate(servers: readonly AnnotatedServer[], marked: ReadonlySet<string> = new Set()): (server: string, tool: string) => boolean {
   const destructive = new Set<string>();
-  for (const server of servers) for (const tool of server.tools) if (tool.annotations?.destructiveHint === true) destructive.add(toolKey(server.name, tool.name));
+  for (const server of servers)
+    for (const tool of server.tools) if (tool.annotations?.destructiveHint === true) destructive.add(toolKey(server.name, tool.name));
   return (server, tool) => destructive.has(toolKey(server, tool)) || marked.has(toolKey(server, tool));
 }
 

@@ -75,7 +75,13 @@ function differences(a: RecordedCall, b: RecordedCall): CallDifference[] {
 }
 
 /** Pairs calls by key in order; returns b-index → a-index for the pairs made. */
-function pairBy(a: readonly RecordedCall[], b: readonly RecordedCall[], key: (call: RecordedCall) => string, pairs: Map<number, number>, usedA: Set<number>): void {
+function pairBy(
+  a: readonly RecordedCall[],
+  b: readonly RecordedCall[],
+  key: (call: RecordedCall) => string,
+  pairs: Map<number, number>,
+  usedA: Set<number>,
+): void {
   const queues = new Map<string, number[]>();
   a.forEach((call, i) => {
     if (usedA.has(i)) return;

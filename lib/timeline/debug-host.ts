@@ -26,7 +26,8 @@ export interface DebugHostOptions {
 export function buildDebugHost(options: DebugHostOptions): HostFunctions {
   const { onInfo } = options;
   let host = options.live;
-  if (options.approvals) host = withApprovals(host, { ...options.approvals, ...(options.names ? { names: options.names } : {}), ...(onInfo ? { onInfo } : {}) });
+  if (options.approvals)
+    host = withApprovals(host, { ...options.approvals, ...(options.names ? { names: options.names } : {}), ...(onInfo ? { onInfo } : {}) });
   if (options.replay) {
     const { record, ...replay } = options.replay;
     host = createReplayHost(record, { ...replay, live: host, ...(onInfo ? { onInfo } : {}) });

@@ -56,20 +56,22 @@ export class MockError extends Error {
  */
 export function withMocks(host: HostFunctions, mocks: MockTable, onInfo?: (callId: number, info: CallInfo) => void, options: MockOptions = {}): HostFunctions {
   const counts = new Map<string, number>();
-  const mocked = (namespace: string, name: string, mock: ToolMock): HostFunction => async (args, signal, call) => {
-    const key = `${namespace}\u0000${name}`;
-    const count = (counts.get(key) ?? 0) + 1;
-    counts.set(key, count);
-    safely(onInfo, call.callId, { source: "mock" });
-    switch (mock.kind) {
-      case "value":
-        return mock.value === undefined ? undefined : structuredClone(mock.value);
-      case "error":
-        throw new MockError(mock.message);
-      case "script":
-        return runMockScript(mock.source, args, count, signal, options.runScript);
-    }
-  };
+  const mocked =
+    (namespace: string, name: string, mock: ToolMock): HostFunction =>
+    async (args, signal, call) => {
+      const key = `${namespace}\u0000${name}`;
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
+      safely(onInfo, call.callId, { source: "mock" });
+      switch (mock.kind) {
+        case "value":
+          return mock.value === undefined ? undefined : structuredClone(mock.value);
+        case "error":
+          throw new MockError(mock.message);
+        case "script":
+          return runMockScript(mock.source, args, count, signal, options.runScript);
+      }
+    };
   const wrapped = mapHost(host, (fn, namespace, name) => {
     const mock = mockFor(mocks, namespace, name);
     return mock ? mocked(namespace, name, mock) : fn;

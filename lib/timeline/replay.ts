@@ -96,30 +96,32 @@ export function createReplayHost(recorded: RunRecord, options: ReplayOptions): H
 
   const report = (callId: number, info: CallInfo): void => safely(options.onInfo, callId, info);
 
-  const fnFor = (namespace: string, name: string): HostFunction => async (args, signal, call) => {
-    const goLive = (): Promise<unknown> => {
-      report(call.callId, { source: "live" });
-      const liveFn = ownFunction(options.live, namespace, name);
-      if (!liveFn) throw new Error(`Unknown tool ${namespace}.${name} on the live servers`);
-      return liveFn(args, signal, call);
+  const fnFor =
+    (namespace: string, name: string): HostFunction =>
+    async (args, signal, call) => {
+      const goLive = (): Promise<unknown> => {
+        report(call.callId, { source: "live" });
+        const liveFn = ownFunction(options.live, namespace, name);
+        if (!liveFn) throw new Error(`Unknown tool ${namespace}.${name} on the live servers`);
+        return liveFn(args, signal, call);
+      };
+      if (diverged) {
+        if (options.onMismatch === "live") return goLive();
+        // The first divergence explains every later refusal, so later calls repeat its message.
+        throw new ReplayDivergedError(diverged);
+      }
+      const match = take(keyOf(namespace, name, args));
+      if (!match) {
+        const expected = nextUnused()?.call;
+        diverged = divergence(call.callId, expected, { namespace, name, args });
+        safely(options.onDivergence, diverged);
+        if (options.onMismatch === "live") return goLive();
+        throw new ReplayDivergedError(diverged);
+      }
+      report(call.callId, { source: "replay", server: match.server, tool: match.tool });
+      if (options.timing === "recorded" && match.end !== undefined) await wait(match.end - match.start, signal);
+      return answer(match);
     };
-    if (diverged) {
-      if (options.onMismatch === "live") return goLive();
-      // The first divergence explains every later refusal, so later calls repeat its message.
-      throw new ReplayDivergedError(diverged);
-    }
-    const match = take(keyOf(namespace, name, args));
-    if (!match) {
-      const expected = nextUnused()?.call;
-      diverged = divergence(call.callId, expected, { namespace, name, args });
-      safely(options.onDivergence, diverged);
-      if (options.onMismatch === "live") return goLive();
-      throw new ReplayDivergedError(diverged);
-    }
-    report(call.callId, { source: "replay", server: match.server, tool: match.tool });
-    if (options.timing === "recorded" && match.end !== undefined) await wait(match.end - match.start, signal);
-    return answer(match);
-  };
 
   const api = apiOf(recorded, options.live);
   const host: HostFunctions = {};
@@ -140,7 +142,9 @@ function answer(call: RecordedCall): unknown {
     case "error":
       throw new Error(outcome.error);
     case "truncated":
-      throw new Error(`Replay cannot answer call ${call.callId} (${callLabel(call)}): its result (${outcome.truncated.chars} characters) was too large to record`);
+      throw new Error(
+        `Replay cannot answer call ${call.callId} (${callLabel(call)}): its result (${outcome.truncated.chars} characters) was too large to record`,
+      );
     case "pending":
       throw new Error(`Replay cannot answer call ${call.callId} (${callLabel(call)}): the recorded run ended before it returned`);
   }

@@ -65,7 +65,15 @@ const end = z.discriminatedUnion("ok", [
 
 const event = z.discriminatedUnion("type", [
   start,
-  z.object({ type: z.literal("call-start"), time, callId, namespace: z.string(), name: z.string(), args: z.unknown().optional(), line: z.number().int().positive().optional() }),
+  z.object({
+    type: z.literal("call-start"),
+    time,
+    callId,
+    namespace: z.string(),
+    name: z.string(),
+    args: z.unknown().optional(),
+    line: z.number().int().positive().optional(),
+  }),
   z.object({ type: z.literal("call-info"), time, callId, info: callInfo }),
   z.object({ type: z.literal("progress"), time, callId, progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
   z.object({ type: z.literal("approval"), time, callId, state: z.enum(["waiting", "approved", "denied"]) }),

@@ -40,7 +40,8 @@ export function runFileName(record: RunRecord): string {
 /** Reads a run file: the record, or why the file was refused. */
 export function parseRunFile(text: string): { ok: true; record: RunRecord } | { ok: false; error: RunFileError } {
   const fail = (code: RunFileErrorCode, message: string) => ({ ok: false as const, error: { code, message } });
-  if (text.length > MAX_RUN_FILE_CHARS) return fail("too-large", `This file is ${(text.length / 1024 / 1024).toFixed(0)} MB; run files are at most ${MAX_RUN_FILE_CHARS / 1024 / 1024} MB.`);
+  if (text.length > MAX_RUN_FILE_CHARS)
+    return fail("too-large", `This file is ${(text.length / 1024 / 1024).toFixed(0)} MB; run files are at most ${MAX_RUN_FILE_CHARS / 1024 / 1024} MB.`);
   let data: unknown;
   try {
     data = JSON.parse(text);

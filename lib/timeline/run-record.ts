@@ -85,10 +85,7 @@ export interface RunRecord {
 
 /** How a recorded call ended. "pending": the run ended first; "truncated": the value was too large to keep. */
 export type RecordedOutcome =
-  | { kind: "value"; value: unknown }
-  | { kind: "error"; error: string }
-  | { kind: "truncated"; truncated: TruncatedValue }
-  | { kind: "pending" };
+  { kind: "value"; value: unknown } | { kind: "error"; error: string } | { kind: "truncated"; truncated: TruncatedValue } | { kind: "pending" };
 
 /** One call of a recorded run, assembled from its events. */
 export interface RecordedCall {
@@ -141,7 +138,12 @@ export function recordedCalls(record: RunRecord): readonly RecordedCall[] {
       const call = byId.get(event.callId);
       if (!call) continue;
       if (event.type === "approval") call.approval = event.state;
-      else call.progress = { progress: event.progress, ...(event.total !== undefined ? { total: event.total } : {}), ...(event.message !== undefined ? { message: event.message } : {}) };
+      else
+        call.progress = {
+          progress: event.progress,
+          ...(event.total !== undefined ? { total: event.total } : {}),
+          ...(event.message !== undefined ? { message: event.message } : {}),
+        };
     } else if (event.type === "call-end") {
       const call = byId.get(event.callId);
       if (!call || call.outcome.kind !== "pending") continue;

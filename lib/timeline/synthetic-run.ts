@@ -38,11 +38,26 @@ export function syntheticRun(calls: number, seed = 1): RunRecord {
     const name = pick(server.tools);
     const start = Number(clock.toFixed(3));
     const end = Number((start + 1 + rand() * 40).toFixed(3));
-    starts.push({ type: "call-start", time: start, callId, namespace: server.namespace, name, args: { id: callId, query: `item-${callId % 97}`, page: callId % 5 } });
+    starts.push({
+      type: "call-start",
+      time: start,
+      callId,
+      namespace: server.namespace,
+      name,
+      args: { id: callId, query: `item-${callId % 97}`, page: callId % 5 },
+    });
     const roll = rand();
     if (roll < 0.04) ends.push({ type: "call-end", time: end, callId, ok: false, error: `upstream error ${callId % 7}` });
-    else ends.push({ type: "call-end", time: end, callId, ok: true, value: { id: callId, items: [`a${callId}`, `b${callId}`], price: Math.round(rand() * 10_000) / 100 } });
-    if (roll > 0.97) ends.push({ type: "call-info", time: end, callId, info: { outputFindings: [{ path: "structuredContent.price", message: "must be number" }] } });
+    else
+      ends.push({
+        type: "call-end",
+        time: end,
+        callId,
+        ok: true,
+        value: { id: callId, items: [`a${callId}`, `b${callId}`], price: Math.round(rand() * 10_000) / 100 },
+      });
+    if (roll > 0.97)
+      ends.push({ type: "call-info", time: end, callId, info: { outputFindings: [{ path: "structuredContent.price", message: "must be number" }] } });
     ends.push({ type: "call-info", time: end, callId, info: { server: server.namespace, tool: name, resultBytes: 60 + (callId % 200) } });
     if (callId % 20 === 0) ends.push({ type: "log", time: end, level: "log", text: `step ${callId / 20}: ${callId} calls so far` });
   }

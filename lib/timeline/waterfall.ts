@@ -73,9 +73,12 @@ export function buildWaterfall(records: readonly CallRecord[], options: Waterfal
       open,
     });
   }
-  const shownLogs = visibleLogs(logs, options.filter).map(
-    ({ entry, index }): Extract<WaterfallRow, { kind: "log" }> => ({ kind: "log", key: `l${index}`, entry, left: entry.time / spanMs }),
-  );
+  const shownLogs = visibleLogs(logs, options.filter).map(({ entry, index }): Extract<WaterfallRow, { kind: "log" }> => ({
+    kind: "log",
+    key: `l${index}`,
+    entry,
+    left: entry.time / spanMs,
+  }));
 
   const rows = options.groupBy === "server" ? groupedRows(calls, shownLogs, lanes) : mergedByTime(calls, shownLogs);
   return { rows, lanes, spanMs, ticks: axisTicks(spanMs), shown: calls.length, total: records.length };

@@ -86,7 +86,14 @@ export async function benchCodemode(): Promise<BenchRow[]> {
     let theirs = 0;
     for (const server of servers) {
       const tools = Object.fromEntries(
-        server.tools.map((t) => [t.name, { ...(t.description !== undefined && { description: t.description }), inputSchema: t.inputSchema, ...(t.outputSchema && { outputSchema: t.outputSchema }) }]),
+        server.tools.map((t) => [
+          t.name,
+          {
+            ...(t.description !== undefined && { description: t.description }),
+            inputSchema: t.inputSchema,
+            ...(t.outputSchema && { outputSchema: t.outputSchema }),
+          },
+        ]),
       );
       const text = cloudflare(tools);
       theirs += countTokens(text);
@@ -105,7 +112,12 @@ export async function benchCodemode(): Promise<BenchRow[]> {
   generateDeclarations(big);
   rows.push({ name: "1 000 tools → declarations, first call", value: performance.now() - cold, unit: "ms", note: "cold: includes JIT warm-up" });
   for (let i = 0; i < 5; i++) generateDeclarations(big);
-  rows.push({ name: "1 000 tools → declarations", median: time(() => generateDeclarations(big), 30), unit: "ms", note: "10 servers, synthetic, warm; target ≤ 30 ms" });
+  rows.push({
+    name: "1 000 tools → declarations",
+    median: time(() => generateDeclarations(big), 30),
+    unit: "ms",
+    note: "10 servers, synthetic, warm; target ≤ 30 ms",
+  });
   const declarations = generateDeclarations(big);
   rows.push({ name: "  their size", value: countTokens(declarations.text), unit: "tokens" });
   rows.push({ name: "search index build, 1 000 tools", median: time(() => createToolSearch(big, declarations), 15), unit: "ms", note: "MiniSearch" });

@@ -64,9 +64,20 @@ export async function benchSandboxBrowser(): Promise<BenchRow[]> {
       samples.push(JSON.parse((await figures.textContent()) ?? "{}") as (typeof samples)[number]);
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-    rows.push({ name: "timeline, 10 000 calls: render to first paint", median: median(samples.map((s) => s.firstPaintMs)), unit: "ms", note: `5 renders; synthetic run built in ${median(samples.map((s) => s.buildMs)).toFixed(0)} ms of that; ${samples[0]?.rowsInDom ?? "?"} rows in the DOM` });
+    rows.push({
+      name: "timeline, 10 000 calls: render to first paint",
+      median: median(samples.map((s) => s.firstPaintMs)),
+      unit: "ms",
+      note: `5 renders; synthetic run built in ${median(samples.map((s) => s.buildMs)).toFixed(0)} ms of that; ${samples[0]?.rowsInDom ?? "?"} rows in the DOM`,
+    });
     const heaps = samples.map((s) => s.heapDeltaMb).filter((x): x is number => typeof x === "number");
-    if (heaps.length > 0) rows.push({ name: "timeline, 10 000 calls: JS heap added", median: median(heaps), unit: "MB", note: "performance.memory (Chromium), before → after first paint" });
+    if (heaps.length > 0)
+      rows.push({
+        name: "timeline, 10 000 calls: JS heap added",
+        median: median(heaps),
+        unit: "MB",
+        note: "performance.memory (Chromium), before → after first paint",
+      });
     return rows;
   } finally {
     await browser.close();

@@ -61,7 +61,10 @@ function liveEvents(record: RunRecord): { events: RunEvent[]; actions: CallRecor
   for (const e of record.events) {
     let event: RunEvent | undefined;
     if (e.type === "call-start") event = { type: "call-start", callId: e.callId, namespace: e.namespace, name: e.name, args: e.args, time: e.time };
-    else if (e.type === "call-end") event = e.ok ? { type: "call-end", callId: e.callId, time: e.time, ok: true, value: e.value } : { type: "call-end", callId: e.callId, time: e.time, ok: false, error: e.error };
+    else if (e.type === "call-end")
+      event = e.ok
+        ? { type: "call-end", callId: e.callId, time: e.time, ok: true, value: e.value }
+        : { type: "call-end", callId: e.callId, time: e.time, ok: false, error: e.error };
     else if (e.type === "log") event = { type: "log", entry: { level: e.level, text: e.text, time: e.time } };
     else if (e.type === "call-info") actions.push({ type: "info", runId, callId: e.callId, info: e.info });
     if (event) {
@@ -97,11 +100,26 @@ export async function benchTimeline(): Promise<BenchRow[]> {
 
   const records = listCallRecords(state);
   const logs = recordView(record).logs;
-  rows.push({ name: `waterfall layout model, ${CALLS} calls`, median: time(() => buildWaterfall(records, { logs }), 21), unit: "ms", note: "positions, lanes, console lines, ticks" });
+  rows.push({
+    name: `waterfall layout model, ${CALLS} calls`,
+    median: time(() => buildWaterfall(records, { logs }), 21),
+    unit: "ms",
+    note: "positions, lanes, console lines, ticks",
+  });
   rows.push({ name: "  grouped by server", median: time(() => buildWaterfall(records, { logs, groupBy: "server" }), 21), unit: "ms" });
   const fresh = listCallRecords(actions.reduce(reduceCallRecords, EMPTY_CALL_RECORDS));
-  rows.push({ name: "  first search (builds search text)", value: time(() => buildWaterfall(fresh, { logs, filter: { search: "item-42" } }), 1), unit: "ms", note: "one sample: the text is cached per record after" });
-  rows.push({ name: "  search again (cached text)", median: time(() => buildWaterfall(fresh, { logs, filter: { search: "item-43" } }), 21), unit: "ms", note: "per keystroke" });
+  rows.push({
+    name: "  first search (builds search text)",
+    value: time(() => buildWaterfall(fresh, { logs, filter: { search: "item-42" } }), 1),
+    unit: "ms",
+    note: "one sample: the text is cached per record after",
+  });
+  rows.push({
+    name: "  search again (cached text)",
+    median: time(() => buildWaterfall(fresh, { logs, filter: { search: "item-43" } }), 21),
+    unit: "ms",
+    note: "per keystroke",
+  });
 
   let text = "";
   rows.push({ name: `export a ${CALLS}-call run`, median: time(() => (text = exportRunFile(record)), 9), unit: "ms", note: "redaction + JSON.stringify" });
@@ -119,7 +137,15 @@ export async function benchTimeline(): Promise<BenchRow[]> {
   rows.push({ name: "  to call records (RunRecord → timeline)", median: timeFresh(load, (r) => recordView(r), 7), unit: "ms" });
 
   const other = syntheticRun(CALLS, 2);
-  rows.push({ name: `compare two ${CALLS}-call runs`, median: timeFresh(() => [load(), structuredClone(other)] as const, ([a, b]) => compareRuns(a, b), 7), unit: "ms" });
+  rows.push({
+    name: `compare two ${CALLS}-call runs`,
+    median: timeFresh(
+      () => [load(), structuredClone(other)] as const,
+      ([a, b]) => compareRuns(a, b),
+      7,
+    ),
+    unit: "ms",
+  });
 
   const signal = new AbortController().signal;
   const calls = recordedCalls(record);

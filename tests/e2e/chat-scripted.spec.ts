@@ -44,9 +44,12 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     expect(value.firstStory).toEqual(expect.any(String));
 
     // Only a model that was sent the run's output can say this.
-    await expect(chat.conversation).toContainText(`From the sandbox run: ${value.climate} climate stories and ${value.carriers} carriers; top story: “${value.firstStory}”.`, {
-      timeout: 20_000,
-    });
+    await expect(chat.conversation).toContainText(
+      `From the sandbox run: ${value.climate} climate stories and ${value.carriers} carriers; top story: “${value.firstStory}”.`,
+      {
+        timeout: 20_000,
+      },
+    );
     await expect(chat.toolCalls).toHaveCount(1);
     await expect(chat.toolCalls.first()).toContainText("execute_code");
     await expect(chat.toolCalls.first()).toContainText("ok");

@@ -8,7 +8,9 @@ test.describe("chat in code mode with the offline demo model", () => {
     await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
   });
 
-  test("an example prompt: the code appears in Monaco, step mode pauses, Run executes it, calls land on the timeline, the answer uses the result", async ({ page }) => {
+  test("an example prompt: the code appears in Monaco, step mode pauses, Run executes it, calls land on the timeline, the answer uses the result", async ({
+    page,
+  }) => {
     const playground = new PlaygroundPage(page);
     const chat = page.getByRole("region", { name: "Chat" });
     await expect(chat.getByTestId("chat-model")).toContainText(/demo/i);
@@ -33,9 +35,15 @@ test.describe("chat in code mode with the offline demo model", () => {
     expect(await page.getByTestId("timeline-row").count()).toBeGreaterThan(5);
 
     // The request inspector shows what the model was sent: the system prompt with the declarations.
-    await conversation.getByText(/Inspect \d+ model call/).first().click();
+    await conversation
+      .getByText(/Inspect \d+ model call/)
+      .first()
+      .click();
     await conversation.locator("summary", { hasText: "Step 1" }).first().click();
-    await conversation.locator("summary", { hasText: /^System prompt \(/ }).first().click();
+    await conversation
+      .locator("summary", { hasText: /^System prompt \(/ })
+      .first()
+      .click();
     await expect(conversation.getByText(/declare namespace shipping/).first()).toBeVisible();
   });
 
@@ -50,7 +58,7 @@ test.describe("chat in code mode with the offline demo model", () => {
     const conversation = chat.getByRole("log", { name: "Conversation" });
     await expect(chat.getByRole("textbox", { name: "Message" })).toBeEnabled({ timeout: 20_000 });
 
-    await playground.setCode('const { carriers } = await shipping.list_carriers();\nreturn { edited: true, count: carriers.length };');
+    await playground.setCode("const { carriers } = await shipping.list_carriers();\nreturn { edited: true, count: carriers.length };");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
     await page.getByRole("button", { name: "Send this result to the model" }).click();

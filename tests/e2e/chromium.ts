@@ -29,9 +29,7 @@ export function chromiumPath(): string {
   }
   const found = CANDIDATES.find((path) => existsSync(path));
   if (!found) {
-    throw new Error(
-      `No Chromium found. Install one (Debian: apt-get install chromium) or set CHROMIUM_PATH. Looked in: ${CANDIDATES.join(", ")}`,
-    );
+    throw new Error(`No Chromium found. Install one (Debian: apt-get install chromium) or set CHROMIUM_PATH. Looked in: ${CANDIDATES.join(", ")}`);
   }
   return found;
 }

@@ -22,7 +22,7 @@ test.describe("the typed tool API in the editor", () => {
 
   test("a wrong argument type is marked before the code runs, and hover shows the tool's description", async ({ page }) => {
     const playground = new PlaygroundPage(page);
-    await playground.setCode('const quote = await shipping.get_quote({ carrier: 42 });\nreturn quote;');
+    await playground.setCode("const quote = await shipping.get_quote({ carrier: 42 });\nreturn quote;");
     // The TypeScript service flags the number where the schema's enum of carrier ids is expected.
     await expect(playground.editor.locator(".squiggly-error").first()).toBeVisible({ timeout: 20_000 });
     await playground.editor.locator(".view-line", { hasText: "get_quote" }).getByText("get_quote").hover();

@@ -91,12 +91,24 @@ test.describe("security", () => {
     const forged = { origin, "sec-fetch-site": "same-origin" };
     const token = await request.get(`${origin}/api/mcp/stdio/token`, { headers: forged });
     expect(token.status()).toBe(403);
-    const start = await request.post(`${origin}/api/mcp/stdio`, { headers: { ...forged, "x-cmp-local-token": "guess" }, data: { command: "touch", args: ["/tmp/pwned"] } });
+    const start = await request.post(`${origin}/api/mcp/stdio`, {
+      headers: { ...forged, "x-cmp-local-token": "guess" },
+      data: { command: "touch", args: ["/tmp/pwned"] },
+    });
     expect(start.status()).toBe(403);
     // DNS rebinding: the browser would send the attacker's name as Host.
     const host = `evil.example:${new URL(origin).port}`;
-    for (const [method, path] of [["POST", "/api/chat"], ["GET", "/api/mcp/proxy"], ["POST", "/api/share"], ["GET", "/api/chat/providers"]] as const) {
-      const response = await request.fetch(`${origin}${path}`, { method, headers: { host, origin: `http://${host}` }, ...(method === "POST" ? { data: {} } : {}) });
+    for (const [method, path] of [
+      ["POST", "/api/chat"],
+      ["GET", "/api/mcp/proxy"],
+      ["POST", "/api/share"],
+      ["GET", "/api/chat/providers"],
+    ] as const) {
+      const response = await request.fetch(`${origin}${path}`, {
+        method,
+        headers: { host, origin: `http://${host}` },
+        ...(method === "POST" ? { data: {} } : {}),
+      });
       expect(response.status(), `${method} ${path}`).toBe(403);
       expect(await response.text()).toContain("DNS rebinding protection");
     }

@@ -18,7 +18,7 @@ test.describe("sharing a playground", () => {
     await chat.getByRole("textbox", { name: "Message" }).fill("Which tools can you reach from here?");
     await chat.getByRole("textbox", { name: "Message" }).press("Enter");
     await expect(chat.getByRole("log", { name: "Conversation" })).toContainText(/API key|provider/i, { timeout: 20_000 });
-    const code = 'const r = await shipping.list_carriers();\nreturn r.carriers.map((c) => c.id);';
+    const code = "const r = await shipping.list_carriers();\nreturn r.carriers.map((c) => c.id);";
     await playground.setCode(code);
 
     await page.getByRole("button", { name: "Share" }).click();
@@ -42,9 +42,7 @@ test.describe("sharing a playground", () => {
     await expect(fresh.getByRole("region", { name: "Shared playground" })).toContainText("private");
     await expect(recipient.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
     await expect(recipient.status).toHaveText("idle");
-    await expect(fresh.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).toContainText(
-      "Which tools can you reach from here?",
-    );
+    await expect(fresh.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).toContainText("Which tools can you reach from here?");
     await new ServersPanel(fresh).expectConnected("shipping");
     expect(toolCalls).toEqual([]);
 

@@ -161,7 +161,13 @@ test.describe("the debugging timeline", () => {
     await new ServersPanel(page).expectConnected("lab");
 
     const live = requests.mark();
-    await playground.setCode(['const a = await lab.echo({ message: "replay me" });', 'const b = await lab.echo({ message: "and me", data: [1, 2] });', "return [a.message, b.data];"].join("\n"));
+    await playground.setCode(
+      [
+        'const a = await lab.echo({ message: "replay me" });',
+        'const b = await lab.echo({ message: "and me", data: [1, 2] });',
+        "return [a.message, b.data];",
+      ].join("\n"),
+    );
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
     expect(await playground.valueJson()).toEqual(["replay me", [1, 2]]);
@@ -198,7 +204,11 @@ test.describe("the debugging timeline", () => {
 
     // A second call the recording does not have: "stop" ends the run with the guest error.
     const diverged = requests.mark();
-    await playground.setCode(['const first = await lab.echo({ message: "replay me" });', 'const other = await lab.echo({ message: "not recorded" });', "return [first, other];"].join("\n"));
+    await playground.setCode(
+      ['const first = await lab.echo({ message: "replay me" });', 'const other = await lab.echo({ message: "not recorded" });', "return [first, other];"].join(
+        "\n",
+      ),
+    );
     await playground.runWithShortcut();
     await expect(playground.status).not.toHaveText(/ok|running/);
     await expect(timeline.divergence).toContainText("Replay diverged at call 2");
@@ -297,7 +307,13 @@ test.describe("the debugging timeline", () => {
 
     // lab.sleep is not mocked and goes live in the same run: the listener does see this page's calls.
     const mark = requests.mark();
-    await playground.setCode(['const echoed = await lab.echo({ message: "to the server?" });', "const nap = await lab.sleep({ ms: 10 });", "return { echoed, slept: nap.sleptMs };"].join("\n"));
+    await playground.setCode(
+      [
+        'const echoed = await lab.echo({ message: "to the server?" });',
+        "const nap = await lab.sleep({ ms: 10 });",
+        "return { echoed, slept: nap.sleptMs };",
+      ].join("\n"),
+    );
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
     expect(requests.since(mark)).toEqual([{ server: "lab", tool: "sleep" }]);

@@ -62,7 +62,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
     title: "Debugging lab",
     description: "Tools that misbehave on purpose: slow with progress, failing, protocol errors, huge results and flaky calls.",
     examplePrompts: [
-      "Call lab.flaky with seed \"demo\" and rate 0.7, retrying with new attempts until it succeeds; report how many tries it took.",
+      'Call lab.flaky with seed "demo" and rate 0.7, retrying with new attempts until it succeeds; report how many tries it took.',
       "Run three 500 ms sleeps in parallel and tell me how long the whole thing took.",
       "Call lab.fail and lab.protocol_error and explain how the two errors differ.",
     ],

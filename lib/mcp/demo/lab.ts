@@ -52,7 +52,10 @@ const methodOf = (schema: unknown): unknown => (schema as { shape?: { method?: {
 function raiseProtocolErrorsFrom(server: McpServer, toolName: string): void {
   const low = server.server;
   const install = low.setRequestHandler.bind(low) as (schema: unknown, handler: unknown) => void;
-  low.setRequestHandler = ((schema: unknown, handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra: unknown) => unknown) => {
+  low.setRequestHandler = ((
+    schema: unknown,
+    handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra: unknown) => unknown,
+  ) => {
     if (methodOf(schema) !== "tools/call") return install(schema, handler);
     return install(schema, (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra: unknown) => {
       if (request.params.name !== toolName) return handler(request, extra);
@@ -124,7 +127,8 @@ export function createLabServer(): McpServer {
     "fail",
     {
       title: "Fail",
-      description: "Always fails with a tool error (isError: true) carrying the given message, the way a tool reports a problem the model should read and handle.",
+      description:
+        "Always fails with a tool error (isError: true) carrying the given message, the way a tool reports a problem the model should read and handle.",
       inputSchema: { message: z.string().min(1).max(10_000).describe("The error message to fail with.") },
       outputSchema: { message: z.string().describe("Never returned: this tool always answers with isError.") },
       annotations: safe,
@@ -136,10 +140,14 @@ export function createLabServer(): McpServer {
     "protocol_error",
     {
       title: "Protocol error",
-      description: "Always fails with a JSON-RPC error instead of a result, the way a broken or refusing server does. The client sees a thrown protocol error, not a tool result.",
+      description:
+        "Always fails with a JSON-RPC error instead of a result, the way a broken or refusing server does. The client sees a thrown protocol error, not a tool result.",
       inputSchema: {
         message: z.string().max(10_000).optional().describe("Error message; a default one is used when omitted."),
-        code: z.literal([...PROTOCOL_CODES]).optional().describe("JSON-RPC error code: -32600, -32601, -32602, -32603 (default) or -32000."),
+        code: z
+          .literal([...PROTOCOL_CODES])
+          .optional()
+          .describe("JSON-RPC error code: -32600, -32601, -32602, -32603 (default) or -32000."),
       },
       outputSchema: { message: z.string().describe("Never returned: this tool always answers with a JSON-RPC error.") },
       annotations: safe,
@@ -157,7 +165,9 @@ export function createLabServer(): McpServer {
       outputSchema: {
         kb: z.number().describe("The size asked for."),
         items: z
-          .array(z.object({ index: z.number().int().min(0).max(MAX_BIG_KB).describe("Position of the item."), text: z.string().describe("About 1 KB of filler.") }))
+          .array(
+            z.object({ index: z.number().int().min(0).max(MAX_BIG_KB).describe("Position of the item."), text: z.string().describe("About 1 KB of filler.") }),
+          )
           .describe("One item per KB."),
       },
       annotations: safe,
@@ -172,7 +182,8 @@ export function createLabServer(): McpServer {
     "flaky",
     {
       title: "Flaky",
-      description: "Fails (isError) or succeeds by a pseudo-random roll that depends only on seed and attempt: fails when the roll in [0, 1) is below rate. The same seed and attempt always give the same outcome; retry with attempt + 1 for a new roll.",
+      description:
+        "Fails (isError) or succeeds by a pseudo-random roll that depends only on seed and attempt: fails when the roll in [0, 1) is below rate. The same seed and attempt always give the same outcome; retry with attempt + 1 for a new roll.",
       inputSchema: {
         seed: z.union([z.string().max(200), z.number()]).describe("Any string or number; fixes the outcome."),
         rate: z.number().min(0).max(1).describe("Failure probability, 0 (never) to 1 (always)."),
@@ -188,7 +199,10 @@ export function createLabServer(): McpServer {
     },
     ({ seed, rate, attempt }) => {
       const r = roll(`${String(seed)}:${attempt}`);
-      if (r < rate) return failure(`flaky failure: roll ${r.toFixed(4)} < rate ${rate} (seed ${JSON.stringify(seed)}, attempt ${attempt}); retry with attempt ${attempt + 1}`);
+      if (r < rate)
+        return failure(
+          `flaky failure: roll ${r.toFixed(4)} < rate ${rate} (seed ${JSON.stringify(seed)}, attempt ${attempt}); retry with attempt ${attempt + 1}`,
+        );
       return ok({ seed, attempt, rate, roll: r });
     },
   );

@@ -43,10 +43,14 @@ export function createNewsServer(): McpServer {
     "web_search",
     {
       title: "Search the news",
-      description: "Searches news stories by keywords and returns the best matches, best first. Matches words in titles, descriptions and topics, by prefix and with small typos; accents are ignored. Stories are in English, German, French, Spanish, Portuguese and Japanese: search in the story's language or with English topic words such as \"elections\", \"shipping\" or \"climate\".",
+      description:
+        'Searches news stories by keywords and returns the best matches, best first. Matches words in titles, descriptions and topics, by prefix and with small typos; accents are ignored. Stories are in English, German, French, Spanish, Portuguese and Japanese: search in the story\'s language or with English topic words such as "elections", "shipping" or "climate".',
       inputSchema: {
-        query: z.string().min(1).max(200).describe("Keywords to search for, e.g. \"port strike\" or \"élections\"."),
-        region: z.enum(NEWS_REGIONS).optional().describe("Only return stories from this region: us, gb, de, fr, es, br, jp or in. Omit to search every region."),
+        query: z.string().min(1).max(200).describe('Keywords to search for, e.g. "port strike" or "élections".'),
+        region: z
+          .enum(NEWS_REGIONS)
+          .optional()
+          .describe("Only return stories from this region: us, gb, de, fr, es, br, jp or in. Omit to search every region."),
         limit: z.number().int().min(1).max(20).default(5).describe("Most results to return (1–20, default 5)."),
       },
       outputSchema: {
@@ -72,7 +76,14 @@ export function createNewsServer(): McpServer {
       return ok({
         query,
         total,
-        results: results.map(({ title, url, description, region: r, language, publishedAt }) => ({ title, url, description, region: r, language, publishedAt })),
+        results: results.map(({ title, url, description, region: r, language, publishedAt }) => ({
+          title,
+          url,
+          description,
+          region: r,
+          language,
+          publishedAt,
+        })),
       });
     },
   );

@@ -73,7 +73,11 @@ const CARRIERS: Record<CarrierId, Carrier> = {
     fuelPercent: 0,
     remoteAreaEur: 3,
     oversizeEur: 15,
-    rates: { domestic: { base: 4.5, perKg: 1.2, minDays: 2, maxDays: 4 }, regional: { base: 9, perKg: 3, minDays: 5, maxDays: 9 }, intercontinental: { base: 14, perKg: 6, minDays: 10, maxDays: 18 } },
+    rates: {
+      domestic: { base: 4.5, perKg: 1.2, minDays: 2, maxDays: 4 },
+      regional: { base: 9, perKg: 3, minDays: 5, maxDays: 9 },
+      intercontinental: { base: 14, perKg: 6, minDays: 10, maxDays: 18 },
+    },
   },
   parcelnet: {
     name: "ParcelNet Standard",
@@ -82,7 +86,11 @@ const CARRIERS: Record<CarrierId, Carrier> = {
     fuelPercent: 8,
     remoteAreaEur: 5,
     oversizeEur: 20,
-    rates: { domestic: { base: 6, perKg: 0.9, minDays: 1, maxDays: 3 }, regional: { base: 12, perKg: 2.4, minDays: 3, maxDays: 6 }, intercontinental: { base: 22, perKg: 5, minDays: 6, maxDays: 9 } },
+    rates: {
+      domestic: { base: 6, perKg: 0.9, minDays: 1, maxDays: 3 },
+      regional: { base: 12, perKg: 2.4, minDays: 3, maxDays: 6 },
+      intercontinental: { base: 22, perKg: 5, minDays: 6, maxDays: 9 },
+    },
   },
   swiftair: {
     name: "SwiftAir Express",
@@ -91,7 +99,11 @@ const CARRIERS: Record<CarrierId, Carrier> = {
     fuelPercent: 15,
     remoteAreaEur: 12,
     oversizeEur: 40,
-    rates: { domestic: { base: 12, perKg: 1.5, minDays: 1, maxDays: 1 }, regional: { base: 25, perKg: 4, minDays: 1, maxDays: 2 }, intercontinental: { base: 45, perKg: 8, minDays: 2, maxDays: 4 } },
+    rates: {
+      domestic: { base: 12, perKg: 1.5, minDays: 1, maxDays: 1 },
+      regional: { base: 25, perKg: 4, minDays: 1, maxDays: 2 },
+      intercontinental: { base: 45, perKg: 8, minDays: 2, maxDays: 4 },
+    },
   },
   cargoline: {
     name: "CargoLine Freight",
@@ -100,7 +112,11 @@ const CARRIERS: Record<CarrierId, Carrier> = {
     fuelPercent: 12,
     remoteAreaEur: 25,
     oversizeEur: 0,
-    rates: { domestic: { base: 15, perKg: 0.4, minDays: 3, maxDays: 5 }, regional: { base: 30, perKg: 1, minDays: 5, maxDays: 8 }, intercontinental: { base: 60, perKg: 2, minDays: 12, maxDays: 20 } },
+    rates: {
+      domestic: { base: 15, perKg: 0.4, minDays: 3, maxDays: 5 },
+      regional: { base: 30, perKg: 1, minDays: 5, maxDays: 8 },
+      intercontinental: { base: 60, perKg: 2, minDays: 12, maxDays: 20 },
+    },
   },
   eurodash: {
     name: "EuroDash",
@@ -110,7 +126,11 @@ const CARRIERS: Record<CarrierId, Carrier> = {
     remoteAreaEur: 4,
     oversizeEur: 18,
     regionalOnlyIn: "europe",
-    rates: { domestic: { base: 5, perKg: 1, minDays: 1, maxDays: 2 }, regional: { base: 10, perKg: 2, minDays: 2, maxDays: 3 }, intercontinental: { base: 35, perKg: 7, minDays: 5, maxDays: 7 } },
+    rates: {
+      domestic: { base: 5, perKg: 1, minDays: 1, maxDays: 2 },
+      regional: { base: 10, perKg: 2, minDays: 2, maxDays: 3 },
+      intercontinental: { base: 35, perKg: 7, minDays: 5, maxDays: 7 },
+    },
   },
 };
 
@@ -194,7 +214,11 @@ export function surcharges(carrier: CarrierId, price: number, currency: Currency
   if (c.fuelPercent > 0) lines.push({ type: "fuel", amount: roundMoney((price * c.fuelPercent) / 100), description: `${c.fuelPercent}% fuel surcharge` });
   if (remoteArea) lines.push({ type: "remote_area", amount: roundMoney(c.remoteAreaEur * PER_EUR[currency]), description: "delivery to a remote area" });
   if (dims && isOversize(dims) && c.oversizeEur > 0) {
-    lines.push({ type: "oversize", amount: roundMoney(c.oversizeEur * PER_EUR[currency]), description: "longest side over 100 cm or length + girth over 300 cm" });
+    lines.push({
+      type: "oversize",
+      amount: roundMoney(c.oversizeEur * PER_EUR[currency]),
+      description: "longest side over 100 cm or length + girth over 300 cm",
+    });
   }
   const total = roundMoney(lines.reduce((sum, line) => sum + line.amount, price));
   return { carrier, basePrice: price, surcharges: lines, total, currency };

@@ -24,7 +24,10 @@ const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: fals
 export function createShippingServer(): McpServer {
   const server = new McpServer(
     { name: "shipping", version: "1.0.0", title: "Shipping (demo)" },
-    { instructions: "Fictional parcel carriers with fixed rates. Quote and estimate each carrier, then compare; prices exclude surcharges until apply_surcharges." },
+    {
+      instructions:
+        "Fictional parcel carriers with fixed rates. Quote and estimate each carrier, then compare; prices exclude surcharges until apply_surcharges.",
+    },
   );
 
   server.registerTool(
@@ -45,7 +48,13 @@ export function createShippingServer(): McpServer {
           )
           .describe("All carriers."),
         countries: z
-          .array(z.object({ code: z.string().describe("ISO 3166-1 alpha-2 code."), name: z.string().describe("Country name."), region: z.string().describe("World region used for zones.") }))
+          .array(
+            z.object({
+              code: z.string().describe("ISO 3166-1 alpha-2 code."),
+              name: z.string().describe("Country name."),
+              region: z.string().describe("World region used for zones."),
+            }),
+          )
           .describe("Countries every carrier serves."),
       },
       annotations: readOnly,
@@ -57,7 +66,8 @@ export function createShippingServer(): McpServer {
     "get_quote",
     {
       title: "Get a price quote",
-      description: "Quotes the base price of shipping one parcel with one carrier. Surcharges (fuel, remote area, oversize) are not included: pass the price to apply_surcharges. Fails if the parcel is over the carrier's weight limit.",
+      description:
+        "Quotes the base price of shipping one parcel with one carrier. Surcharges (fuel, remote area, oversize) are not included: pass the price to apply_surcharges. Fails if the parcel is over the carrier's weight limit.",
       inputSchema: {
         carrier,
         origin: country("Origin"),
@@ -105,7 +115,8 @@ export function createShippingServer(): McpServer {
     "apply_surcharges",
     {
       title: "Apply surcharges",
-      description: "Adds the carrier's surcharges to a quoted base price: fuel (a percentage, per carrier), remote area (flat fee) and oversize (longest side over 100 cm or length + girth over 300 cm). Returns each line and the total.",
+      description:
+        "Adds the carrier's surcharges to a quoted base price: fuel (a percentage, per carrier), remote area (flat fee) and oversize (longest side over 100 cm or length + girth over 300 cm). Returns each line and the total.",
       inputSchema: {
         carrier,
         price: z.number().min(0).describe("Base price from get_quote."),

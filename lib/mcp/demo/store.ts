@@ -48,7 +48,8 @@ export function createStoreServer(): McpServer {
     "search_stores",
     {
       title: "Search stores",
-      description: "Finds restaurants by cuisine near a Berlin neighbourhood, nearest first, with whether each is open now, its delivery fee and its minimum order. Closed stores are included unless openOnly is true.",
+      description:
+        "Finds restaurants by cuisine near a Berlin neighbourhood, nearest first, with whether each is open now, its delivery fee and its minimum order. Closed stores are included unless openOnly is true.",
       inputSchema: {
         cuisine: z.enum(CUISINES).optional().describe("Cuisine to look for; omit for every cuisine."),
         near: z.string().min(1).max(64).describe(`Neighbourhood to search around: one of ${placeNames}.`),
@@ -159,7 +160,8 @@ export function createStoreServer(): McpServer {
     "validate_order",
     {
       title: "Validate an order",
-      description: "Checks whether a cart can be ordered now (store open, minimum order reached, not empty, not already ordered) and prices it with the delivery fee. Changes nothing.",
+      description:
+        "Checks whether a cart can be ordered now (store open, minimum order reached, not empty, not already ordered) and prices it with the delivery fee. Changes nothing.",
       inputSchema: { cartId },
       outputSchema: {
         cartId: z.string().describe("Cart id."),
@@ -183,10 +185,11 @@ export function createStoreServer(): McpServer {
     "place_order",
     {
       title: "Place an order",
-      description: "Places the order for a cart: the food is cooked and delivered and the payment method is charged. Cannot be undone. Fails with the reasons when validate_order would report problems.",
+      description:
+        "Places the order for a cart: the food is cooked and delivered and the payment method is charged. Cannot be undone. Fails with the reasons when validate_order would report problems.",
       inputSchema: {
         cartId,
-        deliveryAddress: z.string().min(5).max(200).describe("Street address in Berlin, e.g. \"Oranienstraße 25, 10999 Berlin\"."),
+        deliveryAddress: z.string().min(5).max(200).describe('Street address in Berlin, e.g. "Oranienstraße 25, 10999 Berlin".'),
         paymentMethod: z.enum(["card", "cash", "paypal"]).describe("How the customer pays."),
         tip: z.number().min(0).max(50).default(0).describe("Tip for the courier in EUR (0–50, default 0)."),
       },
@@ -207,7 +210,16 @@ export function createStoreServer(): McpServer {
       if (!cart) return missingCart(id);
       const placed = placeOrder(cart, tip);
       if ("error" in placed) return failure(placed.error);
-      return ok({ orderId: placed.orderId, cartId: id, status: "confirmed", deliveryAddress, paymentMethod, total: placed.total, currency: "EUR", etaMinutes: placed.etaMinutes });
+      return ok({
+        orderId: placed.orderId,
+        cartId: id,
+        status: "confirmed",
+        deliveryAddress,
+        paymentMethod,
+        total: placed.total,
+        currency: "EUR",
+        etaMinutes: placed.etaMinutes,
+      });
     },
   );
 

@@ -58,7 +58,8 @@ function answerFromRun(script: DemoScript, result: ToolResultSeen): string {
   if (result.isError) return `The ${EXECUTE_CODE_TOOL} call could not run: ${str(result.output, JSON.stringify(result.output))}.`;
   const output = rec(result.output) as Partial<ExecuteCodeOutput> & Record<string, unknown>;
   if (output.ok === true) return script.summarise(output.value);
-  if (output.skipped === true) return `You chose not to run the program, so I have no result. ${str(output.message)}\n\nSend the prompt again to get a new program, or run it yourself from the editor.`;
+  if (output.skipped === true)
+    return `You chose not to run the program, so I have no result. ${str(output.message)}\n\nSend the prompt again to get a new program, or run it yourself from the editor.`;
   const error = rec(output.error);
   const hint = /is not defined/.test(str(error.message)) ? ` Is the **${script.server}** demo server connected in the Servers panel?` : "";
   return `The program failed with a **${str(error.kind, "runtime")}** error: ${str(error.message)}.${hint}\n\nI am a scripted demo and cannot rewrite the code; a real model would read this error, fix the program and run it again.`;
@@ -71,9 +72,15 @@ export function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly string[]
   if (!user) return { kind: "text", text: HELP };
   const script = findScript(textOf(user));
   if (!script) return { kind: "text", text: HELP };
-  const system = prompt.filter((m) => m.role === "system").map(textOf).join("\n");
+  const system = prompt
+    .filter((m) => m.role === "system")
+    .map(textOf)
+    .join("\n");
   if (!serverOffered(system, script.server)) {
-    return { kind: "text", text: `This example needs the **${script.server}** demo server, which is not connected. Enable it in the Servers panel, then send the prompt again.` };
+    return {
+      kind: "text",
+      text: `This example needs the **${script.server}** demo server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
+    };
   }
   const results = resultsAfter(prompt, userIndex);
   const codeResult = results.findLast((r) => r.toolName === EXECUTE_CODE_TOOL);

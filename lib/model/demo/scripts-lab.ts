@@ -53,7 +53,8 @@ export const LAB_SCRIPTS: readonly DemoScript[] = [
       const elapsed = num(v.elapsedMs);
       const sleeps = list(v.sleptMs).length;
       if (elapsed === undefined) return "The run did not report a duration.";
-      const verdict = elapsed < 1000 ? "so they really ran in parallel (one after another would take about 1500 ms)" : "longer than one sleep, so they did not all overlap";
+      const verdict =
+        elapsed < 1000 ? "so they really ran in parallel (one after another would take about 1500 ms)" : "longer than one sleep, so they did not all overlap";
       return `The ${sleeps} sleeps of 500 ms took **${elapsed} ms** in total, ${verdict}.`;
     },
   },

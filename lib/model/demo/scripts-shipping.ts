@@ -98,7 +98,17 @@ export const SHIPPING_SCRIPTS: readonly DemoScript[] = [
         rows.map((r) =>
           r.error !== undefined
             ? [str(r.carrier), str(r.error)]
-            : [str(r.carrier), `${money(r.total, r.currency)} total`, `base ${money(r.basePrice, r.currency)}`, `surcharges: ${list(r.surcharges).map((s) => str(s)).join(", ") || "none"}`, `billed as ${str(r.billableWeightKg)} kg`],
+            : [
+                str(r.carrier),
+                `${money(r.total, r.currency)} total`,
+                `base ${money(r.basePrice, r.currency)}`,
+                `surcharges: ${
+                  list(r.surcharges)
+                    .map((s) => str(s))
+                    .join(", ") || "none"
+                }`,
+                `billed as ${str(r.billableWeightKg)} kg`,
+              ],
         ),
       );
       return `Sending the 60×40×40 cm, 8 kg box from FR to JP costs least with **${str(best.carrier)}**: **${money(best.total, best.currency)}** all in.\n\n${body}`;

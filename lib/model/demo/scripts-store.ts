@@ -70,14 +70,20 @@ export const STORE_SCRIPTS: readonly DemoScript[] = [
   {
     server: "store",
     prompt: examplePrompt("store", 0),
-    intro: "I'll find the open pizza places, read their menus in parallel, and order from the best-rated one that actually has margherita. This places a real (demo) order: with step mode on you can check the code first.",
+    intro:
+      "I'll find the open pizza places, read their menus in parallel, and order from the best-rated one that actually has margherita. This places a real (demo) order: with step mode on you can check the code first.",
     searchQuery: "search stores menu cart place order",
     code: orderMargheritas,
     summarise(value) {
       const v = rec(value);
       const skipped = list(v.passedOver).map((s) => `- ${str(s)}`);
       const note = skipped.length > 0 ? `\n\nPassed over:\n${skipped.join("\n")}` : "";
-      if (v.placed !== true) return `I could not place the order at ${str(v.store, "the store")}: ${list(v.problems).map((p) => str(p)).join("; ") || "unknown problem"}.${note}`;
+      if (v.placed !== true)
+        return `I could not place the order at ${str(v.store, "the store")}: ${
+          list(v.problems)
+            .map((p) => str(p))
+            .join("; ") || "unknown problem"
+        }.${note}`;
       return `Ordered two margheritas from **${str(v.store)}** (rated ${str(v.rating)}), paid by card to Oranienstraße 25: order **${str(v.orderId)}**, **${money(v.total, v.currency)}**, arriving in about ${str(v.etaMinutes)} minutes.${note}`;
     },
   },
@@ -92,7 +98,16 @@ export const STORE_SCRIPTS: readonly DemoScript[] = [
       const first = rows[0];
       if (!first) return "No open place near Friedrichshain has vegetarian dishes and accepts a 20 EUR order.";
       const body = bullets(
-        rows.map((r) => [str(r.name), `about ${str(r.etaMinutes)} min`, str(r.cuisine), `${str(r.distanceKm)} km away`, `minimum ${money(r.minimumOrder, "EUR")}`, `vegetarian: ${list(r.vegetarianDishes).map((d) => str(d)).join(", ")}`]),
+        rows.map((r) => [
+          str(r.name),
+          `about ${str(r.etaMinutes)} min`,
+          str(r.cuisine),
+          `${str(r.distanceKm)} km away`,
+          `minimum ${money(r.minimumOrder, "EUR")}`,
+          `vegetarian: ${list(r.vegetarianDishes)
+            .map((d) => str(d))
+            .join(", ")}`,
+        ]),
       );
       return `Fastest for a 20 EUR vegetarian-friendly order near Friedrichshain: **${str(first.name)}**, about ${str(first.etaMinutes)} minutes.\n\n${body}`;
     },
@@ -106,8 +121,15 @@ export const STORE_SCRIPTS: readonly DemoScript[] = [
     summarise(value) {
       const v = rec(value);
       if (num(v.total) === undefined) return `I could not price an order:\n\n${excerpt(value)}`;
-      const items = list(v.items).map((i) => `${str(rec(i).quantity)} × ${str(rec(i).name)}`).join(", ");
-      const validity = v.valid === true ? "The order validates" : `The order does not validate (${list(v.problems).map((p) => str(p)).join("; ")})`;
+      const items = list(v.items)
+        .map((i) => `${str(rec(i).quantity)} × ${str(rec(i).name)}`)
+        .join(", ");
+      const validity =
+        v.valid === true
+          ? "The order validates"
+          : `The order does not validate (${list(v.problems)
+              .map((p) => str(p))
+              .join("; ")})`;
       return `The cheapest valid order from **${str(v.store)}** is ${items}: subtotal ${money(v.subtotal, v.currency)} (minimum ${money(v.minimumOrder, v.currency)}) plus ${money(v.deliveryFee, v.currency)} delivery = **${money(v.total, v.currency)}**. ${validity}; nothing was ordered.`;
     },
   },

@@ -48,6 +48,9 @@ export class ServersPanel {
 
   async openTool(server: string, tool: string): Promise<void> {
     await this.openToolsTab();
-    await this.root.getByRole("region", { name: `Tools of ${server}` }).getByRole("button", { name: new RegExp(`^${tool}`) }).click();
+    await this.root
+      .getByRole("region", { name: `Tools of ${server}` })
+      .getByRole("button", { name: new RegExp(`^${tool}`) })
+      .click();
   }
 }

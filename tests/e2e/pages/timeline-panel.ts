@@ -117,7 +117,10 @@ export class TimelinePanel {
   /** Runs tab: chooses to replay the newest run (the history lists runs newest first). */
   async replayNewestRun(): Promise<void> {
     await this.openView("Runs");
-    await this.runs.getByRole("button", { name: /^Replay / }).first().click();
+    await this.runs
+      .getByRole("button", { name: /^Replay / })
+      .first()
+      .click();
     await expect(this.replayBanner).toBeVisible();
   }
 

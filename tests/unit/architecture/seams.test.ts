@@ -44,6 +44,8 @@ describe("seams", () => {
   });
 
   it("the allowed directions pass", async () => {
-    expect(await lint("lib/mcp/seam-probe-ok.ts", 'import { canonicalJson } from "../text/canonical-json";\nexport const probe = canonicalJson;\n')).toEqual([]);
+    expect(await lint("lib/mcp/seam-probe-ok.ts", 'import { canonicalJson } from "../text/canonical-json";\nexport const probe = canonicalJson;\n')).toEqual(
+      [],
+    );
   });
 }, 120_000);

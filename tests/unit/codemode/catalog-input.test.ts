@@ -15,7 +15,13 @@ describe("parseCatalog", () => {
   });
 
   it("reads a map of server name to tools", () => {
-    expect(parseCatalog({ a: [tool], b: [] }, "srv")).toEqual({ ok: true, servers: [{ name: "a", tools: [tool] }, { name: "b", tools: [] }] });
+    expect(parseCatalog({ a: [tool], b: [] }, "srv")).toEqual({
+      ok: true,
+      servers: [
+        { name: "a", tools: [tool] },
+        { name: "b", tools: [] },
+      ],
+    });
   });
 
   it.each([
@@ -50,7 +56,15 @@ describe("npm run types", () => {
 
   it("prints collisions for a server map", () => {
     const file = path.join(dir, "map.json");
-    writeFileSync(file, JSON.stringify({ s: [{ ...tool, name: "a-b" }, { ...tool, name: "a.b" }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        s: [
+          { ...tool, name: "a-b" },
+          { ...tool, name: "a.b" },
+        ],
+      }),
+    );
     const result = run(file);
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(

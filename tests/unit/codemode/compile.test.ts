@@ -35,9 +35,7 @@ describe("declarations compile", () => {
 describe("declarations type the calls", () => {
   const declarations = generateDeclarations(loadCorpus()).text;
   const check = (body: string): string[] =>
-    compileErrors({ "tools.ts": declarations, "use.ts": `async function program() {\n${body}\n}\nexport {};` }).map((e) =>
-      e.replace(/^use\.ts:\d+:\d+ /, ""),
-    );
+    compileErrors({ "tools.ts": declarations, "use.ts": `async function program() {\n${body}\n}\nexport {};` }).map((e) => e.replace(/^use\.ts:\d+:\d+ /, ""));
 
   it("accepts calls that follow the schemas and types their results", () => {
     const body = `

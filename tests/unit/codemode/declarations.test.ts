@@ -259,9 +259,7 @@ describe("generateDeclarations", () => {
 
   it("keeps small repeated shapes inline", () => {
     const point = { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] };
-    const tools: ToolDefinition[] = [
-      { name: "a", description: "A", inputSchema: { type: "object", properties: { p: point, q: point } }, outputSchema: point },
-    ];
+    const tools: ToolDefinition[] = [{ name: "a", description: "A", inputSchema: { type: "object", properties: { p: point, q: point } }, outputSchema: point }];
     expect(generateDeclarations([{ name: "geo", tools }]).text).toBe(
       "declare namespace geo{\n/** A */\nfunction a(input?:{p?:{x:number;y:number};q?:{x:number;y:number}}):Promise<{x:number;y:number}>;\n}",
     );
@@ -284,7 +282,12 @@ describe("generateDeclarations", () => {
     const tools: ToolDefinition[] = [
       { name: "none", description: "d", inputSchema: noArgs, outputSchema: { type: "object", properties: { ok: { type: "boolean" } } } },
       { name: "optional", description: "d", inputSchema: { type: "object", properties: { a: { type: "string" } } }, outputSchema: { type: "object" } },
-      { name: "required", description: "d", inputSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] }, outputSchema: { type: "object" } },
+      {
+        name: "required",
+        description: "d",
+        inputSchema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+        outputSchema: { type: "object" },
+      },
       { name: "open", description: "d", inputSchema: { type: "object", additionalProperties: { type: "number" } }, outputSchema: { type: "object" } },
     ];
     expect(generateDeclarations([{ name: "args", tools }]).text).toBe(

@@ -97,7 +97,10 @@ describe("lintTools", () => {
     const tool: ToolDefinition = {
       name: "t",
       description: "d",
-      inputSchema: { type: "object", properties: { a: { type: "object", description: "a", properties: { b: { type: "string", enum: ["x", "y", "z"], description: "b" } } } } },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "object", description: "a", properties: { b: { type: "string", enum: ["x", "y", "z"], description: "b" } } } },
+      },
       outputSchema: { type: "object" },
     };
     const strictCodes = (f: LintFinding[]) => f.map((x) => x.code).filter((c) => !c.startsWith("strict"));

@@ -62,7 +62,10 @@ describe("schemaToType", () => {
   });
 
   it("quotes member names that are not identifiers", () => {
-    const schema = { type: "object", properties: { "a-b": { type: "string" }, "x y": { type: "string" }, 'q"': { type: "string" }, $ok: { type: "string" }, _1: { type: "string" } } };
+    const schema = {
+      type: "object",
+      properties: { "a-b": { type: "string" }, "x y": { type: "string" }, 'q"': { type: "string" }, $ok: { type: "string" }, _1: { type: "string" } },
+    };
     expect(ts(schema)).toBe('{"a-b"?:string;"x y"?:string;"q\\""?:string;$ok?:string;_1?:string}');
   });
 
@@ -75,7 +78,9 @@ describe("schemaToType", () => {
   it("types tuples in 2020-12 and draft-07 form", () => {
     expect(ts({ type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false })).toBe("[string,number]");
     expect(ts({ type: "array", prefixItems: [{ type: "string" }], items: { type: "boolean" } })).toBe("[string,...boolean[]]");
-    expect(ts({ type: "array", items: [{ type: "integer" }], additionalItems: { anyOf: [{ type: "string" }, { type: "null" }] } })).toBe("[number,...(string|null)[]]");
+    expect(ts({ type: "array", items: [{ type: "integer" }], additionalItems: { anyOf: [{ type: "string" }, { type: "null" }] } })).toBe(
+      "[number,...(string|null)[]]",
+    );
     expect(ts({ type: "array", items: [{ type: "integer" }, { type: "string" }] })).toBe("[number,string]");
   });
 
@@ -122,7 +127,10 @@ describe("schemaToType", () => {
   });
 
   it("drops a base that only repeats `type`, keeps one that says more", () => {
-    const branches = [{ properties: { p: { type: "string" } }, required: ["p"] }, { properties: { q: { type: "number" } }, required: ["q"] }];
+    const branches = [
+      { properties: { p: { type: "string" } }, required: ["p"] },
+      { properties: { q: { type: "number" } }, required: ["q"] },
+    ];
     expect(ts({ type: "object", anyOf: branches })).toBe("{p:string}|{q:number}");
     expect(ts({ type: "string", anyOf: [{ format: "email" }, { format: "uri" }] })).toBe("string");
     const either = { type: "object", properties: { a: { type: "string" } }, anyOf: [{ required: ["a"] }, { required: ["b"] }] };
@@ -162,7 +170,11 @@ describe("schemaToType", () => {
   });
 
   it("applies keywords beside $ref", () => {
-    const schema = { type: "object", properties: { a: { $ref: "#/$defs/A", properties: { extra: { type: "boolean" } } } }, $defs: { A: { type: "object", properties: { id: { type: "string" } } } } };
+    const schema = {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/A", properties: { extra: { type: "boolean" } } } },
+      $defs: { A: { type: "object", properties: { id: { type: "string" } } } },
+    };
     expect(ts(schema)).toBe("{a?:{id?:string;extra?:boolean}}");
   });
 

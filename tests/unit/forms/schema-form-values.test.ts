@@ -30,9 +30,15 @@ const VALID_ARGS: Record<string, unknown[]> = {
   "store/search_stores": [{ near: "Mitte", openOnly: false }],
   "store/add_to_cart": [{ cartId: "c1", itemId: "m1", quantity: 3 }],
   "store/place_order": [{ cartId: "c1", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "paypal", tip: 2.75 }],
-  "lab/echo": [{ message: "", data: { nested: [1, null, { deep: true }], big: 2 ** 60 } }, { message: "hi", data: null }],
+  "lab/echo": [
+    { message: "", data: { nested: [1, null, { deep: true }], big: 2 ** 60 } },
+    { message: "hi", data: null },
+  ],
   "lab/protocol_error": [{ code: -32000 }, {}],
-  "lab/flaky": [{ seed: "abc", rate: 0.5 }, { seed: 42, rate: 1, attempt: 7 }],
+  "lab/flaky": [
+    { seed: "abc", rate: 0.5 },
+    { seed: 42, rate: 1, attempt: 7 },
+  ],
 };
 
 describe("form values on the demo servers' schemas", () => {
@@ -45,7 +51,12 @@ describe("form values on the demo servers' schemas", () => {
   it("starts apply_surcharges with required fields, defaults and nothing else", () => {
     const node = model("shipping/apply_surcharges");
     expect(initialValue(node)).toEqual(
-      object({ carrier: { kind: "enum", index: -1 }, price: text("number", ""), currency: { kind: "enum", index: -1 }, remoteArea: { kind: "boolean", value: false } }),
+      object({
+        carrier: { kind: "enum", index: -1 },
+        price: text("number", ""),
+        currency: { kind: "enum", index: -1 },
+        remoteArea: { kind: "boolean", value: false },
+      }),
     );
     expect(toArguments(node, initialValue(node))).toEqual({
       ok: false,
@@ -67,7 +78,10 @@ describe("form values on the demo servers' schemas", () => {
       dimensionsCm: object({ length: text("number", ""), width: text("number", ""), height: text("number", "") }),
     });
     expect(toArguments(node, value)).toEqual({ ok: true, args: { carrier: "parcelnet", origin: "DE", destination: "US", weightKg: 2.5 } });
-    const partly = object({ ...(value.kind === "object" ? value.fields : {}), dimensionsCm: object({ length: text("number", "30"), width: text("number", "abc"), height: text("number", "") }) });
+    const partly = object({
+      ...(value.kind === "object" ? value.fields : {}),
+      dimensionsCm: object({ length: text("number", "30"), width: text("number", "abc"), height: text("number", "") }),
+    });
     expect(toArguments(node, partly)).toEqual({
       ok: false,
       errors: [
@@ -90,7 +104,9 @@ describe("form values on the demo servers' schemas", () => {
 
   it("fills numbers, enums and JSON fields from arguments so the form can show them", () => {
     const node = model("lab/flaky");
-    expect(fromArguments(node, { seed: 42, rate: 0.25, attempt: 3 })).toEqual(object({ seed: text("json", "42"), rate: text("number", "0.25"), attempt: text("number", "3") }));
+    expect(fromArguments(node, { seed: 42, rate: 0.25, attempt: 3 })).toEqual(
+      object({ seed: text("json", "42"), rate: text("number", "0.25"), attempt: text("number", "3") }),
+    );
     expect(fromArguments(model("lab/protocol_error"), { code: -32602 })).toEqual(object({ code: { kind: "enum", index: 2 } }));
   });
 });
@@ -152,7 +168,14 @@ describe("toArguments", () => {
   });
 
   it("keeps required empty strings, leaves out blank optional fields, keeps explicit empty lists", () => {
-    const value = object({ name: text("string", ""), nick: text("string", ""), count: text("number", "3"), ratio: text("number", "  "), payload: text("json", "[1]"), tags: { kind: "array", items: [] } });
+    const value = object({
+      name: text("string", ""),
+      nick: text("string", ""),
+      count: text("number", "3"),
+      ratio: text("number", "  "),
+      payload: text("json", "[1]"),
+      tags: { kind: "array", items: [] },
+    });
     expect(toArguments(node, value)).toEqual({ ok: true, args: { name: "", count: 3, payload: [1], tags: [] } });
   });
 
@@ -175,7 +198,10 @@ describe("toArguments", () => {
     ["1.", 1],
     ["-0", -0],
   ])("reads %j as a number", (input, expected) => {
-    const result = toArguments(node, object({ name: text("string", ""), count: text("number", "1"), payload: text("json", "1"), ratio: text("number", input) }));
+    const result = toArguments(
+      node,
+      object({ name: text("string", ""), count: text("number", "1"), payload: text("json", "1"), ratio: text("number", input) }),
+    );
     expect(result).toEqual({ ok: true, args: { name: "", count: 1, payload: 1, ratio: expected } });
   });
 
@@ -227,9 +253,28 @@ describe("fromArguments round trips on adversarial schemas", () => {
   const cases: Array<[string, unknown, unknown]> = [
     ["nullable", fixture("shapes", "nullable"), { a: null, b: "x", c: { x: 1 }, d: [1.5, -2], e: null, f: true }],
     ["nullable, set", fixture("shapes", "nullable"), { a: "a", c: null, d: null, e: "e", f: "text" }],
-    ["literals", fixture("shapes", "literals"), { mixed_enum: { k: "v" }, const_obj: { mode: "fast", level: 2 }, neg: -1.5, with_default: { a: 4 }, fmt: "2024-01-01T00:00:00Z" }],
-    ["collections", fixture("shapes", "collections"), { pair: ["a", 1], matrix: [[1, 2], [], [3]], labels: { x: "y" }, mixed: { known: 1, other: "kept" }, headers: { "x-a": "b" }, unions_in_arrays: ["s", 2] }],
-    ["combinators", fixture("shapes", "combinators"), { shape: { kind: "circle", radius: 2 }, merged: { id: "i", extra: false }, narrowed: "a@b.c", either: { a: "a" } }],
+    [
+      "literals",
+      fixture("shapes", "literals"),
+      { mixed_enum: { k: "v" }, const_obj: { mode: "fast", level: 2 }, neg: -1.5, with_default: { a: 4 }, fmt: "2024-01-01T00:00:00Z" },
+    ],
+    [
+      "collections",
+      fixture("shapes", "collections"),
+      {
+        pair: ["a", 1],
+        matrix: [[1, 2], [], [3]],
+        labels: { x: "y" },
+        mixed: { known: 1, other: "kept" },
+        headers: { "x-a": "b" },
+        unions_in_arrays: ["s", 2],
+      },
+    ],
+    [
+      "combinators",
+      fixture("shapes", "combinators"),
+      { shape: { kind: "circle", radius: 2 }, merged: { id: "i", extra: false }, narrowed: "a@b.c", either: { a: "a" } },
+    ],
     ["tree", fixture("recursive", "tree"), { name: "root", children: [{ name: "kid", children: [{ name: "grandkid" }] }] }],
     ["cycle", fixture("recursive", "cycle"), { a: { label: "A", b: { weight: 2, a: { label: "again" } } } }],
     ["boolean schemas", fixture("shapes", "boolean_props"), { anything: [1, "two"], blank: { free: true } }],
@@ -247,7 +292,12 @@ describe("fromArguments round trips on adversarial schemas", () => {
     });
     const args = { n: 1.5, e: "b", s: 5, o: "not an object", big: 2 ** 60, extra: { deep: [null] } };
     const value = fromArguments(node, args);
-    expect(value).toEqual(object({ n: text("json", "1.5"), e: text("json", '"b"'), s: text("json", "5"), o: text("json", '"not an object"') }, { big: 2 ** 60, extra: { deep: [null] } }));
+    expect(value).toEqual(
+      object(
+        { n: text("json", "1.5"), e: text("json", '"b"'), s: text("json", "5"), o: text("json", '"not an object"') },
+        { big: 2 ** 60, extra: { deep: [null] } },
+      ),
+    );
     expect(roundTrip(node, args)).toEqual(args);
     expect(roundTrip(buildFormModel({ type: "object", properties: { id: { type: "integer" } } }), { id: 2 ** 60 })).toEqual({ id: 2 ** 60 });
   });

@@ -39,8 +39,18 @@ describe("buildFormModel on the demo servers' schemas", () => {
     expect(model("store/add_to_cart")).toEqual({
       kind: "object",
       fields: [
-        { key: "cartId", required: true, description: "Cart id from create_cart.", node: { kind: "string", minLength: 1, maxLength: 64, description: "Cart id from create_cart." } },
-        { key: "itemId", required: true, description: "Menu item id from get_menu.", node: { kind: "string", minLength: 1, maxLength: 64, description: "Menu item id from get_menu." } },
+        {
+          key: "cartId",
+          required: true,
+          description: "Cart id from create_cart.",
+          node: { kind: "string", minLength: 1, maxLength: 64, description: "Cart id from create_cart." },
+        },
+        {
+          key: "itemId",
+          required: true,
+          description: "Menu item id from get_menu.",
+          node: { kind: "string", minLength: 1, maxLength: 64, description: "Menu item id from get_menu." },
+        },
         {
           key: "quantity",
           required: false,
@@ -53,8 +63,18 @@ describe("buildFormModel on the demo servers' schemas", () => {
 
   it("shows enums as choices and zod's positive() as an exclusive minimum", () => {
     const quote = model("shipping/get_quote");
-    expect(field(quote, "carrier")).toMatchObject({ kind: "enum", options: [{ label: "postal", value: "postal" }, { label: "parcelnet", value: "parcelnet" }, {}, {}, {}] });
-    expect(field(field(quote, "dimensionsCm"), "length")).toEqual({ kind: "number", integer: false, min: 0, exclusiveMin: true, max: 400, description: "Length in centimetres." });
+    expect(field(quote, "carrier")).toMatchObject({
+      kind: "enum",
+      options: [{ label: "postal", value: "postal" }, { label: "parcelnet", value: "parcelnet" }, {}, {}, {}],
+    });
+    expect(field(field(quote, "dimensionsCm"), "length")).toEqual({
+      kind: "number",
+      integer: false,
+      min: 0,
+      exclusiveMin: true,
+      max: 400,
+      description: "Length in centimetres.",
+    });
     expect(field(model("lab/protocol_error"), "code")).toMatchObject({ kind: "enum", options: [{ label: "-32600", value: -32600 }, {}, {}, {}, {}] });
   });
 
@@ -62,9 +82,11 @@ describe("buildFormModel on the demo servers' schemas", () => {
     const outlines = Object.fromEntries([...tools].map(([name, tool]) => [name, outline(buildFormModel(tool.inputSchema)).join(", ")]));
     expect(outlines).toEqual({
       "shipping/list_carriers": ". object",
-      "shipping/get_quote": ". object, .carrier enum, .origin enum, .destination enum, .weightKg number, .dimensionsCm? object, .dimensionsCm?.length number, .dimensionsCm?.width number, .dimensionsCm?.height number",
+      "shipping/get_quote":
+        ". object, .carrier enum, .origin enum, .destination enum, .weightKg number, .dimensionsCm? object, .dimensionsCm?.length number, .dimensionsCm?.width number, .dimensionsCm?.height number",
       "shipping/estimate_delivery": ". object, .carrier enum, .origin enum, .destination enum",
-      "shipping/apply_surcharges": ". object, .carrier enum, .price number, .currency enum, .remoteArea? boolean, .dimensionsCm? object, .dimensionsCm?.length number, .dimensionsCm?.width number, .dimensionsCm?.height number",
+      "shipping/apply_surcharges":
+        ". object, .carrier enum, .price number, .currency enum, .remoteArea? boolean, .dimensionsCm? object, .dimensionsCm?.length number, .dimensionsCm?.width number, .dimensionsCm?.height number",
       "news/web_search": expect.any(String) as string,
       "store/search_stores": ". object, .cuisine? enum, .near string, .openOnly? boolean",
       "store/get_menu": ". object, .storeId string",
@@ -97,7 +119,10 @@ describe("buildFormModel on adversarial schemas", () => {
   it("turns boolean and empty schemas into JSON with a reason", () => {
     expect(buildFormModel(true)).toEqual({ kind: "json", reason: "The schema is `true`: any JSON value is accepted." });
     expect(buildFormModel(false)).toEqual({ kind: "json", reason: "The schema is `false`: no value is accepted, so any call will be refused." });
-    expect(buildFormModel(fixture("shapes", "empty"))).toEqual({ kind: "json", reason: "The schema does not say what the value is: any JSON value is accepted." });
+    expect(buildFormModel(fixture("shapes", "empty"))).toEqual({
+      kind: "json",
+      reason: "The schema does not say what the value is: any JSON value is accepted.",
+    });
     expect(outline(buildFormModel(fixture("shapes", "boolean_props")))).toEqual([
       ". object",
       ".anything json(The schema is `true`)",
@@ -143,13 +168,31 @@ describe("buildFormModel on adversarial schemas", () => {
 
   it("labels a union of constants by their titles, and enumNames by position", () => {
     const schema = { oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }, { type: "null" }], description: "Size" };
-    expect(buildFormModel(schema)).toEqual({ kind: "enum", nullable: true, description: "Size", options: [{ label: "Small", value: "s" }, { label: "Large", value: "l" }] });
-    expect(buildFormModel({ enum: [1, 2], enumNames: ["One", "Two"] })).toMatchObject({ options: [{ label: "One", value: 1 }, { label: "Two", value: 2 }] });
+    expect(buildFormModel(schema)).toEqual({
+      kind: "enum",
+      nullable: true,
+      description: "Size",
+      options: [
+        { label: "Small", value: "s" },
+        { label: "Large", value: "l" },
+      ],
+    });
+    expect(buildFormModel({ enum: [1, 2], enumNames: ["One", "Two"] })).toMatchObject({
+      options: [
+        { label: "One", value: 1 },
+        { label: "Two", value: 2 },
+      ],
+    });
     expect(buildFormModel({ enum: ["a", "a", "b"] })).toMatchObject({ options: [{ value: "a" }, { value: "b" }] });
   });
 
   it("follows internal references once per path and stops at recursion", () => {
-    expect(outline(buildFormModel(fixture("recursive", "tree")))).toEqual([". object", ".name string", ".children? array", ".children?[] json(Recursive reference #)"]);
+    expect(outline(buildFormModel(fixture("recursive", "tree")))).toEqual([
+      ". object",
+      ".name string",
+      ".children? array",
+      ".children?[] json(Recursive reference #)",
+    ]);
     expect(outline(buildFormModel(fixture("recursive", "cycle")))).toEqual([
       ". object",
       ".a? object",
@@ -163,8 +206,14 @@ describe("buildFormModel on adversarial schemas", () => {
 
   it("explains references it cannot follow", () => {
     const model = buildFormModel(fixture("recursive", "refs"));
-    expect(field(model, "remote")).toMatchObject({ kind: "json", reason: "The reference https://example.com/schema.json points outside this schema and is not followed: edit this part as JSON." });
-    expect(field(model, "missing")).toMatchObject({ kind: "json", reason: "The reference #/definitions/Nope leads nowhere in this schema: edit this part as JSON." });
+    expect(field(model, "remote")).toMatchObject({
+      kind: "json",
+      reason: "The reference https://example.com/schema.json points outside this schema and is not followed: edit this part as JSON.",
+    });
+    expect(field(model, "missing")).toMatchObject({
+      kind: "json",
+      reason: "The reference #/definitions/Nope leads nowhere in this schema: edit this part as JSON.",
+    });
   });
 
   it("lets keywords beside a $ref refine the target, and resolves escaped pointers", () => {
@@ -192,7 +241,11 @@ describe("buildFormModel on adversarial schemas", () => {
       ".either?.b? string",
       ".typed_branches? json(The schema combines several shapes (anyOf))",
     ]);
-    const wrapped = { allOf: [{ $ref: "#/definitions/Point" }], description: "Where", definitions: { Point: { type: "object", properties: { x: { type: "number" } } } } };
+    const wrapped = {
+      allOf: [{ $ref: "#/definitions/Point" }],
+      description: "Where",
+      definitions: { Point: { type: "object", properties: { x: { type: "number" } } } },
+    };
     expect(buildFormModel(wrapped)).toMatchObject({ kind: "object", description: "Where", fields: [{ key: "x", node: { kind: "number" } }] });
   });
 
@@ -232,11 +285,25 @@ describe("buildFormModel on adversarial schemas", () => {
     const model = buildFormModel(fixture("odd names!", "props"));
     if (model.kind !== "object") throw new Error("expected an object");
     expect(model.fields.map((f) => [f.key, f.node.kind, f.required])).toContainEqual(["__proto__", "string", false]);
-    expect(model.fields.map((f) => f.key)).toEqual(["123", "with space", "with-dash", 'quote"d', "back\\slash", "", "__proto__", "constructor", "default", "ünï", "line\nbreak"]);
+    expect(model.fields.map((f) => f.key)).toEqual([
+      "123",
+      "with space",
+      "with-dash",
+      'quote"d',
+      "back\\slash",
+      "",
+      "__proto__",
+      "constructor",
+      "default",
+      "ünï",
+      "line\nbreak",
+    ]);
   });
 
   it("bounds depth and size, even for definitions that multiply on every use", () => {
-    expect(outline(buildFormModel(fixture("huge", "deep"))).at(-1)).toBe(".root?.level1.level2.level3.level4.level5.level6.level7.level8.level9 json(Nested too deeply for a form)");
+    expect(outline(buildFormModel(fixture("huge", "deep"))).at(-1)).toBe(
+      ".root?.level1.level2.level3.level4.level5.level6.level7.level8.level9 json(Nested too deeply for a form)",
+    );
     // Each level uses the next twice: expanding every use would make 2^40 nodes.
     const $defs: Record<string, unknown> = { L40: { type: "string" } };
     for (let i = 0; i < 40; i++) $defs[`L${i}`] = { type: "object", properties: { left: { $ref: `#/$defs/L${i + 1}` }, right: { $ref: `#/$defs/L${i + 1}` } } };

@@ -26,11 +26,16 @@ describe("Content-Security-Policy", () => {
   });
 
   it("takes only well-formed http(s) origins from the cookie: nothing can inject a directive", () => {
-    const hostile = encodeURIComponent("https://ok.example; script-src * https://a.example/path http://u:p@b.example javascript:alert(1) 'unsafe-inline' https://c.example:8443");
+    const hostile = encodeURIComponent(
+      "https://ok.example; script-src * https://a.example/path http://u:p@b.example javascript:alert(1) 'unsafe-inline' https://c.example:8443",
+    );
     expect(parseConnectOrigins(hostile)).toEqual(["https://c.example:8443"]);
     // The URL parser keeps ";" and "," in a host name; either would end the directive.
     expect(parseConnectOrigins(encodeURIComponent("https://ok.example;script-src https://x.example,y"))).toEqual([]);
-    expect(parseConnectOrigins(encodeURIComponent("http://[::1]:8080 https://xn--bcher-kva.example"))).toEqual(["http://[::1]:8080", "https://xn--bcher-kva.example"]);
+    expect(parseConnectOrigins(encodeURIComponent("http://[::1]:8080 https://xn--bcher-kva.example"))).toEqual([
+      "http://[::1]:8080",
+      "https://xn--bcher-kva.example",
+    ]);
     expect(parseConnectOrigins("%E0%A4%A")).toEqual([]);
     expect(parseConnectOrigins(undefined)).toEqual([]);
     const many = formatConnectOrigins(Array.from({ length: 50 }, (_, i) => `https://s${i}.example/mcp`));
@@ -43,7 +48,12 @@ describe("connect origins kept by the page", () => {
 
   it("writes every remote server's origin, never the app's own or a stdio command", () => {
     const cookie = connectOriginsCookie(
-      [server("a", "https://mcp.example.com/mcp"), server("demo", "http://127.0.0.1:3000/api/demo-mcp/lab"), server("b", "http://127.0.0.1:9000/mcp"), { id: "m", name: "m", transport: "stdio", command: "npx", enabled: true }],
+      [
+        server("a", "https://mcp.example.com/mcp"),
+        server("demo", "http://127.0.0.1:3000/api/demo-mcp/lab"),
+        server("b", "http://127.0.0.1:9000/mcp"),
+        { id: "m", name: "m", transport: "stdio", command: "npx", enabled: true },
+      ],
       "http://127.0.0.1:3000",
     );
     expect(cookie).toMatch(new RegExp(`^${CONNECT_COOKIE}=[^;]+; Path=/; Max-Age=31536000; SameSite=Strict$`));

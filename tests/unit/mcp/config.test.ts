@@ -18,11 +18,33 @@ describe("importMcpServersConfig", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.servers).toEqual<ServerConfig[]>([
-      { id: "shipping", name: "shipping", transport: "streamable-http", url: "https://mcp.example.com/shipping", headers: { Authorization: "Bearer s3cret" }, enabled: true },
+      {
+        id: "shipping",
+        name: "shipping",
+        transport: "streamable-http",
+        url: "https://mcp.example.com/shipping",
+        headers: { Authorization: "Bearer s3cret" },
+        enabled: true,
+      },
       { id: "legacy-sse", name: "Legacy SSE", transport: "sse", url: "https://old.example.com/sse", headers: {}, enabled: true },
-      { id: "filesystem", name: "filesystem", transport: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: { GITHUB_TOKEN: "ghp_x", LOG: "1" }, enabled: true },
+      {
+        id: "filesystem",
+        name: "filesystem",
+        transport: "stdio",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"],
+        env: { GITHUB_TOKEN: "ghp_x", LOG: "1" },
+        enabled: true,
+      },
       { id: "windsurf", name: "windsurf", transport: "streamable-http", url: "https://w.example.com/mcp", headers: {}, enabled: false },
-      { id: "claudecode", name: "claudeCode", transport: "streamable-http", url: "https://c.example.com/mcp?api_key=abc&v=2", headers: { "X-Token": "${API_TOKEN}" }, enabled: true },
+      {
+        id: "claudecode",
+        name: "claudeCode",
+        transport: "streamable-http",
+        url: "https://c.example.com/mcp?api_key=abc&v=2",
+        headers: { "X-Token": "${API_TOKEN}" },
+        enabled: true,
+      },
     ]);
     expect(result.warnings).toEqual([
       "mcpServers.windsurf: ignored autoApprove",
@@ -31,7 +53,10 @@ describe("importMcpServersConfig", () => {
   });
 
   it("accepts VS Code's `servers` key and avoids existing ids", () => {
-    const result = importMcpServersConfig({ servers: { shipping: { type: "http", url: "http://localhost:3000/api/demo-mcp/shipping" } } }, { existingIds: ["shipping"] });
+    const result = importMcpServersConfig(
+      { servers: { shipping: { type: "http", url: "http://localhost:3000/api/demo-mcp/shipping" } } },
+      { existingIds: ["shipping"] },
+    );
     expect(result.ok && result.servers[0]?.id).toBe("shipping-2");
   });
 
@@ -43,7 +68,11 @@ describe("importMcpServersConfig", () => {
     ["url and command", { mcpServers: { a: { url: "https://x.example", command: "x" } } }, ["mcpServers.a: has both url and command; keep one"]],
     ["neither", { mcpServers: { a: {} } }, ["mcpServers.a: needs a url (remote server) or a command (local stdio server)"]],
     ["ftp url", { mcpServers: { a: { url: "ftp://x" } } }, ['mcpServers.a.url: "ftp://x" is not an http(s) URL']],
-    ["unknown type", { mcpServers: { a: { type: "websocket", url: "https://x.example" } } }, ['mcpServers.a.type: unknown transport "websocket" (use http, sse or stdio)']],
+    [
+      "unknown type",
+      { mcpServers: { a: { type: "websocket", url: "https://x.example" } } },
+      ['mcpServers.a.type: unknown transport "websocket" (use http, sse or stdio)'],
+    ],
     ["bad args", { mcpServers: { "my server": { command: "x", args: ["ok", 3] } } }, ['mcpServers["my server"].args[1]: must be a string']],
     ["bad header", { mcpServers: { a: { url: "https://x.example", headers: { A: 1 } } } }, ["mcpServers.a.headers.A: must be a string"]],
   ])("reports %s with a path", (_label, input, expected) => {
@@ -57,7 +86,14 @@ describe("importMcpServersConfig", () => {
 
 describe("exportMcpServersConfig", () => {
   const servers: ServerConfig[] = [
-    { id: "shipping", name: "shipping", transport: "streamable-http", url: "https://mcp.example.com/shipping?token=t1&v=2", headers: { Authorization: "Bearer s3cret", "X-Trace": "1" }, enabled: true },
+    {
+      id: "shipping",
+      name: "shipping",
+      transport: "streamable-http",
+      url: "https://mcp.example.com/shipping?token=t1&v=2",
+      headers: { Authorization: "Bearer s3cret", "X-Trace": "1" },
+      enabled: true,
+    },
     { id: "legacy", name: "legacy", transport: "sse", url: "https://old.example.com/sse", headers: {}, enabled: false },
     { id: "fs", name: "fs", transport: "stdio", command: "npx", args: ["-y", "server"], env: { API_KEY: "k", LOG: "1" }, cwd: "/tmp", enabled: true },
   ];

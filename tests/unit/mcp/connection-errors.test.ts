@@ -5,14 +5,22 @@ import type { FailureContext, HttpFailure } from "@/lib/mcp/connection-errors";
 
 const URL_ = "https://user:pw@mcp.example/v1/mcp?api_key=k";
 const ctx = (extra: Partial<FailureContext> = {}): FailureContext => ({ url: URL_, via: "direct", timeoutMs: 15_000, ...extra });
-const http = (status: number, body: string, contentType = "application/json"): HttpFailure => ({ method: "POST", status, contentType, body, wwwAuthenticate: null });
+const http = (status: number, body: string, contentType = "application/json"): HttpFailure => ({
+  method: "POST",
+  status,
+  contentType,
+  body,
+  wwwAuthenticate: null,
+});
 const proxyAnswer = (status: number, code: string, cause?: string) =>
   http(status, JSON.stringify({ error: { code, message: `Could not reach https://mcp.example/v1/mcp?api_key=k: boom`, ...(cause ? { cause } : {}) } }));
 const httpError = (status: number, message = "Error POSTing to endpoint: nope") => Object.assign(new Error(message), { code: status });
 
 describe("classifyFailure", () => {
   it("names the proxy's causes", () => {
-    const kinds = ["dns", "refused", "tls", "timeout", "redirect", "reset"].map((cause) => classifyFailure(httpError(502), ctx({ via: "proxy", http: proxyAnswer(502, "unreachable:proxy", cause) })).kind);
+    const kinds = ["dns", "refused", "tls", "timeout", "redirect", "reset"].map(
+      (cause) => classifyFailure(httpError(502), ctx({ via: "proxy", http: proxyAnswer(502, "unreachable:proxy", cause) })).kind,
+    );
     expect(kinds).toEqual(["dns", "refused", "tls", "timeout", "not-mcp", "cors-or-network"]);
     expect(classifyFailure(httpError(403), ctx({ via: "proxy", http: proxyAnswer(403, "refused:proxy") })).kind).toBe("refused-by-proxy");
   });
@@ -33,7 +41,10 @@ describe("classifyFailure", () => {
   });
 
   it("hints at OAuth when a 401 asks for a bearer token", () => {
-    const error = classifyFailure(httpError(401), ctx({ http: { ...http(401, ""), wwwAuthenticate: 'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"' } }));
+    const error = classifyFailure(
+      httpError(401),
+      ctx({ http: { ...http(401, ""), wwwAuthenticate: 'Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource"' } }),
+    );
     expect(error.message).toMatch(/add an Authorization header.*OAuth/);
   });
 
@@ -52,9 +63,17 @@ describe("classifyFailure", () => {
 
   it("never shows credentials or the query string", () => {
     expect(displayUrl(URL_)).toBe("https://mcp.example/v1/mcp");
-    const proxied = classifyFailure(httpError(502), ctx({ via: "proxy", url: "https://mcp.example/v1/mcp?api_key=k", http: proxyAnswer(502, "unreachable:proxy", "dns") }));
+    const proxied = classifyFailure(
+      httpError(502),
+      ctx({ via: "proxy", url: "https://mcp.example/v1/mcp?api_key=k", http: proxyAnswer(502, "unreachable:proxy", "dns") }),
+    );
     expect(proxied.message).toMatch(/^Could not reach https:\/\/mcp\.example\/v1\/mcp: boom/);
-    for (const error of [proxied, classifyFailure(new TypeError("x"), ctx()), classifyFailure(httpError(401), ctx()), classifyFailure(new Error("?"), ctx({ timedOut: true }))]) {
+    for (const error of [
+      proxied,
+      classifyFailure(new TypeError("x"), ctx()),
+      classifyFailure(httpError(401), ctx()),
+      classifyFailure(new Error("?"), ctx({ timedOut: true })),
+    ]) {
       expect(error.message).not.toMatch(/pw|api_key/);
     }
   });

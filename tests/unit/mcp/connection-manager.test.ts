@@ -75,7 +75,12 @@ function setup(autoConnect = true) {
   const registry = new ServerRegistry({ seedDemoServers: false });
   registry.add({ name: "one", transport: "streamable-http", url: "https://one.example/mcp" });
   const fake = fakeConnector();
-  const manager = new ConnectionManager(registry, { connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy" }, connector: fake.connector, autoConnect, now: () => 1234 });
+  const manager = new ConnectionManager(registry, {
+    connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy" },
+    connector: fake.connector,
+    autoConnect,
+    now: () => 1234,
+  });
   managers.push(manager);
   const states: string[] = [];
   manager.subscribe(() => states.push(manager.status("one").state));
@@ -196,7 +201,9 @@ describe("ConnectionManager with real servers", () => {
           }
         });
       });
-      host.servers[0]?.registerTool("multiply", { description: "Multiplies.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a * b) }] }));
+      host.servers[0]?.registerTool("multiply", { description: "Multiplies.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+        content: [{ type: "text", text: String(a * b) }],
+      }));
       const status = await changed;
       expect(status).toMatchObject({ lastChange: { added: ["multiply"], removed: [], changed: [] } });
       expect(status.state === "connected" && status.tools.map((t) => t.name)).toEqual(["add", "multiply"]);
@@ -211,7 +218,9 @@ describe("ConnectionManager with real servers", () => {
     const front = await startOutageFront(host.url);
     const registry = new ServerRegistry({ seedDemoServers: false });
     registry.add({ name: "flaky", transport: "streamable-http", url: `${front.url}/mcp` });
-    const manager = new ConnectionManager(registry, { connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy", via: "direct", timeoutMs: 3_000 } });
+    const manager = new ConnectionManager(registry, {
+      connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy", via: "direct", timeoutMs: 3_000 },
+    });
     managers.push(manager);
     try {
       await manager.connectAll();

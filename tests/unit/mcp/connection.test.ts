@@ -243,7 +243,11 @@ describe("connectToServer: failures", () => {
 
   it("a legacy SSE server that never sends its endpoint: kind timeout", async () => {
     const silent = await startLoopbackServer((request) =>
-      Promise.resolve(request.method === "POST" ? new Response("no", { status: 405 }) : new Response(new ReadableStream(), { headers: { "content-type": "text/event-stream" } })),
+      Promise.resolve(
+        request.method === "POST"
+          ? new Response("no", { status: 405 })
+          : new Response(new ReadableStream(), { headers: { "content-type": "text/event-stream" } }),
+      ),
     );
     try {
       const error = await failure(http(`${silent.url}/sse`), pageOptions({ timeoutMs: 300 }));
@@ -254,7 +258,10 @@ describe("connectToServer: failures", () => {
   });
 
   it("dns and tls failures are named from the network error's code (Node gives it; browsers do not)", async () => {
-    const failing = (code: string): FetchLike => () => Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) }));
+    const failing =
+      (code: string): FetchLike =>
+      () =>
+        Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error(code), { code }) }));
     const dns = await failure(http("https://nowhere.invalid/mcp"), pageOptions({ via: "direct", fetch: failing("ENOTFOUND") }));
     expect(dns.kind).toBe("dns");
     expect(dns.message).toMatch(/nowhere\.invalid/);

@@ -17,7 +17,10 @@ const connections: McpConnection[] = [];
 const servers: HostServer[] = [];
 
 async function serve(name: string, url: string): Promise<HostServer> {
-  const connection = await connectToServer({ id: name, name, transport: "streamable-http", url, headers: {}, enabled: true }, { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" });
+  const connection = await connectToServer(
+    { id: name, name, transport: "streamable-http", url, headers: {}, enabled: true },
+    { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" },
+  );
   connections.push(connection);
   return { name, connection, tools: await connection.listTools() };
 }

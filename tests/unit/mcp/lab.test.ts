@@ -29,7 +29,11 @@ describe("lab demo", () => {
     const result = await s.client.callTool({ name: "sleep", arguments: { ms: 300 } }, undefined, { onprogress: (p) => progress.push(p) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
     expect(result.structuredContent).toEqual({ sleptMs: 300, progressNotifications: 3 });
-    expect(progress.map((p) => [p.progress, p.total])).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(progress.map((p) => [p.progress, p.total])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
   });
 
   it("sends no progress when none was asked for", async () => {

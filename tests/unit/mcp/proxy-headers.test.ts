@@ -18,7 +18,11 @@ describe("proxy headers", () => {
   });
 
   it("never forwards the browser's own Authorization (Basic credentials of a site in front of the app; finding 5)", () => {
-    const wire = new Headers({ authorization: "Basic YWRtaW46aHVudGVyMg==", "x-mcp-target": "https://mcp.example.com/mcp", "content-type": "application/json" });
+    const wire = new Headers({
+      authorization: "Basic YWRtaW46aHVudGVyMg==",
+      "x-mcp-target": "https://mcp.example.com/mcp",
+      "content-type": "application/json",
+    });
     expect(buildUpstreamHeaders(wire)).toEqual({ "content-type": "application/json" });
     // Only the header configured for the server travels, in the wire form the page uses.
     wire.set("x-mcp-header-authorization", "Bearer configured");
@@ -26,13 +30,29 @@ describe("proxy headers", () => {
   });
 
   it("refuses hop-by-hop and spoofing headers through x-mcp-header-*", () => {
-    const wire = new Headers({ "x-mcp-header-host": "a", "x-mcp-header-x-forwarded-for": "1.2.3.4", "x-mcp-header-transfer-encoding": "chunked", "x-mcp-header-": "x" });
+    const wire = new Headers({
+      "x-mcp-header-host": "a",
+      "x-mcp-header-x-forwarded-for": "1.2.3.4",
+      "x-mcp-header-transfer-encoding": "chunked",
+      "x-mcp-header-": "x",
+    });
     expect(buildUpstreamHeaders(wire)).toEqual({});
   });
 
   it("returns only MCP response headers and marks SSE unbuffered", () => {
-    const out = buildDownstreamHeaders({ "content-type": "text/event-stream", "set-cookie": ["a=1"], "mcp-session-id": "s", server: "nginx", "www-authenticate": "Bearer" });
-    expect(Object.fromEntries(out)).toEqual({ "content-type": "text/event-stream", "mcp-session-id": "s", "www-authenticate": "Bearer", "x-accel-buffering": "no" });
+    const out = buildDownstreamHeaders({
+      "content-type": "text/event-stream",
+      "set-cookie": ["a=1"],
+      "mcp-session-id": "s",
+      server: "nginx",
+      "www-authenticate": "Bearer",
+    });
+    expect(Object.fromEntries(out)).toEqual({
+      "content-type": "text/event-stream",
+      "mcp-session-id": "s",
+      "www-authenticate": "Bearer",
+      "x-accel-buffering": "no",
+    });
   });
 });
 

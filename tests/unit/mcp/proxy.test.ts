@@ -13,7 +13,9 @@ import type { LoopbackServer } from "../../fixtures/mcp/loopback";
 const resolveAll = (hostname: string): Promise<LookupAddress[]> => {
   const table: Record<string, string> = { "demo.test": "127.0.0.1", "rebind.test": "169.254.169.254" };
   const address = table[hostname];
-  return address ? Promise.resolve([{ address, family: 4 }]) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+  return address
+    ? Promise.resolve([{ address, family: 4 }])
+    : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
 };
 const OPTIONS: ProxyOptions = { allowList: ["127.0.0.1", "demo.test"], resolveAll, timeoutMs: 2_000 };
 
@@ -107,7 +109,10 @@ describe("MCP proxy forwarding", () => {
 
 describe("MCP proxy errors", () => {
   const send = (target: string | null, init: RequestInit = {}, options: ProxyOptions = OPTIONS) =>
-    handleProxyRequest(new Request("http://app/api/mcp/proxy", { method: "POST", body: "{}", ...init, headers: target ? { "x-mcp-target": target } : {} }), options);
+    handleProxyRequest(
+      new Request("http://app/api/mcp/proxy", { method: "POST", body: "{}", ...init, headers: target ? { "x-mcp-target": target } : {} }),
+      options,
+    );
 
   it("400 without a target", async () => {
     expect(await errorOf(await send(null))).toMatchObject({ status: 400, code: "bad_request:proxy" });
@@ -121,7 +126,10 @@ describe("MCP proxy errors", () => {
 
   it("403 for guard refusals: metadata, unlisted loopback, and names resolving to metadata", async () => {
     expect(await errorOf(await send("http://169.254.169.254/latest/meta-data/"))).toMatchObject({ status: 403, code: "refused:proxy" });
-    expect(await errorOf(await send(`${echo.url}/mcp`, {}, { resolveAll }))).toMatchObject({ status: 403, message: expect.stringContaining("allow-list") as unknown });
+    expect(await errorOf(await send(`${echo.url}/mcp`, {}, { resolveAll }))).toMatchObject({
+      status: 403,
+      message: expect.stringContaining("allow-list") as unknown,
+    });
     const rebind = await errorOf(await send("http://rebind.test/mcp"));
     expect(rebind).toMatchObject({ status: 403, code: "refused:proxy" });
     expect(rebind.message).toContain("169.254.169.254");
@@ -140,7 +148,10 @@ describe("MCP proxy errors", () => {
   });
 
   it("413 when the request body is over the cap", async () => {
-    expect(await errorOf(await send(`${echo.url}/mcp`, { body: "x".repeat(100) }, { ...OPTIONS, maxRequestBytes: 10 }))).toMatchObject({ status: 413, code: "too_large:proxy" });
+    expect(await errorOf(await send(`${echo.url}/mcp`, { body: "x".repeat(100) }, { ...OPTIONS, maxRequestBytes: 10 }))).toMatchObject({
+      status: 413,
+      code: "too_large:proxy",
+    });
   });
 });
 
@@ -163,7 +174,9 @@ describe("hosted stream caps (finding 3)", () => {
   });
 
   const read = (options: ProxyOptions) =>
-    handleProxyRequest(new Request("http://127.0.0.1/api/mcp/proxy", { headers: { "x-mcp-target": endlessUrl, accept: "text/event-stream" } }), options).then((r) => r.text());
+    handleProxyRequest(new Request("http://127.0.0.1/api/mcp/proxy", { headers: { "x-mcp-target": endlessUrl, accept: "text/event-stream" } }), options).then(
+      (r) => r.text(),
+    );
 
   it("ends a stream after maxStreamMs", async () => {
     const text = await read({ ...OPTIONS, maxStreamMs: 300 });
@@ -179,7 +192,14 @@ describe("hosted stream caps (finding 3)", () => {
 
 describe("proxyOptionsFor", () => {
   it("hosted: reads the allow-list, allow-only flag and timeout, and caps streams", () => {
-    expect(proxyOptionsFor("hosted", { MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,", MCP_PROXY_ALLOW_ONLY: "1", MCP_PROXY_TIMEOUT_MS: "5000", MCP_PROXY_MAX_STREAM_MS: "1000" })).toEqual({
+    expect(
+      proxyOptionsFor("hosted", {
+        MCP_PROXY_ALLOW: " localhost, 10.0.0.0/8 ,",
+        MCP_PROXY_ALLOW_ONLY: "1",
+        MCP_PROXY_TIMEOUT_MS: "5000",
+        MCP_PROXY_MAX_STREAM_MS: "1000",
+      }),
+    ).toEqual({
       pool: "hosted",
       allowList: ["localhost", "10.0.0.0/8"],
       allowListOnly: true,

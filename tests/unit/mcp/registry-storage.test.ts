@@ -4,7 +4,14 @@ import type { KeyValueStorage } from "@/lib/mcp/registry-storage";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { memoryStorage } from "../../fixtures/mcp/memory-storage";
 
-const remote: ServerConfig = { id: "weather", name: "Weather", transport: "streamable-http", url: "https://w.example/mcp", headers: { authorization: "Bearer s3cret" }, enabled: true };
+const remote: ServerConfig = {
+  id: "weather",
+  name: "Weather",
+  transport: "streamable-http",
+  url: "https://w.example/mcp",
+  headers: { authorization: "Bearer s3cret" },
+  enabled: true,
+};
 const local: ServerConfig = { id: "files", name: "files", transport: "stdio", command: "npx", args: ["-y", "fs"], env: { API_TOKEN: "t0ken" }, enabled: false };
 
 describe("registry storage", () => {
@@ -26,7 +33,10 @@ describe("registry storage", () => {
     store.forgetSecrets();
     expect(storage.data.has(SECRETS_KEY)).toBe(false);
     const loaded = store.load();
-    expect(loaded.servers.map((s) => [s.headers, s.env])).toEqual([[{}, undefined], [undefined, {}]]);
+    expect(loaded.servers.map((s) => [s.headers, s.env])).toEqual([
+      [{}, undefined],
+      [undefined, {}],
+    ]);
   });
 
   it("starts clean on corrupt JSON and says so", () => {
@@ -39,8 +49,12 @@ describe("registry storage", () => {
   });
 
   it("drops unreadable entries and unreadable secrets, keeping the rest", () => {
-    const servers = JSON.stringify({ version: 1, demoSeeded: true, servers: [{ id: "weather", name: "Weather", transport: "streamable-http", url: "https://w.example/mcp", enabled: true }, { name: 3 }] });
-    const loaded = createRegistryStorage(memoryStorage({ [SERVERS_KEY]: servers, [SECRETS_KEY]: "{\"version\":1,\"servers\":{\"weather\":7}}" })).load();
+    const servers = JSON.stringify({
+      version: 1,
+      demoSeeded: true,
+      servers: [{ id: "weather", name: "Weather", transport: "streamable-http", url: "https://w.example/mcp", enabled: true }, { name: 3 }],
+    });
+    const loaded = createRegistryStorage(memoryStorage({ [SERVERS_KEY]: servers, [SECRETS_KEY]: '{"version":1,"servers":{"weather":7}}' })).load();
     expect(loaded.servers.map((s) => s.id)).toEqual(["weather"]);
     expect(loaded.problems).toEqual([expect.stringMatching(/secrets .* not in a format/), expect.stringMatching(/Saved server #2 could not be read/)]);
   });
@@ -52,7 +66,10 @@ describe("registry storage", () => {
   });
 
   it("reports a storage that refuses writes or reads instead of throwing", () => {
-    expect(createRegistryStorage(memoryStorage({}, true)).save({ servers: [remote], demoSeeded: true })).toMatchObject({ ok: false, message: expect.stringMatching(/could not be saved.*quota/) as unknown });
+    expect(createRegistryStorage(memoryStorage({}, true)).save({ servers: [remote], demoSeeded: true })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/could not be saved.*quota/) as unknown,
+    });
     const refusing: KeyValueStorage = {
       getItem: () => {
         throw new DOMException("denied", "SecurityError");

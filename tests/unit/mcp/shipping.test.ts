@@ -56,7 +56,13 @@ describe("shipping demo", () => {
 
   it("quotes in the origin market's currency", async () => {
     expect(await s.call<Quote>("get_quote", { carrier: "postal", origin: "DE", destination: "US", weightKg: 2 })).toEqual({
-      carrier: "postal", origin: "DE", destination: "US", zone: "intercontinental", billableWeightKg: 2, price: 26, currency: "EUR",
+      carrier: "postal",
+      origin: "DE",
+      destination: "US",
+      zone: "intercontinental",
+      billableWeightKg: 2,
+      price: 26,
+      currency: "EUR",
     });
     const fromUs = await s.call<Quote>("get_quote", { carrier: "postal", origin: "US", destination: "DE", weightKg: 2 });
     expect(fromUs).toMatchObject({ price: 28.08, currency: "USD" });
@@ -64,7 +70,13 @@ describe("shipping demo", () => {
   });
 
   it("bills large light parcels by volumetric weight", async () => {
-    const q = await s.call<Quote>("get_quote", { carrier: "parcelnet", origin: "FR", destination: "DE", weightKg: 1, dimensionsCm: { length: 50, width: 40, height: 30 } });
+    const q = await s.call<Quote>("get_quote", {
+      carrier: "parcelnet",
+      origin: "FR",
+      destination: "DE",
+      weightKg: 1,
+      dimensionsCm: { length: 50, width: 40, height: 30 },
+    });
     expect(q.billableWeightKg).toBe(12);
     expect(billableWeightKg(1.01)).toBe(1.1);
     expect(billableWeightKg(2)).toBe(2);
@@ -85,7 +97,11 @@ describe("shipping demo", () => {
 
   it("applies fuel, remote-area and oversize surcharges", async () => {
     const out = await s.call<{ surcharges: Array<{ type: string; amount: number }>; total: number }>("apply_surcharges", {
-      carrier: "swiftair", price: 100, currency: "EUR", remoteArea: true, dimensionsCm: { length: 120, width: 20, height: 20 },
+      carrier: "swiftair",
+      price: 100,
+      currency: "EUR",
+      remoteArea: true,
+      dimensionsCm: { length: 120, width: 20, height: 20 },
     });
     expect(out.surcharges).toEqual([
       { type: "fuel", amount: 15, description: "15% fuel surcharge" },

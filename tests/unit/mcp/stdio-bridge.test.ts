@@ -103,9 +103,17 @@ describe("stdio bridge with server-memory", () => {
     expect(transport.sessionId).toBe(bridge.session);
 
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ["add_observations", "create_entities", "create_relations", "delete_entities", "delete_observations", "delete_relations", "open_nodes", "read_graph", "search_nodes"],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "add_observations",
+      "create_entities",
+      "create_relations",
+      "delete_entities",
+      "delete_observations",
+      "delete_relations",
+      "open_nodes",
+      "read_graph",
+      "search_nodes",
+    ]);
     const entities = [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }];
     await client.callTool({ name: "create_entities", arguments: { entities } });
     const graph = await client.callTool({ name: "read_graph", arguments: {} });
@@ -312,7 +320,11 @@ describe("stdio bridge failures", () => {
   });
 
   it("rejects invalid bodies and missing directories without echoing values", async () => {
-    const bad = await rawRequest(`${host.url}/api/mcp/stdio`, { method: "POST", headers: pageHeaders(), body: JSON.stringify({ command: NODE, env: { API_KEY: 42, "BAD NAME": SECRET } }) });
+    const bad = await rawRequest(`${host.url}/api/mcp/stdio`, {
+      method: "POST",
+      headers: pageHeaders(),
+      body: JSON.stringify({ command: NODE, env: { API_KEY: 42, "BAD NAME": SECRET } }),
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ error: { code: "bad_request:stdio" } });
     expect(bad.body).not.toContain(SECRET);

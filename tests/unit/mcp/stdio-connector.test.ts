@@ -67,12 +67,20 @@ describe("withStdioBridge", () => {
 
     const bridge = fakeBridge();
     const failing = vi.fn(() => Promise.reject(new ConnectionError("timeout", "no answer")));
-    await expect(withStdioBridge(() => TOKEN, failing, () => Promise.resolve(bridge))(stdio, options)).rejects.toThrow("no answer");
+    await expect(
+      withStdioBridge(
+        () => TOKEN,
+        failing,
+        () => Promise.resolve(bridge),
+      )(stdio, options),
+    ).rejects.toThrow("no answer");
     expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
   });
 
   it("says how to get the token when the page has none, without calling the bridge", async () => {
-    const error = await withStdioBridge(() => undefined)(stdio, { ...options, fetch: () => Promise.reject(new Error("no request expected")) }).catch((e: unknown) => e);
+    const error = await withStdioBridge(() => undefined)(stdio, { ...options, fetch: () => Promise.reject(new Error("no request expected")) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).kind).toBe("forbidden");
     expect((error as ConnectionError).message).toContain("the link that `npm start` printed");

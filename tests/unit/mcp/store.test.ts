@@ -66,7 +66,10 @@ describe("store demo", () => {
     const check = await s.call<Check>("validate_order", { cartId: cart.cartId });
     expect(check).toMatchObject({ valid: true, problems: [], subtotal: 19, deliveryFee: 2.5, total: 21.5 });
     const order = await s.call<{ orderId: string; status: string; total: number }>("place_order", {
-      cartId: cart.cartId, deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card", tip: 2,
+      cartId: cart.cartId,
+      deliveryAddress: "Oranienstraße 25, 10999 Berlin",
+      paymentMethod: "card",
+      tip: 2,
     });
     expect(order).toMatchObject({ status: "confirmed", total: 23.5 });
     expect(order.orderId).toMatch(/^order_[0-9a-f]{16}$/);
@@ -84,7 +87,9 @@ describe("store demo", () => {
     const check = await s.call<Check>("validate_order", { cartId: closed.cartId });
     expect(check.valid).toBe(false);
     expect(check.problems.join("\n")).toMatch(/minimum order .* 12\.00 EUR; the subtotal is 4\.00 EUR/);
-    expect(await s.callError("place_order", { cartId: closed.cartId, deliveryAddress: "Somewhere 1, Berlin", paymentMethod: "card" })).toMatch(/^Order not placed: .*closed/);
+    expect(await s.callError("place_order", { cartId: closed.cartId, deliveryAddress: "Somewhere 1, Berlin", paymentMethod: "card" })).toMatch(
+      /^Order not placed: .*closed/,
+    );
   });
 
   it("refuses sold-out and unknown items, and unknown carts", async () => {

@@ -20,7 +20,11 @@ describe("unwrapToolResult", () => {
     ["mixed content stays an array", { content: [text("caption"), image] }, [text("caption"), image]],
     ["audio", { content: [{ type: "audio", data: "AAA", mimeType: "audio/wav" }] }, [{ type: "audio", data: "AAA", mimeType: "audio/wav" }]],
     ["resource links", { content: [{ type: "resource_link", uri: "file:///a", name: "a" }] }, [{ type: "resource_link", uri: "file:///a", name: "a" }]],
-    ["embedded resources", { content: [{ type: "resource", resource: { uri: "x:1", text: "t" } }] }, [{ type: "resource", resource: { uri: "x:1", text: "t" } }]],
+    [
+      "embedded resources",
+      { content: [{ type: "resource", resource: { uri: "x:1", text: "t" } }] },
+      [{ type: "resource", resource: { uri: "x:1", text: "t" } }],
+    ],
   ])("%s", (_label, result, expected) => {
     expect(unwrapToolResult(result)).toEqual(expected);
   });

@@ -32,7 +32,10 @@ const user = (text: string): CodeModeUIMessage => ({ id: "u1", role: "user", par
 
 async function loop(script: ScriptStep[], overrides: Partial<AgentLoopOptions> = {}) {
   server = await startScriptedOpenAIServer(script);
-  const model = resolveModel({ provider: "openai-compatible", modelId: "scripted-model", baseURL: server.baseURL, apiKey: "sk-test-key-123456" }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+  const model = resolveModel(
+    { provider: "openai-compatible", modelId: "scripted-model", baseURL: server.baseURL, apiKey: "sk-test-key-123456" },
+    { env: {}, baseUrlPolicy: { allowPrivate: true } },
+  );
   return runAgentLoop({
     model,
     instructions: world.systemPrompt(),
@@ -178,7 +181,17 @@ describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
     await server.close();
     server = undefined;
     const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
-    const result = await runAgentLoop({ model, instructions: "x", mode: "declarations", messages: [user("hi")], handlers: world.handlers, policy: { maxSteps: 3, returnDirectly: false } });
-    expect(result.stop).toMatchObject({ kind: "error", message: expect.stringMatching(/^Could not reach the OpenAI-compatible server at http:\/\/127\.0\.0\.1/) as string });
+    const result = await runAgentLoop({
+      model,
+      instructions: "x",
+      mode: "declarations",
+      messages: [user("hi")],
+      handlers: world.handlers,
+      policy: { maxSteps: 3, returnDirectly: false },
+    });
+    expect(result.stop).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/^Could not reach the OpenAI-compatible server at http:\/\/127\.0\.0\.1/) as string,
+    });
   });
 });

@@ -24,7 +24,11 @@ afterEach(async () => {
 
 // The route, called in-process: what fetch("/api/chat") reaches in the browser.
 const routeFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), { env: {}, demo: { chunkDelayMs: 0 }, baseUrlPolicy: () => ({ allowPrivate: true }) })) as typeof fetch;
+  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), {
+    env: {},
+    demo: { chunkDelayMs: 0 },
+    baseUrlPolicy: () => ({ allowPrivate: true }),
+  })) as typeof fetch;
 
 function controller(model: ChatRequestExtras["model"], overrides: Partial<ChatControllerOptions> = {}) {
   const options: ChatControllerOptions = {
@@ -124,6 +128,9 @@ describe("the chat controller (browser loop) against the route", () => {
     await settled(c);
     expect(server!.requests).toHaveLength(1);
     expect(world.runs.length).toBe(runsBefore);
-    expect(c.chat.messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({ state: "output-error", errorText: expect.stringContaining("Stopped") as string });
+    expect(c.chat.messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringContaining("Stopped") as string,
+    });
   });
 });

@@ -40,11 +40,30 @@ describe("POST /api/chat", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
     const chunks = await readChunks(response);
-    expect(chunks.map((c) => c.type)).toEqual(["start", "start-step", "text-start", "text-delta", "text-delta", "text-end", "finish-step", "data-inspector", "finish"]);
-    expect(chunks.filter((c) => c.type === "text-delta").map((c) => (c as { delta: string }).delta).join("")).toBe("Hello!");
+    expect(chunks.map((c) => c.type)).toEqual([
+      "start",
+      "start-step",
+      "text-start",
+      "text-delta",
+      "text-delta",
+      "text-end",
+      "finish-step",
+      "data-inspector",
+      "finish",
+    ]);
+    expect(
+      chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => (c as { delta: string }).delta)
+        .join(""),
+    ).toBe("Hello!");
     const inspector = chunks.find((c) => c.type === "data-inspector") as { data: InspectorStep; transient?: boolean };
     expect(inspector.transient).toBe(true);
-    expect(inspector.data).toMatchObject({ request: { system: "You are a test.", settings: { temperature: 0 } }, response: { text: "Hello!", finishReason: "stop" }, usage: { inputTokens: 123, outputTokens: 45 } });
+    expect(inspector.data).toMatchObject({
+      request: { system: "You are a test.", settings: { temperature: 0 } },
+      response: { text: "Hello!", finishReason: "stop" },
+      usage: { inputTokens: 123, outputTokens: 45 },
+    });
     expect(server.requests[0]?.body.messages?.[0]).toEqual({ role: "system", content: "You are a test." });
   });
 
@@ -59,7 +78,12 @@ describe("POST /api/chat", () => {
         { type: "tool-execute_code", toolCallId: "c1", state: "output-available", input: { code: "return 3" }, output: { ok: true, value: 3, logs: [] } },
       ],
     };
-    const chunks = await readChunks(await POST(chatRequest({ messages: [userMessage, assistant], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, instructions: "" }), undefined));
+    const chunks = await readChunks(
+      await POST(
+        chatRequest({ messages: [userMessage, assistant], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, instructions: "" }),
+        undefined,
+      ),
+    );
     expect(chunks[0]).toEqual({ type: "start", messageId: "a1" });
     const sent = server.requests[0]?.body.messages ?? [];
     expect(sent.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: "c1", content: JSON.stringify({ ok: true, value: 3, logs: [] }) });
@@ -69,7 +93,14 @@ describe("POST /api/chat", () => {
     vi.stubEnv("MODEL_BASE_URL_ALLOW", "127.0.0.1");
     server = await startScriptedOpenAIServer([turn.status(401, { error: { message: "Incorrect API key provided: sk-browser-secret-1" } })]);
     const logged = (["log", "info", "warn", "error", "debug"] as const).map((level) => vi.spyOn(console, level));
-    const response = await POST(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL, apiKey: "sk-browser-secret-1" }, instructions: "" }), undefined);
+    const response = await POST(
+      chatRequest({
+        messages: [userMessage],
+        model: { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL, apiKey: "sk-browser-secret-1" },
+        instructions: "",
+      }),
+      undefined,
+    );
     expect(response.status).toBe(200);
     const chunks = await readChunks(response);
     const types = chunks.map((c) => c.type);
@@ -85,7 +116,11 @@ describe("POST /api/chat", () => {
   it("runs the offline demo model: an example prompt gets its execute_code call", async () => {
     const script = DEMO_SCRIPTS[0]!;
     const response = await handleChatRequest(
-      chatRequest({ messages: [{ id: "u", role: "user", parts: [{ type: "text", text: script.prompt }] }], model: { provider: "demo", modelId: "code-mode-demo" }, instructions: "declare namespace shipping {}" }),
+      chatRequest({
+        messages: [{ id: "u", role: "user", parts: [{ type: "text", text: script.prompt }] }],
+        model: { provider: "demo", modelId: "code-mode-demo" },
+        instructions: "declare namespace shipping {}",
+      }),
       { env: {}, demo: { chunkDelayMs: 0 } },
     );
     const chunks = await readChunks(response);
@@ -103,19 +138,27 @@ describe("POST /api/chat", () => {
     expect(await invalid.json()).toMatchObject({ error: { code: "bad_request:chat", message: expect.stringContaining("messages") as string } });
 
     vi.stubEnv("OPENAI_API_KEY", "");
-    const noKey = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai", modelId: "gpt-5-mini" }, instructions: "" }), { env: {} });
+    const noKey = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai", modelId: "gpt-5-mini" }, instructions: "" }), {
+      env: {},
+    });
     expect(noKey.status).toBe(400);
     expect(await noKey.json()).toMatchObject({ error: { code: "missing_key:chat", message: expect.stringContaining("OPENAI_API_KEY") as string } });
 
     // Not allow-listed, and nothing here listens on loopback at :3000, so a private target is refused.
-    const refused = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://127.0.0.1:11434/v1" }, instructions: "" }), { env: {} });
+    const refused = await handleChatRequest(
+      chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://127.0.0.1:11434/v1" }, instructions: "" }),
+      { env: {} },
+    );
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ error: { code: "refused:chat", message: expect.stringContaining("MODEL_BASE_URL_ALLOW") as string } });
 
-    const metadata = await handleChatRequest(chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://169.254.169.254/v1" }, instructions: "" }), {
-      env: {},
-      baseUrlPolicy: () => ({ allowPrivate: true }),
-    });
+    const metadata = await handleChatRequest(
+      chatRequest({ messages: [userMessage], model: { provider: "openai-compatible", modelId: "m", baseURL: "http://169.254.169.254/v1" }, instructions: "" }),
+      {
+        env: {},
+        baseUrlPolicy: () => ({ allowPrivate: true }),
+      },
+    );
     expect(metadata.status).toBe(403);
   });
 });

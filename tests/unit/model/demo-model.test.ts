@@ -51,15 +51,30 @@ describe("the demo model", () => {
       const value = run?.result.ok ? run.result.value : undefined;
       expect(answer).toBe(script.summarise(value));
       // And that summary quotes the run: at least one string the program returned appears in it.
-      expect(stringsIn(value).some((s) => answer.includes(s)), answer).toBe(true);
+      expect(
+        stringsIn(value).some((s) => answer.includes(s)),
+        answer,
+      ).toBe(true);
     });
   }
 });
 
 describe("the demo model outside its scripts", () => {
   const loop = (text: string, overrides: Partial<Parameters<typeof runAgentLoop>[0]> = {}) =>
-    runAgentLoop({ model: demo, instructions: world.systemPrompt(), mode: "declarations", messages: [user(text)], handlers: world.handlers, policy: { maxSteps: 5, returnDirectly: false }, ...overrides });
-  const answer = (result: Awaited<ReturnType<typeof loop>>) => result.messages.at(-1)?.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("") ?? "";
+    runAgentLoop({
+      model: demo,
+      instructions: world.systemPrompt(),
+      mode: "declarations",
+      messages: [user(text)],
+      handlers: world.handlers,
+      policy: { maxSteps: 5, returnDirectly: false },
+      ...overrides,
+    });
+  const answer = (result: Awaited<ReturnType<typeof loop>>) =>
+    result.messages
+      .at(-1)
+      ?.parts.flatMap((p) => (p.type === "text" ? [p.text] : []))
+      .join("") ?? "";
 
   it("explains how to connect a real model when the prompt is not one of its examples", async () => {
     const before = world.runs.length;
@@ -84,12 +99,20 @@ describe("the demo model outside its scripts", () => {
     const searches = world.searches.length;
     const result = await loop(script.prompt, { mode: "search", instructions: world.systemPrompt("search") });
     expect(world.searches.slice(searches)).toEqual([{ query: script.searchQuery, limit: 8 }]);
-    expect(result.messages.at(-1)?.parts.filter((p) => p.type.startsWith("tool-")).map((p) => p.type)).toEqual(["tool-search_tools", "tool-execute_code"]);
+    expect(
+      result.messages
+        .at(-1)
+        ?.parts.filter((p) => p.type.startsWith("tool-"))
+        .map((p) => p.type),
+    ).toEqual(["tool-search_tools", "tool-execute_code"]);
     expect(answer(result)).toContain("all in");
   });
 
   it("reports a skipped run instead of inventing an answer", async () => {
-    const result = await loop(DEMO_SCRIPTS[6]!.prompt, { stepMode: true, handlers: { ...world.handlers, awaitApproval: () => Promise.resolve({ action: "skip", message: "No orders today." }) } });
+    const result = await loop(DEMO_SCRIPTS[6]!.prompt, {
+      stepMode: true,
+      handlers: { ...world.handlers, awaitApproval: () => Promise.resolve({ action: "skip", message: "No orders today." }) },
+    });
     expect(answer(result)).toContain("You chose not to run the program");
     expect(answer(result)).toContain("No orders today.");
   });

@@ -6,27 +6,49 @@ import { describeModelError, redact } from "@/lib/model/model-errors";
 
 const ctx = { providerLabel: "OpenAI", secrets: ["sk-live-abcdefghijkl"], keyHint: "Check the key in the chat settings, or OPENAI_API_KEY on the server." };
 const apiError = (statusCode: number | undefined, responseBody?: string) =>
-  new APICallError({ message: "failed", url: "https://api.example/v1", requestBodyValues: {}, ...(statusCode === undefined ? {} : { statusCode }), ...(responseBody ? { responseBody } : {}), cause: new Error("connect ECONNREFUSED") });
+  new APICallError({
+    message: "failed",
+    url: "https://api.example/v1",
+    requestBodyValues: {},
+    ...(statusCode === undefined ? {} : { statusCode }),
+    ...(responseBody ? { responseBody } : {}),
+    cause: new Error("connect ECONNREFUSED"),
+  });
 
 describe("describeModelError", () => {
   it("words each HTTP failure for a person, with the provider's own message", () => {
     expect(describeModelError(apiError(401, '{"error":{"message":"Incorrect API key provided: sk-live-abcdefghijkl"}}'), ctx)).toEqual({
       code: "auth",
       status: 401,
-      message: "OpenAI rejected the API key (HTTP 401). Check the key in the chat settings, or OPENAI_API_KEY on the server. The provider said: Incorrect API key provided: [redacted]",
+      message:
+        "OpenAI rejected the API key (HTTP 401). Check the key in the chat settings, or OPENAI_API_KEY on the server. The provider said: Incorrect API key provided: [redacted]",
     });
-    expect(describeModelError(apiError(429), ctx)).toMatchObject({ code: "rate_limit", message: "OpenAI is rate-limiting requests (HTTP 429). Wait a moment, then press Retry." });
-    expect(describeModelError(apiError(503, "upstream down"), ctx)).toMatchObject({ code: "provider", message: expect.stringContaining("server error (HTTP 503)") as string });
-    expect(describeModelError(apiError(404, '{"message":"model not found"}'), ctx)).toMatchObject({ code: "bad_request", message: expect.stringContaining("model not found") as string });
+    expect(describeModelError(apiError(429), ctx)).toMatchObject({
+      code: "rate_limit",
+      message: "OpenAI is rate-limiting requests (HTTP 429). Wait a moment, then press Retry.",
+    });
+    expect(describeModelError(apiError(503, "upstream down"), ctx)).toMatchObject({
+      code: "provider",
+      message: expect.stringContaining("server error (HTTP 503)") as string,
+    });
+    expect(describeModelError(apiError(404, '{"message":"model not found"}'), ctx)).toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("model not found") as string,
+    });
   });
 
   it("says when the provider cannot be reached, or the key is missing", () => {
-    expect(describeModelError(apiError(undefined), ctx)).toMatchObject({ code: "unreachable", message: "Could not reach OpenAI: connect ECONNREFUSED. Is it running, and is the base URL right?" });
+    expect(describeModelError(apiError(undefined), ctx)).toMatchObject({
+      code: "unreachable",
+      message: "Could not reach OpenAI: connect ECONNREFUSED. Is it running, and is the base URL right?",
+    });
     expect(describeModelError(new LoadAPIKeyError({ message: "missing" }), ctx)).toMatchObject({ code: "missing_key" });
   });
 
   it("never lets a key through", () => {
-    expect(redact("key sk-live-abcdefghijkl and sk-other-1234567890 and Bearer abcdefgh12345", ["sk-live-abcdefghijkl"])).toBe("key [redacted] and [redacted] and [redacted]");
+    expect(redact("key sk-live-abcdefghijkl and sk-other-1234567890 and Bearer abcdefgh12345", ["sk-live-abcdefghijkl"])).toBe(
+      "key [redacted] and [redacted] and [redacted]",
+    );
     expect(describeModelError(new Error("boom with sk-live-abcdefghijkl"), ctx).message).toBe("The model call failed: boom with [redacted]");
   });
 });

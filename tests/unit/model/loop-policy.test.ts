@@ -10,7 +10,13 @@ const step: Part = { type: "step-start" };
 const text = (t: string): Part => ({ type: "text", text: t, state: "done" });
 const call = (id: string, state: "input-available" | "output-available" | "output-error", ok = true): Part =>
   state === "output-available"
-    ? { type: "tool-execute_code", toolCallId: id, state, input: { code: "return 1" }, output: ok ? { ok: true, value: 1, logs: [] } : { ok: false, error: { kind: "runtime", message: "x" }, logs: [] } }
+    ? {
+        type: "tool-execute_code",
+        toolCallId: id,
+        state,
+        input: { code: "return 1" },
+        output: ok ? { ok: true, value: 1, logs: [] } : { ok: false, error: { kind: "runtime", message: "x" }, logs: [] },
+      }
     : state === "output-error"
       ? { type: "tool-execute_code", toolCallId: id, state, input: undefined, errorText: "bad json" }
       : { type: "tool-execute_code", toolCallId: id, state, input: { code: "return 1" } };

@@ -14,7 +14,9 @@ describe("toRestorableMessages", () => {
   });
 
   it("drops anything a hostile link could put there, without throwing", () => {
-    const hostile = JSON.parse('[{"id":1,"role":"user","parts":[]},{"id":"x","role":"tool","parts":[]},{"id":"y","role":"user"},"text",null,{"__proto__":{"id":"z"}}]') as unknown[];
+    const hostile = JSON.parse(
+      '[{"id":1,"role":"user","parts":[]},{"id":"x","role":"tool","parts":[]},{"id":"y","role":"user"},"text",null,{"__proto__":{"id":"z"}}]',
+    ) as unknown[];
     expect(toRestorableMessages(hostile)).toEqual([]);
   });
 });

@@ -49,7 +49,14 @@ describe("chat settings storage", () => {
 describe("request body", () => {
   it("carries the model, the browser key only for its provider, the prompt, the mode and settings", () => {
     const extras = buildRequestExtras({
-      settings: { ...DEFAULT_SETTINGS, provider: "openai-compatible", baseURL: " http://localhost:11434/v1 ", models: { "openai-compatible": "qwen" }, temperature: 0.3, searchMode: true },
+      settings: {
+        ...DEFAULT_SETTINGS,
+        provider: "openai-compatible",
+        baseURL: " http://localhost:11434/v1 ",
+        models: { "openai-compatible": "qwen" },
+        temperature: 0.3,
+        searchMode: true,
+      },
       keys: { "openai-compatible": "k1", openai: "k2" },
       serverKeys: noServerKeys,
       instructions: "SYSTEM",
@@ -78,7 +85,9 @@ describe("request body", () => {
     expect(usableServerKeys(withKey, "secret", { access: "op-secret" })).toBe(withKey);
     expect(usableServerKeys(withKey, "open", {})).toBe(withKey);
     // The demo never carries the secret anywhere.
-    expect(buildRequestExtras({ settings: { ...DEFAULT_SETTINGS, provider: "demo" }, keys: { access: "op-secret" }, serverKeys: withKey, instructions: "" })).not.toHaveProperty("access");
+    expect(
+      buildRequestExtras({ settings: { ...DEFAULT_SETTINGS, provider: "demo" }, keys: { access: "op-secret" }, serverKeys: withKey, instructions: "" }),
+    ).not.toHaveProperty("access");
   });
 
   it("rejects non-http base URLs and out-of-range settings", () => {
@@ -96,12 +105,17 @@ describe("provider registry", () => {
     const env = { OPENAI_API_KEY: "sk-server-000000", AI_GATEWAY_API_KEY: " " };
     expect(serverKeyStatus(env)).toEqual({ demo: true, openai: true, anthropic: false, google: false, gateway: false, "openai-compatible": false });
     expect(resolveModel({ provider: "openai", modelId: "gpt-5-mini" }, { env, baseUrlPolicy: policy }).secrets).toEqual(["sk-server-000000"]);
-    expect(resolveModel({ provider: "openai", modelId: "gpt-5-mini", apiKey: "sk-mine-1111111" }, { env, baseUrlPolicy: policy }).secrets).toEqual(["sk-mine-1111111"]);
+    expect(resolveModel({ provider: "openai", modelId: "gpt-5-mini", apiKey: "sk-mine-1111111" }, { env, baseUrlPolicy: policy }).secrets).toEqual([
+      "sk-mine-1111111",
+    ]);
     expect(() => resolveModel({ provider: "anthropic", modelId: "claude-sonnet-4-5" }, { env, baseUrlPolicy: policy })).toThrow(/ANTHROPIC_API_KEY/);
   });
 
   it("never sends a server key to a browser-chosen base URL", () => {
-    const resolved = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL: "https://openrouter.ai/api/v1" }, { env: { OPENAI_API_KEY: "sk-server-000000" }, baseUrlPolicy: policy });
+    const resolved = resolveModel(
+      { provider: "openai-compatible", modelId: "m", baseURL: "https://openrouter.ai/api/v1" },
+      { env: { OPENAI_API_KEY: "sk-server-000000" }, baseUrlPolicy: policy },
+    );
     expect(resolved.secrets).toEqual([]);
     expect(resolved.model.provider).toBe("openai-compatible.chat");
   });
@@ -116,7 +130,8 @@ describe("provider registry", () => {
   });
 
   it("knows when the app runs on loopback (local mode) and when CMP_MODE=hosted overrides it", () => {
-    const request = (headers: Record<string, string> = {}) => new Request("http://127.0.0.1:3000/api/chat", { headers: { host: "127.0.0.1:3000", ...headers } });
+    const request = (headers: Record<string, string> = {}) =>
+      new Request("http://127.0.0.1:3000/api/chat", { headers: { host: "127.0.0.1:3000", ...headers } });
     expect(appMode(request(), {}, () => ["127.0.0.1"])).toBe("local");
     expect(appMode(request(), { CMP_MODE: "hosted" }, () => ["127.0.0.1"])).toBe("hosted");
     expect(appMode(request(), {}, () => ["::"])).toBe("hosted");

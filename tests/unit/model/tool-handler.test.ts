@@ -4,7 +4,15 @@ import { describeOutput, parseSearchToolsInput, runResultToOutput } from "@/lib/
 import type { RunResult } from "@/lib/sandbox/types";
 
 const stats = { wallMs: 1, hostCalls: 0, peakInFlight: 0 };
-const ok = (value: unknown): RunResult => ({ ok: true, value, logs: [{ level: "log", text: "hi", time: 0 }, { level: "warn", text: "careful", time: 1 }], stats });
+const ok = (value: unknown): RunResult => ({
+  ok: true,
+  value,
+  logs: [
+    { level: "log", text: "hi", time: 0 },
+    { level: "warn", text: "careful", time: 1 },
+  ],
+  stats,
+});
 
 function handlers(overrides: Partial<ToolHandlers> = {}): ToolHandlers & { ran: string[] } {
   const ran: string[] = [];
@@ -43,8 +51,14 @@ describe("answerToolCall", () => {
 
   it("answers unusable input, unknown tools and a throwing sandbox without throwing", async () => {
     const h = handlers({ runCode: () => Promise.reject(new Error("worker died")) });
-    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { source: "x" } }, h)).toMatchObject({ state: "output-error", errorText: expect.stringContaining('"code"') as string });
-    expect(await answerToolCall({ toolCallId: "c", toolName: "shipping.get_quote", input: {} }, h)).toMatchObject({ state: "output-error", errorText: expect.stringContaining("no tool") as string });
+    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { source: "x" } }, h)).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringContaining('"code"') as string,
+    });
+    expect(await answerToolCall({ toolCallId: "c", toolName: "shipping.get_quote", input: {} }, h)).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringContaining("no tool") as string,
+    });
     expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "1" } }, h)).toEqual({
       state: "output-available",
       output: { ok: false, error: { kind: "runtime", message: "The sandbox failed: worker died" }, logs: [] },
@@ -54,7 +68,10 @@ describe("answerToolCall", () => {
   it("asks for approval only in step mode, and reports skips and edits", async () => {
     const asked: string[] = [];
     const skip = handlers({ awaitApproval: (code) => (asked.push(code), Promise.resolve({ action: "skip", message: "" })) });
-    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "a" } }, skip)).toMatchObject({ state: "output-available", output: { ok: true } });
+    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "a" } }, skip)).toMatchObject({
+      state: "output-available",
+      output: { ok: true },
+    });
     expect(asked).toEqual([]);
     expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "a" } }, skip, { stepMode: true })).toEqual({
       state: "output-available",
@@ -62,7 +79,9 @@ describe("answerToolCall", () => {
     });
     expect(skip.ran).toEqual(["a"]);
     const edit = handlers({ awaitApproval: () => Promise.resolve({ action: "run", code: "b" }) });
-    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "a" } }, edit, { stepMode: true })).toMatchObject({ output: { ok: true, editedCode: "b" } });
+    expect(await answerToolCall({ toolCallId: "c", toolName: "execute_code", input: { code: "a" } }, edit, { stepMode: true })).toMatchObject({
+      output: { ok: true, editedCode: "b" },
+    });
     expect(edit.ran).toEqual(["b"]);
   });
 

@@ -3,8 +3,12 @@ import { describe, expect, it } from "vitest";
 import { createGuardedLookup, GUARD_REFUSED_CODE } from "@/lib/net/guarded-lookup";
 import type { ResolveAll } from "@/lib/net/guarded-lookup";
 
-const fakeDns = (answers: Record<string, LookupAddress[]>): ResolveAll => (hostname) =>
-  answers[hostname] ? Promise.resolve(answers[hostname]) : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
+const fakeDns =
+  (answers: Record<string, LookupAddress[]>): ResolveAll =>
+  (hostname) =>
+    answers[hostname]
+      ? Promise.resolve(answers[hostname])
+      : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
 
 function lookup(resolve: ResolveAll, hostname: string, all: boolean, allowList: string[] = []) {
   return new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family?: number }>((done) => {
@@ -13,10 +17,16 @@ function lookup(resolve: ResolveAll, hostname: string, all: boolean, allowList: 
 }
 
 const DNS = fakeDns({
-  "good.example": [{ address: "93.184.216.34", family: 4 }, { address: "2606:2800::1", family: 6 }],
-  "rebind.example": [{ address: "93.184.216.34", family: 4 }, { address: "169.254.169.254", family: 4 }],
+  "good.example": [
+    { address: "93.184.216.34", family: 4 },
+    { address: "2606:2800::1", family: 6 },
+  ],
+  "rebind.example": [
+    { address: "93.184.216.34", family: 4 },
+    { address: "169.254.169.254", family: 4 },
+  ],
   "inside.example": [{ address: "10.0.0.7", family: 4 }],
-  "localhost": [{ address: "127.0.0.1", family: 4 }],
+  localhost: [{ address: "127.0.0.1", family: 4 }],
 });
 
 describe("guarded lookup", () => {

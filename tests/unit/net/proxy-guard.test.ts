@@ -62,7 +62,14 @@ describe("checkProxyTarget", () => {
 
   it("lets allow-listed private targets through", () => {
     const allowList = ["127.0.0.1", "localhost", "10.0.0.0/8", "*.corp.example", "::1"];
-    for (const url of ["http://127.0.0.1:3000/", "http://localhost:3000/", "http://10.9.8.7/", "http://mcp.corp.example/", "http://[::1]/", "http://[::ffff:127.0.0.1]/"]) {
+    for (const url of [
+      "http://127.0.0.1:3000/",
+      "http://localhost:3000/",
+      "http://10.9.8.7/",
+      "http://mcp.corp.example/",
+      "http://[::1]/",
+      "http://[::ffff:127.0.0.1]/",
+    ]) {
       expect(checkProxyTarget(url, { allowList }), url).toEqual({ ok: true });
     }
     expect(checkProxyTarget("http://192.168.0.1/", { allowList }).ok).toBe(false);
@@ -83,7 +90,10 @@ describe("checkProxyTarget", () => {
 
 describe("checkResolvedAddress", () => {
   it("refuses names that resolve to forbidden or unlisted private addresses", () => {
-    expect(checkResolvedAddress("evil.example", "169.254.169.254")).toMatchObject({ ok: false, reason: expect.stringContaining("evil.example resolves to 169.254.169.254") as unknown });
+    expect(checkResolvedAddress("evil.example", "169.254.169.254")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("evil.example resolves to 169.254.169.254") as unknown,
+    });
     expect(checkResolvedAddress("evil.example", "::ffff:10.0.0.1").ok).toBe(false);
     expect(checkResolvedAddress("evil.example", "93.184.216.34").ok).toBe(true);
     expect(checkResolvedAddress("localhost", "127.0.0.1", { allowList: ["localhost"] }).ok).toBe(true);

@@ -90,7 +90,12 @@ describe("worker protocol: call-abort and clock", () => {
     await nextMessage(main, (m) => m.type === "call");
     main.postMessage({ type: "clock", runId: "r1", callId: 1, paused: true });
     main.postMessage({ type: "clock", runId: "r1", callId: 9, paused: true });
-    expect(await nextMessage(main, (m): m is RefusedMessage => m.type === "refused")).toEqual({ type: "refused", runId: "r1", callId: 9, reason: "unknown callId 9" });
+    expect(await nextMessage(main, (m): m is RefusedMessage => m.type === "refused")).toEqual({
+      type: "refused",
+      runId: "r1",
+      callId: 9,
+      reason: "unknown callId 9",
+    });
     // Twice the call timeout and more than the wall clock pass; the call is still waiting.
     await new Promise((resolve) => setTimeout(resolve, 250));
     main.postMessage({ type: "clock", runId: "r1", callId: 1, paused: false });

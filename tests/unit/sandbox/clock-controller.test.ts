@@ -21,7 +21,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function liveWorker(): WorkerLike & { sent: MainToWorker[] } {
   const { main, worker } = portPair();
   attachSandboxWorker(worker, () => module);
-  return Object.assign(workerOver(main, () => worker.close()), { sent: main.sent });
+  return Object.assign(
+    workerOver(main, () => worker.close()),
+    { sent: main.sent },
+  );
 }
 
 function suspendOf(call: HostCallInfo): () => () => void {
@@ -56,7 +59,9 @@ describe("suspending the clock through the RunController", () => {
       return worker;
     });
     const events: RunEvent[] = [];
-    const handle = controller.run({ code: "return await person.decide('yes')", limits: LIMITS }, { person: { decide: waiting(WAIT_MS, true) } }, (e) => events.push(e));
+    const handle = controller.run({ code: "return await person.decide('yes')", limits: LIMITS }, { person: { decide: waiting(WAIT_MS, true) } }, (e) =>
+      events.push(e),
+    );
     const result = await handle.result;
     expect(result).toMatchObject({ ok: true, value: "yes" });
     expect(result.stats.wallMs).toBeGreaterThanOrEqual(WAIT_MS - 10);

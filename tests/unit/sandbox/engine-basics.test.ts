@@ -60,7 +60,7 @@ describe("engine: console", () => {
       'obj {"a":1,"b":[1,"x"],"c":{"d":null}}',
       '{"name":"c","self":[Circular]}',
       'undefined 10n Symbol(s) [Function named] Map(1) {"k" => 1} Set(1) {1}',
-      'bad [1,undefined,3] -0 1970-01-01T00:00:00.000Z',
+      "bad [1,undefined,3] -0 1970-01-01T00:00:00.000Z",
       '150 {"deep":{"a":{"b":{"c":{"d":{"e":[Object]}}}}}}',
     ]);
   });
@@ -100,12 +100,19 @@ describe("engine: globals", () => {
     const data = { orders: [{ id: "A-1", total: 10 }], currency: "EUR" };
     expect(valueOf((await run(engine, "return orders.length + ' ' + currency", { data })).result)).toBe("1 EUR");
     // A getter without a setter: QuickJS would let defineProperty rewrite a non-writable value.
-    const descriptor = await run(engine, 'const d = Object.getOwnPropertyDescriptor(globalThis, "currency");\nreturn [typeof d.get, d.set, d.configurable, d.enumerable]', { data });
+    const descriptor = await run(
+      engine,
+      'const d = Object.getOwnPropertyDescriptor(globalThis, "currency");\nreturn [typeof d.get, d.set, d.configurable, d.enumerable]',
+      { data },
+    );
     expect(valueOf(descriptor.result)).toEqual(["function", null, false, true]);
     const strict = await run(engine, '"use strict"; currency = "USD"; return currency', { data });
     expect(errorOf(strict.result, "runtime").message).toMatch(/TypeError/);
     expect(valueOf((await run(engine, 'currency = "USD"; return currency', { data })).result)).toBe("EUR");
-    for (const attempt of ['Object.defineProperty(globalThis, "currency", { value: "USD" })', 'Object.defineProperty(globalThis, "currency", { get: () => "USD" })']) {
+    for (const attempt of [
+      'Object.defineProperty(globalThis, "currency", { value: "USD" })',
+      'Object.defineProperty(globalThis, "currency", { get: () => "USD" })',
+    ]) {
       expect(errorOf((await run(engine, attempt, { data })).result, "runtime").message).toMatch(/TypeError: property is not configurable/);
     }
     expect(valueOf((await run(engine, "return delete globalThis.currency", { data })).result)).toBe(false);
@@ -153,9 +160,30 @@ describe("engine: globals", () => {
   });
 
   it("lists exactly the globals it adds on top of the language", async () => {
-    const { result } = await run(engine, "return Object.getOwnPropertyNames(globalThis)", { host: { shop: { buy: () => Promise.resolve(1) } }, data: { d: 1 } });
+    const { result } = await run(engine, "return Object.getOwnPropertyNames(globalThis)", {
+      host: { shop: { buy: () => Promise.resolve(1) } },
+      data: { d: 1 },
+    });
     const names = valueOf(result) as string[];
-    const added = names.filter((n) => !/^[A-Z]/.test(n) && !["globalThis", "parseInt", "parseFloat", "isNaN", "isFinite", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape", "eval", "undefined"].includes(n));
+    const added = names.filter(
+      (n) =>
+        !/^[A-Z]/.test(n) &&
+        ![
+          "globalThis",
+          "parseInt",
+          "parseFloat",
+          "isNaN",
+          "isFinite",
+          "decodeURI",
+          "decodeURIComponent",
+          "encodeURI",
+          "encodeURIComponent",
+          "escape",
+          "unescape",
+          "eval",
+          "undefined",
+        ].includes(n),
+    );
     expect(added.sort()).toEqual(["callTool", "clearTimeout", "console", "d", "setTimeout", "shop"]);
   });
 

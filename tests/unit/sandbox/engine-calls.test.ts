@@ -126,7 +126,10 @@ describe("host calls", () => {
   });
 
   it("works through runInNode with plain host functions", async () => {
-    const result = await runInNode({ code: "return await math.add({ a: 2, b: 3 })" }, { math: { add: (args) => Promise.resolve((args as { a: number; b: number }).a + (args as { a: number; b: number }).b) } });
+    const result = await runInNode(
+      { code: "return await math.add({ a: 2, b: 3 })" },
+      { math: { add: (args) => Promise.resolve((args as { a: number; b: number }).a + (args as { a: number; b: number }).b) } },
+    );
     expect(valueOf(result)).toBe(5);
   });
 

@@ -88,20 +88,25 @@ describe("error kind: timeout", () => {
 
   it("call: the guest can catch a per-call timeout and go on", async () => {
     const host: HostFunctions = { slow: { hang: () => new Promise(() => {}) } };
-    const code = 'try { await slow.hang() } catch (e) { return [e.name, e.message, e.tool] }';
+    const code = "try { await slow.hang() } catch (e) { return [e.name, e.message, e.tool] }";
     expect(valueOf((await run(engine, code, { host, limits: { callTimeoutMs: 50 } })).result)).toEqual(["ToolError", "timed out after 50 ms", "slow.hang"]);
   });
 });
 
 describe("error kind: memory", () => {
   it("an allocation loop runs out of memory", async () => {
-    const error = errorOf((await run(engine, "const a = [];\nwhile (true) a.push({ n: a.length });", { limits: { memoryBytes: 8 * 1024 * 1024, cpuMs: 5_000 } })).result, "memory");
+    const error = errorOf(
+      (await run(engine, "const a = [];\nwhile (true) a.push({ n: a.length });", { limits: { memoryBytes: 8 * 1024 * 1024, cpuMs: 5_000 } })).result,
+      "memory",
+    );
     expect(error.message).toMatch(/out of memory/i);
   });
 
   it("big strings count, though QuickJS's own limit misses them", async () => {
     const code = 'const keep = [];\nwhile (true) keep.push("x".repeat(1 << 20) + keep.length);';
-    expect(errorOf((await run(engine, code, { limits: { memoryBytes: 16 * 1024 * 1024, cpuMs: 5_000 } })).result, "memory").message).toMatch(/16777216-byte limit/);
+    expect(errorOf((await run(engine, code, { limits: { memoryBytes: 16 * 1024 * 1024, cpuMs: 5_000 } })).result, "memory").message).toMatch(
+      /16777216-byte limit/,
+    );
   });
 
   it("typed arrays count too", async () => {
@@ -135,7 +140,7 @@ describe("error kind: tool", () => {
   });
 
   it("the guest sees the host message and can catch it", async () => {
-    const code = 'try { await shipping.fail() } catch (e) { return e.message }';
+    const code = "try { await shipping.fail() } catch (e) { return e.message }";
     expect(valueOf((await run(engine, code, { host })).result)).toBe("carrier down");
   });
 
@@ -173,7 +178,9 @@ describe("error kind: limit", () => {
   it("resultBytes: a large result is refused, measured in UTF-8", async () => {
     expect(errorOf((await run(engine, 'return "x".repeat(2000)', { limits: { resultBytes: 1000 } })).result, "limit").limit).toBe("resultBytes");
     expect(errorOf((await run(engine, 'return ["é".repeat(600)]', { limits: { resultBytes: 1000 } })).result, "limit").limit).toBe("resultBytes");
-    expect(errorOf((await run(engine, 'return Array.from({ length: 300 }, (_, i) => i)', { limits: { resultBytes: 1000 } })).result, "limit").limit).toBe("resultBytes");
+    expect(errorOf((await run(engine, "return Array.from({ length: 300 }, (_, i) => i)", { limits: { resultBytes: 1000 } })).result, "limit").limit).toBe(
+      "resultBytes",
+    );
     expect(valueOf((await run(engine, 'return ["é".repeat(400)]', { limits: { resultBytes: 1000 } })).result)).toEqual(["é".repeat(400)]);
   });
 });

@@ -40,7 +40,9 @@ describe("worker protocol", () => {
   it("batches call traffic both ways, checking each message inside a batch on its own", async () => {
     const { main, refused, done } = attached();
     main.postMessage({ type: "run", runId: "r1", request: { code: "return await Promise.all([1, 2, 3].map((i) => shop.price(i)))" }, hostApi });
-    const batch = await new Promise<WorkerToMain>((resolve) => main.addEventListener("message", ({ data }) => (data as WorkerToMain).type === "batch" && resolve(data as WorkerToMain)));
+    const batch = await new Promise<WorkerToMain>((resolve) =>
+      main.addEventListener("message", ({ data }) => (data as WorkerToMain).type === "batch" && resolve(data as WorkerToMain)),
+    );
     expect(batch.type === "batch" && batch.messages.map((m) => (m.type === "call" ? `call ${m.callId}` : `event ${m.event.type}`))).toEqual([
       "event call-start",
       "call 1",

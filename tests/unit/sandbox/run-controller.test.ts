@@ -206,7 +206,11 @@ describe("RunController", () => {
     expect(await controller.run({ code: "return 1" }).result).toMatchObject({ ok: true, value: 1 });
     // A stale done for an old run must not settle the next one.
     const next = controller.run({ code: "await new Promise((r) => setTimeout(r, 50));\nreturn 2" });
-    (worker as MemoryPort<unknown>).postMessage({ type: "done", runId: "run-stale-1", result: { ok: true, value: "stale", logs: [], stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 } } });
+    (worker as MemoryPort<unknown>).postMessage({
+      type: "done",
+      runId: "run-stale-1",
+      result: { ok: true, value: "stale", logs: [], stats: { wallMs: 0, hostCalls: 0, peakInFlight: 0 } },
+    });
     expect(await next.result).toMatchObject({ ok: true, value: 2 });
     controller.dispose();
   });

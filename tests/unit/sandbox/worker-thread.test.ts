@@ -22,7 +22,8 @@ function controller(graceMs: number) {
 describe("sandbox in a real worker thread", () => {
   it("runs code and tool calls across the thread boundary", async () => {
     const { c } = controller(1_000);
-    const result = await c.run({ code: "return await math.add({ a: 2, b: 3 })" }, { math: { add: (args) => Promise.resolve((args as { a: number }).a + 3) } }).result;
+    const result = await c.run({ code: "return await math.add({ a: 2, b: 3 })" }, { math: { add: (args) => Promise.resolve((args as { a: number }).a + 3) } })
+      .result;
     expect(result).toMatchObject({ ok: true, value: 5 });
   });
 

@@ -3,8 +3,25 @@ import { isSecretKey, redactHeaders, redactSecrets, REDACTED } from "@/lib/secre
 
 describe("isSecretKey", () => {
   it.each([
-    "Authorization", "proxy-authorization", "Cookie", "set-cookie", "X-API-Key", "api_key", "apiKey", "APIKey", "x-auth-token",
-    "access_token", "refreshToken", "token", "client_secret", "clientSecret", "password", "DB_PASSWORD", "privateKey", "AWS_ACCESS_KEY_ID", "credentials",
+    "Authorization",
+    "proxy-authorization",
+    "Cookie",
+    "set-cookie",
+    "X-API-Key",
+    "api_key",
+    "apiKey",
+    "APIKey",
+    "x-auth-token",
+    "access_token",
+    "refreshToken",
+    "token",
+    "client_secret",
+    "clientSecret",
+    "password",
+    "DB_PASSWORD",
+    "privateKey",
+    "AWS_ACCESS_KEY_ID",
+    "credentials",
   ])("%s is a secret", (key) => expect(isSecretKey(key)).toBe(true));
 
   it.each(["content-type", "mcp-session-id", "max_tokens", "tokenCount", "token_type", "keyboard", "monkey", "name", "url"])("%s is not", (key) =>

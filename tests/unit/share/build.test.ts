@@ -72,7 +72,10 @@ describe("buildShareState", () => {
 
 describe("toShareServer", () => {
   it("refuses URLs and commands it cannot share", () => {
-    expect(toShareServer({ ...demo, url: "javascript:alert(1)" })).toEqual({ ok: false, reason: "shipping: its URL cannot be shared (not http(s), or an app route other than a demo server)" });
+    expect(toShareServer({ ...demo, url: "javascript:alert(1)" })).toEqual({
+      ok: false,
+      reason: "shipping: its URL cannot be shared (not http(s), or an app route other than a demo server)",
+    });
     expect(toShareServer({ ...demo, url: "file:///etc/passwd" }).ok).toBe(false);
     expect(toShareServer({ id: "x", name: "x", transport: "stdio", command: " ", enabled: true }).ok).toBe(false);
   });
@@ -87,6 +90,12 @@ describe("toShareServer", () => {
 
   it("treats every header as a secret slot, even harmless-looking ones", () => {
     const out = toShareServer({ ...demo, url: "https://h.example/mcp", headers: { Accept: "x", "x-region": "eu" } });
-    expect(out.ok && out.server).toMatchObject({ hadSecrets: true, secrets: [{ where: "header", name: "Accept" }, { where: "header", name: "x-region" }] });
+    expect(out.ok && out.server).toMatchObject({
+      hadSecrets: true,
+      secrets: [
+        { where: "header", name: "Accept" },
+        { where: "header", name: "x-region" },
+      ],
+    });
   });
 });

@@ -46,14 +46,24 @@ describe("shareServersToMcpJson", () => {
     expect(out.missing).toEqual([]);
     const imported = importMcpServersConfig(out.text);
     expect(imported.ok && imported.warnings).toEqual([
-      'mcpServers.github.headers.Authorization holds a placeholder (${AUTHORIZATION}); fill it in before connecting',
+      "mcpServers.github.headers.Authorization holds a placeholder (${AUTHORIZATION}); fill it in before connecting",
     ]);
   });
 
   it("lists the secrets a file cannot hold", () => {
     const out = shareServersToMcpJson([
       { name: "q", transport: "sse", url: "https://h.example/sse", hadSecrets: true, secrets: [{ where: "query", name: "api_key" }] },
-      { name: "c", transport: "stdio", command: "x", args: ["--token", "[redacted]"], hadSecrets: true, secrets: [{ where: "arg", name: "--token" }, { where: "env", name: "GITHUB_TOKEN" }] },
+      {
+        name: "c",
+        transport: "stdio",
+        command: "x",
+        args: ["--token", "[redacted]"],
+        hadSecrets: true,
+        secrets: [
+          { where: "arg", name: "--token" },
+          { where: "env", name: "GITHUB_TOKEN" },
+        ],
+      },
     ]);
     expect(out.missing).toEqual(["q: URL query parameter api_key", "c: argument --token"]);
     expect(out.config.mcpServers.c).toEqual({ command: "x", args: ["--token", "[redacted]"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } });

@@ -36,7 +36,14 @@ describe("migrateShare", () => {
   });
 
   it("turns a migration that throws into an error value", () => {
-    const result = migrateShare({}, 0, { migrations: { 0: () => { throw new Error("bad shape"); } }, target: 1 });
+    const result = migrateShare({}, 0, {
+      migrations: {
+        0: () => {
+          throw new Error("bad shape");
+        },
+      },
+      target: 1,
+    });
     expect(result).toEqual({ ok: false, error: { code: "invalid", message: "This share (format v0) could not be upgraded: bad shape" } });
   });
 

@@ -7,7 +7,8 @@ import { describeShare, findSecretLookalikes } from "@/lib/share/summary";
 import { remoteWithSecrets, stdioWithSecrets } from "./helpers";
 
 const demo: ServerConfig = { id: "shipping", name: "shipping", transport: "streamable-http", url: "/api/demo-mcp/shipping", headers: {}, enabled: true };
-const shared = buildShareState({ servers: [demo, remoteWithSecrets, stdioWithSecrets, { ...demo, id: "news", name: "news", url: "/api/demo-mcp/news" }] }).state.servers;
+const shared = buildShareState({ servers: [demo, remoteWithSecrets, stdioWithSecrets, { ...demo, id: "news", name: "news", url: "/api/demo-mcp/news" }] }).state
+  .servers;
 
 describe("planSharedServers", () => {
   it("spots registered servers (ignoring their secrets), ready ones, ones needing secrets and local commands", () => {
@@ -58,7 +59,15 @@ describe("describeShare and findSecretLookalikes", () => {
   it("says what a share holds", () => {
     const { state } = buildShareState({
       servers: [demo, remoteWithSecrets],
-      toolSnapshots: [{ name: "shipping", tools: [{ name: "a", inputSchema: {} }, { name: "b", inputSchema: {} }] }],
+      toolSnapshots: [
+        {
+          name: "shipping",
+          tools: [
+            { name: "a", inputSchema: {} },
+            { name: "b", inputSchema: {} },
+          ],
+        },
+      ],
       code: "a\nb",
       model: { provider: "openai", id: "gpt-5" },
       runs: [{}],

@@ -18,7 +18,10 @@ let dir: string;
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return createRoute.POST(new Request(`${ORIGIN}/api/share`, { method: "POST", body: text, headers: { "content-type": "application/json", origin: ORIGIN, ...headers } }), undefined);
+  return createRoute.POST(
+    new Request(`${ORIGIN}/api/share`, { method: "POST", body: text, headers: { "content-type": "application/json", origin: ORIGIN, ...headers } }),
+    undefined,
+  );
 }
 
 function get(id: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -150,7 +153,9 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     const fetchRoutes = (input: string, init?: RequestInit) => {
       const request = new Request(new URL(input, ORIGIN), init);
       const match = /^\/api\/share\/([^/]+)$/.exec(new URL(request.url).pathname);
-      return match ? get(decodeURIComponent(match[1] ?? "")) : createRoute.POST(new Request(request, { headers: { ...Object.fromEntries(request.headers), origin: ORIGIN } }), undefined);
+      return match
+        ? get(decodeURIComponent(match[1] ?? ""))
+        : createRoute.POST(new Request(request, { headers: { ...Object.fromEntries(request.headers), origin: ORIGIN } }), undefined);
     };
     const client = createShareClient(fetchRoutes);
     const saved = await client.save(await encodeShareState(base));

@@ -62,7 +62,14 @@ describe("secrets planted in every field", () => {
       "[redacted]",
       "https://x.example.com/",
     ]);
-    expect(stdio?.secrets.map((s) => `${s.where}:${s.name}`)).toEqual(["env:GITHUB_TOKEN", "env:PATH", "arg:--token", "arg:--api-key", "arg:API_TOKEN", "query:token"]);
+    expect(stdio?.secrets.map((s) => `${s.where}:${s.name}`)).toEqual([
+      "env:GITHUB_TOKEN",
+      "env:PATH",
+      "arg:--token",
+      "arg:--api-key",
+      "arg:API_TOKEN",
+      "query:token",
+    ]);
     expect(omitted).toEqual(["shipping: secrets (headers, env values, credentials)", "memory: secrets (headers, env values, credentials)"]);
   });
 });

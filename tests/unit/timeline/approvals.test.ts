@@ -49,14 +49,21 @@ describe("approvalPredicate", () => {
 });
 
 describe("withApprovals on the real store server", () => {
-  const code = "return await store.place_order({ cartId: 'cart-nope', deliveryAddress: 'Oranienstraße 25, 10999 Berlin', paymentMethod: 'card' }).catch((e) => e.message)";
+  const code =
+    "return await store.place_order({ cartId: 'cart-nope', deliveryAddress: 'Oranienstraße 25, 10999 Berlin', paymentMethod: 'card' }).catch((e) => e.message)";
 
   it("deny throws 'denied by the person' in the guest and the server never sees the call", async () => {
     const prompts = scripted(["deny"]);
     const infos: CallInfo[] = [];
-    const host = withApprovals(buildHostFunctions([store]).host, { needsApproval: approvalPredicate([store]), request: prompts.request, onInfo: (_id, info) => infos.push(info) });
+    const host = withApprovals(buildHostFunctions([store]).host, {
+      needsApproval: approvalPredicate([store]),
+      request: prompts.request,
+      onInfo: (_id, info) => infos.push(info),
+    });
     expect(valueOf(await runInNode({ code, limits: FAST }, host))).toBe("denied by the person");
-    expect(prompts.asked).toEqual([{ callId: 1, tool: "place_order", args: { cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" } }]);
+    expect(prompts.asked).toEqual([
+      { callId: 1, tool: "place_order", args: { cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" } },
+    ]);
     expect(infos).toEqual([{ approval: "waiting" }, { approval: "denied" }]);
   });
 
@@ -80,7 +87,8 @@ describe("withApprovals", () => {
 
   it("approve-all lets every later call of the run through without asking", async () => {
     const { host, wipe, prompts } = gated(["approve-all"]);
-    const code = "const a = await db.read(); const first = await db.wipe({ id: 1 }); const rest = await Promise.all([2, 3].map((id) => db.wipe({ id }))); return [a, first, rest];";
+    const code =
+      "const a = await db.read(); const first = await db.wipe({ id: 1 }); const rest = await Promise.all([2, 3].map((id) => db.wipe({ id }))); return [a, first, rest];";
     expect(valueOf(await runInNode({ code, limits: FAST }, host))).toEqual(["read", { wiped: 1 }, [{ wiped: 2 }, { wiped: 3 }]]);
     expect(prompts.asked.map((a) => a.callId)).toEqual([2]);
     // The same host (one run's wrapper) keeps the approval; a new run gets a new wrapper.
@@ -115,7 +123,10 @@ describe("ApprovalBroker (the UI's store)", () => {
     const host = withApprovals({ db: { wipe } }, { needsApproval: () => true, request: broker.request });
     let changes = 0;
     broker.subscribe(() => changes++);
-    const run = runInNode({ code: "return Promise.all([db.wipe({ id: 1 }), db.wipe({ id: 2 }).catch((e) => e.message), db.wipe({ id: 3 })])", limits: FAST }, host);
+    const run = runInNode(
+      { code: "return Promise.all([db.wipe({ id: 1 }), db.wipe({ id: 2 }).catch((e) => e.message), db.wipe({ id: 3 })])", limits: FAST },
+      host,
+    );
     while (broker.snapshot().length < 3) await sleep(5);
     expect(broker.snapshot().map((p) => `${p.callId}:${p.tool}:${JSON.stringify(p.args)}`)).toEqual(['1:wipe:{"id":1}', '2:wipe:{"id":2}', '3:wipe:{"id":3}']);
     broker.decide(2, "deny");

@@ -14,7 +14,13 @@ describe("call records: the debugger's extra call info", () => {
       { type: "info", runId: RUN, callId: 1, info: { progress: { progress: 1, total: 4, message: "one" } } },
       { type: "info", runId: RUN, callId: 1, info: { approval: "approved", source: "live", line: 7 } },
     ].reduce((s, a) => reduceCallRecords(s, a as CallRecordsAction), EMPTY_CALL_RECORDS);
-    expect(findCallRecord(state, 1)).toMatchObject({ status: "running", approval: "approved", source: "live", line: 7, progress: { progress: 1, total: 4, message: "one" } });
+    expect(findCallRecord(state, 1)).toMatchObject({
+      status: "running",
+      approval: "approved",
+      source: "live",
+      line: 7,
+      progress: { progress: 1, total: 4, message: "one" },
+    });
   });
 
   it("takes the calling line from call-start once the engine reports it there", () => {

@@ -88,7 +88,11 @@ describe("reduceCallRecords", () => {
   });
 
   it("keeps validation failures with the failed call", () => {
-    const state = run(start(1, 1, { weightKg: "x" }), { type: "info", runId: RUN, callId: 1, info: { validation: "arguments.weightKg must be number" } }, fail(1, 2, "Invalid arguments"));
+    const state = run(
+      start(1, 1, { weightKg: "x" }),
+      { type: "info", runId: RUN, callId: 1, info: { validation: "arguments.weightKg must be number" } },
+      fail(1, 2, "Invalid arguments"),
+    );
     expect(callRecordAt(state, 0)).toMatchObject({ status: "error", validation: "arguments.weightKg must be number", error: "Invalid arguments" });
   });
 

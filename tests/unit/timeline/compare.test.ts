@@ -5,7 +5,10 @@ import { syntheticRun } from "@/lib/timeline/synthetic-run";
 import { fakeTool, recordRun } from "./helpers";
 
 function catalog(prices: Record<string, number>) {
-  const price = fakeTool((args) => ({ sku: args.sku, price: prices[String(args.sku)] ?? 0 }), () => Math.random() * 10);
+  const price = fakeTool(
+    (args) => ({ sku: args.sku, price: prices[String(args.sku)] ?? 0 }),
+    () => Math.random() * 10,
+  );
   const stock = fakeTool((args) => ({ sku: args.sku, inStock: true }));
   return { shop: { price, stock, broken: fakeTool(() => Promise.reject(new Error("down"))) } };
 }

@@ -55,7 +55,11 @@ describe("truncateForDisplay", () => {
     const loop: Record<string, unknown> = { name: "loop" };
     loop.self = loop;
     const shared = { x: 1 };
-    expect(JSON.parse(truncateForDisplay({ loop, a: shared, b: shared }, 1_000).text)).toEqual({ loop: { name: "loop", self: "[circular]" }, a: { x: 1 }, b: { x: 1 } });
+    expect(JSON.parse(truncateForDisplay({ loop, a: shared, b: shared }, 1_000).text)).toEqual({
+      loop: { name: "loop", self: "[circular]" },
+      a: { x: 1 },
+      b: { x: 1 },
+    });
     expect(truncateForDisplay({ big: 12345678901234567890n, nan: Number.NaN }, 100).text).toBe('{\n  "big": 12345678901234567890,\n  "nan": null\n}');
     expect(truncateForDisplay(undefined, 100)).toEqual({ text: "undefined", truncated: false });
   });

@@ -20,7 +20,13 @@ export async function recordRun(
   const holder: { recorder?: RunRecorder } = {};
   const host = makeHost((callId, info) => holder.recorder?.onCallInfo(callId, info));
   const limits = { ...FAST, ...options.limits };
-  const recorder = (holder.recorder = new RunRecorder({ id: options.id ?? `run-${nextRun++}`, code, limits, api: hostApiOf(host), ...(options.replayOf ? { replayOf: options.replayOf } : {}) }));
+  const recorder = (holder.recorder = new RunRecorder({
+    id: options.id ?? `run-${nextRun++}`,
+    code,
+    limits,
+    api: hostApiOf(host),
+    ...(options.replayOf ? { replayOf: options.replayOf } : {}),
+  }));
   const result = await runInNode({ code, limits }, host, { onEvent: (event) => recorder.onEvent(event) });
   return { result, record: recorder.finish(result) };
 }
@@ -37,7 +43,10 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** A fake server: `fn(args)` after a delay from `delayOf(args)`, counting calls. */
-export function fakeTool(fn: (args: Record<string, unknown>) => unknown, delayOf: (args: Record<string, unknown>) => number = () => 0): HostFunction & { calls: unknown[] } {
+export function fakeTool(
+  fn: (args: Record<string, unknown>) => unknown,
+  delayOf: (args: Record<string, unknown>) => number = () => 0,
+): HostFunction & { calls: unknown[] } {
   const calls: unknown[] = [];
   const tool = async (args: unknown) => {
     calls.push(args);

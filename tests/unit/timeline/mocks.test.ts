@@ -47,7 +47,10 @@ describe("withMocks", () => {
 
   it("turns a script's throw, or a runaway script, into the tool's error", async () => {
     const mocks: MockTable = {
-      shop: { quote: { kind: "script", source: 'if (args.kg > 100) throw new Error("too heavy"); return 1' }, order: { kind: "script", source: "while (true) {}" } },
+      shop: {
+        quote: { kind: "script", source: 'if (args.kg > 100) throw new Error("too heavy"); return 1' },
+        order: { kind: "script", source: "while (true) {}" },
+      },
     };
     const host = withMocks(shop().host, mocks, undefined, { runScript });
     const code = `

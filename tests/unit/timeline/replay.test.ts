@@ -23,7 +23,9 @@ describe("Promise.all start order in QuickJS", () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const events: RunEvent[] = [];
       const server = apiServer();
-      await runInNode({ code: "return Promise.all([1, 2, 3, 4, 5].map((id) => api.get({ id })))", limits: FAST }, server.host, { onEvent: (e) => events.push(e) });
+      await runInNode({ code: "return Promise.all([1, 2, 3, 4, 5].map((id) => api.get({ id })))", limits: FAST }, server.host, {
+        onEvent: (e) => events.push(e),
+      });
       const starts = events.flatMap((e) => (e.type === "call-start" ? [`${e.callId}:${JSON.stringify(e.args)}`] : []));
       expect(starts).toEqual(['1:{"id":1}', '2:{"id":2}', '3:{"id":3}', '4:{"id":4}', '5:{"id":5}']);
     }
@@ -85,15 +87,25 @@ describe("createReplayHost", () => {
     expect(value.first).toBe('Replay diverged at call 2 (expected api.get({"id":2}), got api.get({"id":7}))');
     expect(value.later).toBe(value.first);
     expect(divergences).toHaveLength(1);
-    expect(divergences[0]).toMatchObject({ callNumber: 2, expected: { callId: 2, args: { id: 2 } }, actual: { namespace: "api", name: "get", args: { id: 7 } } });
+    expect(divergences[0]).toMatchObject({
+      callNumber: 2,
+      expected: { callId: 2, args: { id: 2 } },
+      actual: { namespace: "api", name: "get", args: { id: 7 } },
+    });
     expect(liveCount(server)).toBe(before);
   });
 
   it("uncaught, a divergence ends the run as a tool error naming the call", async () => {
     const { record } = await recordRun("return api.get({ id: 1 })", () => apiServer().host);
-    const result = await runInNode({ code: "await api.get({ id: 1 }); return api.get({ id: 1 })", limits: FAST }, createReplayHost(record, { onMismatch: "stop" }));
+    const result = await runInNode(
+      { code: "await api.get({ id: 1 }); return api.get({ id: 1 })", limits: FAST },
+      createReplayHost(record, { onMismatch: "stop" }),
+    );
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toMatchObject({ kind: "tool", message: "api.get: Replay diverged at call 2 (expected no more calls, got api.get({\"id\":1}))" });
+    expect(!result.ok && result.error).toMatchObject({
+      kind: "tool",
+      message: 'api.get: Replay diverged at call 2 (expected no more calls, got api.get({"id":1}))',
+    });
   });
 
   it("goes to the live server from the divergence on, when asked to", async () => {

@@ -16,7 +16,10 @@ function refused(text: string, code: RunFileErrorCode): string {
 
 describe("run files", () => {
   it("round-trips a recorded run: export, import, same record and same timeline", async () => {
-    const add = fakeTool((args) => ({ sum: Number(args.a) + Number(args.b) }), (args) => Number(args.a));
+    const add = fakeTool(
+      (args) => ({ sum: Number(args.a) + Number(args.b) }),
+      (args) => Number(args.a),
+    );
     const code = `
       console.log("go");
       const r = await Promise.all([math.add({ a: 5, b: 1 }), math.add({ a: 1, b: 2 })]);
@@ -34,20 +37,31 @@ describe("run files", () => {
   });
 
   it("shows a loaded run exactly as the live reducer showed it", async () => {
-    const add = fakeTool((args) => ({ sum: Number(args.a) + Number(args.b) }), (args) => Number(args.a) * 5);
+    const add = fakeTool(
+      (args) => ({ sum: Number(args.a) + Number(args.b) }),
+      (args) => Number(args.a) * 5,
+    );
     const code = `
       const r = await Promise.all([math.add({ a: 5, b: 1 }), math.add({ a: 1, b: 2 }), math.wipe({ all: true }).catch((e) => e.message)]);
       try { await math.missing({}); } catch (e) { r.push(e.message); }
       return r;`;
     const { record } = await recordRun(code, (report) =>
-      withApprovals({ math: { add, wipe: fakeTool(() => "wiped"), missing: () => Promise.reject(new Error("no such thing")) } }, {
-        needsApproval: (_s, tool) => tool === "wipe",
-        request: () => Promise.resolve("deny"),
-        onInfo: report,
-      }),
+      withApprovals(
+        { math: { add, wipe: fakeTool(() => "wiped"), missing: () => Promise.reject(new Error("no such thing")) } },
+        {
+          needsApproval: (_s, tool) => tool === "wipe",
+          request: () => Promise.resolve("deny"),
+          onInfo: report,
+        },
+      ),
     );
     expect(listCallRecords(recordView(record).calls)).toEqual(listCallRecords(liveState(record)));
-    expect(listCallRecords(recordView(record).calls).map((c) => `${c.name}:${c.status}:${c.approval ?? ""}`)).toEqual(["add:ok:", "add:ok:", "wipe:error:denied", "missing:error:"]);
+    expect(listCallRecords(recordView(record).calls).map((c) => `${c.name}:${c.status}:${c.approval ?? ""}`)).toEqual([
+      "add:ok:",
+      "add:ok:",
+      "wipe:error:denied",
+      "missing:error:",
+    ]);
   });
 
   it("round-trips a 10 000-call run", () => {
@@ -105,13 +119,27 @@ function liveState(record: RunRecord) {
   for (const e of record.events) {
     if (e.type === "call-start") {
       const line = e.line === undefined ? {} : { line: e.line };
-      actions.push({ type: "event", runId, event: { type: "call-start", callId: e.callId, namespace: e.namespace, name: e.name, args: e.args, time: e.time, ...line } });
-    }
-    else if (e.type === "call-end")
-      actions.push({ type: "event", runId, event: e.ok ? { type: "call-end", callId: e.callId, time: e.time, ok: true, value: e.value } : { type: "call-end", callId: e.callId, time: e.time, ok: false, error: e.error } });
+      actions.push({
+        type: "event",
+        runId,
+        event: { type: "call-start", callId: e.callId, namespace: e.namespace, name: e.name, args: e.args, time: e.time, ...line },
+      });
+    } else if (e.type === "call-end")
+      actions.push({
+        type: "event",
+        runId,
+        event: e.ok
+          ? { type: "call-end", callId: e.callId, time: e.time, ok: true, value: e.value }
+          : { type: "call-end", callId: e.callId, time: e.time, ok: false, error: e.error },
+      });
     else if (e.type === "call-info") actions.push({ type: "info", runId, callId: e.callId, info: e.info });
     else if (e.type === "approval") actions.push({ type: "info", runId, callId: e.callId, info: { approval: e.state } });
-    else if (e.type === "end") actions.push({ type: "finish", runId, result: e.ok ? { ok: true, value: e.value, logs: [], stats: e.stats } : { ok: false, error: e.error, logs: [], stats: e.stats } });
+    else if (e.type === "end")
+      actions.push({
+        type: "finish",
+        runId,
+        result: e.ok ? { ok: true, value: e.value, logs: [], stats: e.stats } : { ok: false, error: e.error, logs: [], stats: e.stats },
+      });
   }
   return actions.reduce(reduceCallRecords, EMPTY_CALL_RECORDS);
 }

@@ -55,8 +55,16 @@ describe("buildWaterfall", () => {
 
   it("counts facets for the filter menus", () => {
     const facets = facetsOf(records);
-    expect(facets.servers).toEqual([{ value: "shipping", count: 1 }, { value: "Shipping Co", count: 1 }, { value: "store", count: 1 }]);
-    expect(facets.statuses).toEqual([{ value: "ok", count: 1 }, { value: "error", count: 1 }, { value: "waiting", count: 1 }]);
+    expect(facets.servers).toEqual([
+      { value: "shipping", count: 1 },
+      { value: "Shipping Co", count: 1 },
+      { value: "store", count: 1 },
+    ]);
+    expect(facets.statuses).toEqual([
+      { value: "ok", count: 1 },
+      { value: "error", count: 1 },
+      { value: "waiting", count: 1 },
+    ]);
   });
 
   it("lays out a 10 000-call recorded run", () => {
