@@ -8,7 +8,7 @@ import { useCodeModeChat } from "@/components/hooks/use-code-mode-chat";
 import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
 import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
 import { providerInfo } from "@/lib/model/providers";
-import type { ApprovalDecision } from "@/lib/model/tool-handler";
+import type { CodeApprovalDecision } from "@/lib/model/tool-handler";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
 import type { RunResult } from "@/lib/sandbox/types";
 import { ChatComposer } from "./ChatComposer";
@@ -29,7 +29,7 @@ export interface ChatPanelProps {
   /** Declarations of the best matches for a query (search mode): ToolSearch.search(query, limit).text. */
   searchTools: (query: string, limit: number) => string;
   /** Step mode: show the code in the editor and resolve when the person runs (maybe edited) code or skips it. */
-  awaitApproval: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+  awaitApproval: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
   /** A connected server has destructive tools: step mode defaults to on. */
   hasDestructiveTools: boolean;
   /** Opens a tool call's run (output panel, timeline). */

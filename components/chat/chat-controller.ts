@@ -12,7 +12,7 @@ import { EXECUTE_CODE_TOOL } from "@/lib/codemode/system-prompt";
 import { cancelPendingToolCalls, dropFailedStep, lastUserMessage } from "@/lib/model/conversation";
 import { decideNext, type LoopDecision, type LoopPolicy } from "@/lib/model/loop-policy";
 import type { ChatRequestExtras } from "@/lib/model/request-schema";
-import { answerToolCall, type ApprovalDecision, type ToolCallRequest } from "@/lib/model/tool-handler";
+import { answerToolCall, type CodeApprovalDecision, type ToolCallRequest } from "@/lib/model/tool-handler";
 import type { CodeModeTools, CodeModeUIMessage, InspectorStep } from "@/lib/model/types";
 import type { RunResult } from "@/lib/sandbox/types";
 
@@ -23,7 +23,7 @@ export interface CodeModeChatHost {
   /** Declarations of the best matches (search mode). */
   searchTools: (query: string, limit: number) => string;
   /** Step mode: resolves when the person runs (maybe edited) code or skips it. */
-  awaitApproval: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+  awaitApproval: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
   /** Called on Stop and Clear: cancel the sandbox run and any approval still waiting. */
   stopRun?: () => void;
 }

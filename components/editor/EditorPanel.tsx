@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import type { EditorMarker } from "./CodeEditor";
-import type { ChatCodeEntry, PendingApproval } from "@/components/hooks/use-chat-bridge";
+import type { ChatCodeEntry, PendingCodeApproval } from "@/components/hooks/use-chat-bridge";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
 import { LimitsControl } from "./LimitsControl";
 
@@ -22,7 +22,7 @@ export interface EditorPanelProps {
   errorMarker: EditorMarker | undefined;
   declarations: string;
   /** Step mode: model code waiting for Run (which sends the editor's code, edited or not) or Skip. */
-  pending?: PendingApproval | undefined;
+  pending?: PendingCodeApproval | undefined;
   onSkip?: () => void;
   /** The model's execute_code calls, newest first. */
   history?: readonly ChatCodeEntry[];

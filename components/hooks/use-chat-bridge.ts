@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ApprovalDecision } from "@/lib/model/tool-handler";
+import type { CodeApprovalDecision } from "@/lib/model/tool-handler";
 import type { RunResult } from "@/lib/sandbox/types";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
@@ -18,7 +18,7 @@ export interface ChatCodeEntry {
 }
 
 /** Model code waiting in the editor for the person (step mode). */
-export interface PendingApproval {
+export interface PendingCodeApproval {
   toolCallId: string;
   code: string;
 }
@@ -30,13 +30,13 @@ export interface UseChatBridgeResult {
     searchPrompt: string;
     runCode: (code: string, toolCallId: string) => Promise<RunResult>;
     searchTools: (query: string, limit: number) => string;
-    awaitApproval: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+    awaitApproval: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
     hasDestructiveTools: boolean;
     stopRun: () => void;
     connectedServers: readonly string[];
   };
   /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
-  pending: PendingApproval | undefined;
+  pending: PendingCodeApproval | undefined;
   approve: () => void;
   skip: () => void;
   history: readonly ChatCodeEntry[];
@@ -61,8 +61,8 @@ export interface ChatBridgeDeps {
  */
 export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: ChatBridgeDeps): UseChatBridgeResult {
   const [history, setHistory] = useState<ChatCodeEntry[]>([]);
-  const [pending, setPending] = useState<PendingApproval | undefined>(undefined);
-  const resolveRef = useRef<((decision: ApprovalDecision) => void) | null>(null);
+  const [pending, setPending] = useState<PendingCodeApproval | undefined>(undefined);
+  const resolveRef = useRef<((decision: CodeApprovalDecision) => void) | null>(null);
   // Approve sends whatever the editor holds at that moment (the person may have edited the code).
   const codeRef = useRef(editor.code);
   useEffect(() => {
@@ -86,7 +86,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     [setCode, remember, run, prepareHost, observer, limits],
   );
 
-  const settle = useCallback((decision: ApprovalDecision) => {
+  const settle = useCallback((decision: CodeApprovalDecision) => {
     const resolve = resolveRef.current;
     resolveRef.current = null;
     setPending(undefined);
@@ -100,7 +100,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
       setCode(code);
       remember(toolCallId, code);
       setPending({ toolCallId, code });
-      return new Promise<ApprovalDecision>((resolve) => {
+      return new Promise<CodeApprovalDecision>((resolve) => {
         resolveRef.current = resolve;
       });
     },

@@ -9,7 +9,7 @@ import { withStdioBridge } from "@/lib/mcp/stdio-connector";
 import { adoptLocalToken } from "@/lib/mcp/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/connect-origins";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
-import { buildHostFunctions, type CallInfo } from "@/lib/mcp/host-functions";
+import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
 import type { HostFunctions } from "@/lib/sandbox/types";
@@ -31,7 +31,7 @@ export interface UseMcpResult {
   /** The same list in the shape the declarations generator takes. */
   serverTools: readonly ServerTools[];
   /** Host functions for one run: one namespace per connected server. */
-  hostFor: (onCallInfo: (callId: number, info: CallInfo) => void, onProgress?: OnProgress) => HostFunctions;
+  hostFor: (onCallInfo: (callId: number, info: HostCallReport) => void, onProgress?: OnProgress) => HostFunctions;
 }
 
 type OnProgress = NonNullable<Parameters<typeof buildHostFunctions>[1]>["onProgress"];
@@ -102,7 +102,7 @@ export function useMcp(): UseMcpResult {
   const serverTools = useMemo(() => connected.map((s) => ({ name: s.config.name, tools: s.tools })), [connected]);
 
   const hostFor = useCallback(
-    (onCallInfo: (callId: number, info: CallInfo) => void, onProgress?: OnProgress): HostFunctions => {
+    (onCallInfo: (callId: number, info: HostCallReport) => void, onProgress?: OnProgress): HostFunctions => {
       if (!manager) return {};
       const live = connected.flatMap((s) => {
         const connection = manager.connection(s.config.id);

@@ -22,7 +22,7 @@ import { validateArguments, validateStructuredContent } from "./validate";
 import type { OutputFinding } from "./validate";
 
 /** What the host learned about one call, for its timeline row. */
-export interface CallInfo {
+export interface HostCallReport {
   /** Original server and tool names (not the sanitised ones). */
   server: string;
   tool: string;
@@ -51,7 +51,7 @@ export interface HostServer {
 /** Hooks into every call. */
 export interface HostFunctionHooks {
   /** Called once per call that got as far as the argument check. Must not throw (it is guarded). */
-  onCallInfo?: (callId: number, info: CallInfo) => void;
+  onCallInfo?: (callId: number, info: HostCallReport) => void;
   /** Progress notifications of a call; asking for them makes the server send them. */
   onProgress?: (callId: number, progress: Progress) => void;
 }
@@ -92,7 +92,7 @@ function outputFindings(tool: Tool, result: CallToolResult): OutputFinding[] {
 }
 
 function makeHostFunction(server: HostServer, tool: Tool, hooks: HostFunctionHooks): HostFunction {
-  const report = (callId: number, info: Omit<CallInfo, "server" | "tool">) => {
+  const report = (callId: number, info: Omit<HostCallReport, "server" | "tool">) => {
     try {
       hooks.onCallInfo?.(callId, { server: server.name, tool: tool.name, ...info });
     } catch {

@@ -97,11 +97,6 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   },
 ];
 
-/** True when `id` names a provider. */
-export function isProviderId(id: string): id is ProviderId {
-  return (PROVIDER_IDS as readonly string[]).includes(id);
-}
-
 /** The provider called `id` (the demo one when unknown). */
 export function providerInfo(id: ProviderId): ProviderInfo {
   return PROVIDERS.find((p) => p.id === id) ?? (PROVIDERS[0] as ProviderInfo);

@@ -11,7 +11,7 @@ import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, search
 import type { ExecuteCodeOutput, SearchToolsOutput } from "./types";
 
 /** What a person decided in step mode: run (possibly edited) code, or skip it with a message for the model. */
-export type ApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
+export type CodeApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
 
 /** What the host gives the loop: the sandbox, the tool search and, in step mode, a person. */
 export interface ToolHandlers {
@@ -20,7 +20,7 @@ export interface ToolHandlers {
   /** Returns the declarations of the best matches for a query (search mode). */
   searchTools: (query: string, limit: number) => string;
   /** Step mode: called before code runs. */
-  awaitApproval?: (code: string, toolCallId: string) => Promise<ApprovalDecision>;
+  awaitApproval?: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
 }
 
 /** One tool call to answer. */

@@ -5,7 +5,7 @@ import { connectToServer } from "@/lib/mcp/connection";
 import type { McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions } from "@/lib/mcp/host-functions";
-import type { CallInfo, HostServer } from "@/lib/mcp/host-functions";
+import type { HostCallReport, HostServer } from "@/lib/mcp/host-functions";
 import { ToolError } from "@/lib/mcp/unwrap";
 import { startDemoHost } from "../../fixtures/mcp/demo-host";
 import { liarServer, startMcpHttpServer } from "../../fixtures/mcp/test-servers";
@@ -37,8 +37,8 @@ afterAll(async () => {
 const signal = new AbortController().signal;
 
 function recorder() {
-  const infos: Array<{ callId: number; info: CallInfo }> = [];
-  return { infos, hooks: { onCallInfo: (callId: number, info: CallInfo) => void infos.push({ callId, info }) } };
+  const infos: Array<{ callId: number; info: HostCallReport }> = [];
+  return { infos, hooks: { onCallInfo: (callId: number, info: HostCallReport) => void infos.push({ callId, info }) } };
 }
 
 function fn(host: ReturnType<typeof buildHostFunctions>["host"], namespace: string, name: string) {
