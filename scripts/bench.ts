@@ -1,9 +1,10 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and the README's Benchmarks section. `--only node|browser|codemode` narrows it.
+// the issue notes and the README's Benchmarks section. `--only node|browser|codemode|timeline|validation` narrows it.
 import { benchSandboxNode } from "./bench/sandbox-node";
 import { benchSandboxBrowser } from "./bench/sandbox-browser";
 import { benchCodemode } from "./bench/codemode";
 import { benchTimeline } from "./bench/timeline";
+import { benchValidation } from "./bench/validation";
 import { printRows, type BenchRow } from "./bench/rows";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
@@ -13,6 +14,7 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
   { id: "browser", title: "Sandbox in Chromium (module worker, singlefile release-sync, postMessage included)", run: benchSandboxBrowser },
   { id: "codemode", title: "Typed tool API (declarations, tokens, search)", run: benchCodemode },
   { id: "timeline", title: "Debugging timeline (10 000 calls, Node)", run: benchTimeline },
+  { id: "validation", title: "Tool argument validation (Node)", run: benchValidation },
 ];
 
 for (const suite of suites) {

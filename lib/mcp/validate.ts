@@ -41,8 +41,11 @@ const MAX_CACHED = 500;
 const MAX_ISSUES = 8;
 const JSON_TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
 
-// Keyed by schema text: servers send a fresh object on every tools/list, so identity would miss.
+// Keyed by schema text: servers send a fresh object on every tools/list, so identity alone would
+// miss. Identity is the fast path: the same tool's schema object is checked on every call, and
+// stringifying it each time cost more than validating.
 const cache = new Map<string, Compiled>();
+const byObject = new WeakMap<object, Compiled>();
 
 function draftFor(schema: Record<string, unknown>): SchemaDraft {
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -180,6 +183,14 @@ function prepare(schema: unknown): Compiled {
 
 /** Prepares a schema once per distinct text (bounded cache); never throws. */
 export function compileSchema(schema: unknown): Compiled {
+  const known = schema !== null && typeof schema === "object" ? byObject.get(schema) : undefined;
+  if (known) return known;
+  const compiled = compileByText(schema);
+  if (schema !== null && typeof schema === "object") byObject.set(schema, compiled);
+  return compiled;
+}
+
+function compileByText(schema: unknown): Compiled {
   let key: string;
   try {
     key = JSON.stringify(schema) ?? "undefined";
