@@ -32,7 +32,9 @@ const token = given.length >= 32 ? given : randomBytes(32).toString("base64url")
 process.env.CMP_LOCAL_TOKEN = local ? token : "";
 process.env.CMP_LISTEN_HOST = host;
 process.env.CMP_SERVER = "serve";
-const hops = Number(process.env.CMP_TRUST_PROXY === "true" ? 1 : (process.env.CMP_TRUST_PROXY ?? 0)) || 0;
+// The same rule as trustedProxyHops (lib/http/deployment.ts): true/yes is 1, else an integer 1 to 9.
+const trust = process.env.CMP_TRUST_PROXY?.trim() ?? "";
+const hops = /^(true|yes)$/i.test(trust) ? 1 : Number.isInteger(Number(trust)) && Number(trust) > 0 && Number(trust) < 10 ? Number(trust) : 0;
 
 const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
 await app.prepare();

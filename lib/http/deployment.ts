@@ -94,6 +94,14 @@ export function appMode(request: Request, env: Env, listen: ListenAddresses = pr
   return forwardedForOthers(request.headers) === undefined ? "local" : "hosted";
 }
 
+/** A positive number from an environment setting, or `fallback` when it is unset, empty or not one. */
+export function positiveSetting(text: string | undefined, fallback: number): number;
+export function positiveSetting(text: string | undefined): number | undefined;
+export function positiveSetting(text: string | undefined, fallback?: number): number | undefined {
+  const value = Number(text);
+  return text !== undefined && text.trim() !== "" && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 /** How many reverse proxies' X-Forwarded-For entries are believed (0: none). */
 export function trustedProxyHops(env: Env): number {
   const raw = env.CMP_TRUST_PROXY?.trim() ?? "";

@@ -15,8 +15,22 @@ export function isLoopbackAddress(address: string): boolean {
   return ipInCidr(address, "127.0.0.0/8") || ipInCidr(address, "::1/128");
 }
 
+// Every open socket is a handle, so a walk costs more the busier the server is, and the proxy
+// asks on every request. Listening sockets do not change under a running server: a found answer
+// is kept for a moment (an empty one is not, so a server that starts listening is seen at once).
+const LISTEN_CACHE_MS = 2_000;
+const listenCache = new Map<number, { addresses: string[]; at: number }>();
+
 /** Addresses of the listening TCP servers in this process bound to `port`. */
 export function processListenAddresses(port: number): string[] | undefined {
+  const cached = listenCache.get(port);
+  if (cached && Date.now() - cached.at < LISTEN_CACHE_MS) return cached.addresses;
+  const found = walkListenAddresses(port);
+  if (found && found.length > 0) listenCache.set(port, { addresses: found, at: Date.now() });
+  return found;
+}
+
+function walkListenAddresses(port: number): string[] | undefined {
   const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.();
   if (!Array.isArray(handles)) return undefined;
   const out: string[] = [];

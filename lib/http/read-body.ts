@@ -7,12 +7,24 @@
 import { RouteError } from "./route-error";
 import type { RouteSurface } from "./route-error";
 
+/** Bytes read with a cap, or "too_large" once they pass it. */
+export type CappedBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" };
+
 /** The body as bytes, or "too_large" once it passes `maxBytes`. */
-export async function readBodyBytes(request: Request, maxBytes: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" }> {
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<CappedBytes> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: "too_large" };
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
-  const reader = request.body.getReader();
+  return readStreamCapped(request.body, maxBytes);
+}
+
+/**
+ * Reads a byte stream to its end, or cancels it as soon as it passes `maxBytes` (request bodies,
+ * and inflating a share link, where a small payload can expand a thousandfold). A stream error
+ * is thrown as is.
+ */
+export async function readStreamCapped(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<CappedBytes> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -18,6 +18,18 @@ export interface RouteOptions<S extends RouteSurface> extends RouteRules<S> {
   env?: () => Env;
 }
 
+// The allowed hosts depend on two settings only; rebuilt when they change, not per request.
+let hostsKey: string | undefined;
+let hosts: ReadonlySet<string> = new Set();
+function hostsFor(env: Env): ReadonlySet<string> {
+  const key = `${env.CMP_LISTEN_HOST ?? ""}|${env.CMP_ALLOWED_HOSTS ?? ""}`;
+  if (key !== hostsKey) {
+    hosts = allowedHosts(env);
+    hostsKey = key;
+  }
+  return hosts;
+}
+
 /** Wraps a handler with the guard and the error path. Keeps the handler's (request, context) signature. */
 export function route<S extends RouteSurface, C = unknown>(
   options: RouteOptions<S>,
@@ -26,7 +38,7 @@ export function route<S extends RouteSurface, C = unknown>(
   const readEnv = options.env ?? (() => process.env);
   return async (request, context) => {
     try {
-      const refusal = checkRequest(request, allowedHosts(readEnv()), options);
+      const refusal = checkRequest(request, hostsFor(readEnv()), options);
       if (refusal) return refusal.toResponse();
       return await handler(request, context);
     } catch (error) {

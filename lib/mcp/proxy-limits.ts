@@ -5,6 +5,7 @@
  * CMP_REDIS_URL set they are shared by every instance (lib/http/shared-store.ts).
  */
 import "server-only";
+import { positiveSetting } from "../http/deployment";
 import type { Env } from "../http/deployment";
 import { createRateLimiter } from "../http/rate-limit";
 import type { RateLimiter } from "../http/rate-limit";
@@ -19,19 +20,14 @@ export interface ProxyLimiters {
 const MINUTE = 60_000;
 let current: ProxyLimiters | undefined;
 
-function positive(text: string | undefined, fallback: number): number {
-  const value = Number(text);
-  return text !== undefined && text.trim() !== "" && Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 /** The process's limiters, created on first use. */
 export function proxyLimiters(env: Env): ProxyLimiters {
   if (current) return current;
   const make = (name: string, limit: number) =>
     sharedRateLimiter(env, `proxy:${name}`, { limit, windowMs: MINUTE }) ?? createRateLimiter({ limit, windowMs: MINUTE });
   current = {
-    perClient: make("client", positive(env.MCP_PROXY_RATE_PER_MINUTE, 240)),
-    global: make("global", positive(env.MCP_PROXY_GLOBAL_RATE_PER_MINUTE, 6_000)),
+    perClient: make("client", positiveSetting(env.MCP_PROXY_RATE_PER_MINUTE, 240)),
+    global: make("global", positiveSetting(env.MCP_PROXY_GLOBAL_RATE_PER_MINUTE, 6_000)),
   };
   return current;
 }

@@ -22,6 +22,7 @@ import type { ResolveAll } from "../net/guarded-lookup";
 import { checkProxyTarget } from "../net/proxy-guard";
 import type { ProxyGuardOptions } from "../net/proxy-guard";
 import { buildDownstreamHeaders, buildUpstreamHeaders, TARGET_HEADER } from "./proxy-headers";
+import { positiveSetting } from "../http/deployment";
 import type { AppMode, Env } from "../http/deployment";
 import { PRIVATE_TARGETS } from "../net/private-targets";
 
@@ -57,11 +58,6 @@ const agentPools = {
   none: { http: false as const, https: false as const },
 };
 
-function positive(text: string | undefined): number | undefined {
-  const value = Number(text);
-  return text !== undefined && text.trim() !== "" && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
 /** Hosted defaults: an SSE stream lives at most 10 minutes and relays at most 64 MB. */
 export const HOSTED_PROXY_CAPS = { maxStreamMs: 10 * 60_000, maxResponseBytes: 64 * 1024 * 1024 } as const;
 
@@ -78,7 +74,7 @@ export function proxyOptionsFor(mode: AppMode, env: Env): ProxyOptions {
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  const timeout = positive(env.MCP_PROXY_TIMEOUT_MS);
+  const timeout = positiveSetting(env.MCP_PROXY_TIMEOUT_MS);
   const base: ProxyOptions = {
     pool: mode,
     allowList: mode === "local" ? [...allowList, ...PRIVATE_TARGETS] : allowList,
@@ -88,8 +84,8 @@ export function proxyOptionsFor(mode: AppMode, env: Env): ProxyOptions {
   if (mode === "local") return base;
   return {
     ...base,
-    maxStreamMs: positive(env.MCP_PROXY_MAX_STREAM_MS) ?? HOSTED_PROXY_CAPS.maxStreamMs,
-    maxResponseBytes: positive(env.MCP_PROXY_MAX_RESPONSE_BYTES) ?? HOSTED_PROXY_CAPS.maxResponseBytes,
+    maxStreamMs: positiveSetting(env.MCP_PROXY_MAX_STREAM_MS) ?? HOSTED_PROXY_CAPS.maxStreamMs,
+    maxResponseBytes: positiveSetting(env.MCP_PROXY_MAX_RESPONSE_BYTES) ?? HOSTED_PROXY_CAPS.maxResponseBytes,
   };
 }
 

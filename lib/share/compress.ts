@@ -3,6 +3,7 @@
  * Node 22), so no compression dependency ships to the client. Inflating stops as soon as the
  * output passes a cap: a small payload of zeros can inflate a thousandfold.
  */
+import { readStreamCapped } from "../http/read-body";
 
 /** Why inflating failed: the data is not deflate (or is cut short), or it inflates past the cap. */
 export type InflateResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "corrupt" | "too_large" };
@@ -13,16 +14,6 @@ function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
   return new Blob([bytes.slice()]).stream();
 }
 
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
 /** Compresses bytes with deflate-raw. */
 export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
   const compressed = streamOf(bytes).pipeThrough(new CompressionStream("deflate-raw"));
@@ -31,23 +22,10 @@ export async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
 
 /** Inflates deflate-raw bytes, giving up once the output would exceed `maxBytes`. */
 export async function inflateRaw(bytes: Uint8Array, maxBytes: number): Promise<InflateResult> {
-  const reader = streamOf(bytes).pipeThrough(new DecompressionStream("deflate-raw")).getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        return { ok: false, reason: "too_large" };
-      }
-      chunks.push(value);
-    }
+    return await readStreamCapped(streamOf(bytes).pipeThrough(new DecompressionStream("deflate-raw")), maxBytes);
   } catch {
     // Truncated input ends in Z_BUF_ERROR, garbage in Z_DATA_ERROR: both mean a damaged link.
     return { ok: false, reason: "corrupt" };
   }
-  return { ok: true, bytes: concat(chunks, total) };
 }

@@ -13,6 +13,7 @@
  * Client keys come from lib/http/client-address.ts. Server only.
  */
 import "server-only";
+import { positiveSetting } from "../http/deployment";
 import type { Env } from "../http/deployment";
 import { createRateLimiter } from "../http/rate-limit";
 import type { RateLimiter } from "../http/rate-limit";
@@ -49,22 +50,17 @@ export interface ShortLinkRuntime {
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-function positive(text: string | undefined, fallback: number): number {
-  const value = Number(text);
-  return text !== undefined && text.trim() !== "" && Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 /** Reads the settings; unset or invalid values fall back to the defaults. */
 export function shortLinkConfigFromEnv(env: Env): ShortLinkConfig {
   return {
     enabled: !/^(1|true|yes)$/i.test(env.CMP_SHARE_DISABLE ?? ""),
     dir: env.CMP_SHARE_DIR?.trim() || ".data/shares",
-    maxTotalBytes: positive(env.CMP_SHARE_MAX_TOTAL_BYTES, 512 * 1024 * 1024),
-    ttlMs: positive(env.CMP_SHARE_TTL_DAYS, 30) * DAY,
-    perClientPerMinute: positive(env.CMP_SHARE_RATE_PER_MINUTE, 10),
-    clientBytesPerDay: positive(env.CMP_SHARE_CLIENT_BYTES_PER_DAY, 16 * 1024 * 1024),
-    globalPerMinute: positive(env.CMP_SHARE_GLOBAL_RATE_PER_MINUTE, 300),
-    readsPerClientPerMinute: positive(env.CMP_SHARE_READ_RATE_PER_MINUTE, 120),
+    maxTotalBytes: positiveSetting(env.CMP_SHARE_MAX_TOTAL_BYTES, 512 * 1024 * 1024),
+    ttlMs: positiveSetting(env.CMP_SHARE_TTL_DAYS, 30) * DAY,
+    perClientPerMinute: positiveSetting(env.CMP_SHARE_RATE_PER_MINUTE, 10),
+    clientBytesPerDay: positiveSetting(env.CMP_SHARE_CLIENT_BYTES_PER_DAY, 16 * 1024 * 1024),
+    globalPerMinute: positiveSetting(env.CMP_SHARE_GLOBAL_RATE_PER_MINUTE, 300),
+    readsPerClientPerMinute: positiveSetting(env.CMP_SHARE_READ_RATE_PER_MINUTE, 120),
   };
 }
 
