@@ -2,7 +2,7 @@
 
 import { isToolUIPart } from "ai";
 import { useState } from "react";
-import type { ToolActivity } from "@/components/hooks/use-code-mode-chat";
+import type { ToolActivity } from "@/lib/model/agent-loop";
 import { stopNotice, type LoopDecision } from "@/lib/model/loop-policy";
 import type { CodeModeUIMessage, ExecuteCodeOutput, InspectorStep } from "@/lib/model/types";
 import { formatJson } from "./format";

@@ -1,16 +1,9 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { useChatProviders } from "@/components/hooks/use-chat-providers";
-import { useChatSettings } from "@/components/hooks/use-chat-settings";
-import { useChatSystemPrompt } from "@/components/hooks/use-chat-system-prompt";
-import { useCodeModeChat } from "@/components/hooks/use-code-mode-chat";
-import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
-import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
+import type { UseChatModelResult } from "@/components/hooks/use-chat-model";
+import type { UseChatSessionResult } from "@/components/hooks/use-chat-session";
 import { providerInfo } from "@/lib/model/providers";
-import type { CodeApprovalDecision } from "@/lib/model/tool-handler";
-import { toRestorableMessages } from "@/lib/model/restore-messages";
-import type { RunResult } from "@/lib/sandbox/types";
 import { ChatComposer } from "./ChatComposer";
 import { ChatEmptyState } from "./ChatEmptyState";
 import { ChatMessage } from "./ChatMessage";
@@ -18,61 +11,23 @@ import { ChatSettings } from "./ChatSettings";
 import { SystemPromptEditor } from "./SystemPromptEditor";
 import styles from "./ChatPanel.module.css";
 
-/** What the page wires into the chat. */
+/** What the page wires into the chat: its one session and model choice, both created at the page level. */
 export interface ChatPanelProps {
-  /** The generated system prompt with every declaration (buildSystemPrompt(declarations)). */
-  defaultSystemPrompt: string;
-  /** The generated system prompt for search mode (buildSystemPrompt(declarations, "search")). */
-  searchPrompt: string;
-  /** Runs the model's program in the sandbox against the connected servers. Should resolve, not throw. */
-  runCode: (code: string, toolCallId: string) => Promise<RunResult>;
-  /** Declarations of the best matches for a query (search mode): ToolSearch.search(query, limit).text. */
-  searchTools: (query: string, limit: number) => string;
-  /** Step mode: show the code in the editor and resolve when the person runs (maybe edited) code or skips it. */
-  awaitApproval: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
-  /** A connected server has destructive tools: step mode defaults to on. */
+  chat: UseChatSessionResult;
+  model: UseChatModelResult;
+  /** A connected server has destructive tools (step mode defaults to on). */
   hasDestructiveTools: boolean;
-  /** Opens a tool call's run (output panel, timeline). */
-  onShowRun?: (toolCallId: string) => void;
-  /** Stop and Clear call this while the chat's code runs or waits: cancel the run and resolve any waiting approval (as a skip). */
-  stopRun?: () => void;
   /** Names of the connected servers, to mark example prompts whose server is missing. */
   connectedServers?: readonly string[];
-  /** A conversation to put back (from a shared link); applied once per id, nothing is sent or run. */
-  restore?: { id: number; messages: readonly unknown[] } | undefined;
-  /** A message the page asks the chat to send (a manual run's result); sent once per id. */
-  outbox?: { id: number; text: string } | undefined;
-  /** Told whenever the conversation or the model changes (the Share dialog reads it). */
-  onConversation?: (snapshot: ConversationSnapshot) => void;
-}
-
-/** What a share needs of the chat: its messages and which model (never a key). */
-export interface ConversationSnapshot {
-  messages: readonly unknown[];
-  model: { provider: string; id: string };
+  /** Opens a tool call's run (output panel, timeline). */
+  onShowRun?: (toolCallId: string) => void;
 }
 
 /** The chat panel: code-mode conversation with a model, settings, system prompt and request inspector. */
 export function ChatPanel(props: ChatPanelProps) {
-  const { settings, keys, update, setKey, forgetKeys } = useChatSettings();
-  const providers = useChatProviders();
-  const serverKeys = usableServerKeys(providers.serverKeys, providers.access, keys);
-  const mode = settings.searchMode ? "search" : "declarations";
-  const systemPrompt = useChatSystemPrompt({ declarations: props.defaultSystemPrompt, search: props.searchPrompt }, mode);
-  const provider = effectiveProvider(settings, serverKeys, keys);
-  const modelId = modelIdFor(settings, provider);
-  const stepMode = effectiveStepMode(settings, props.hasDestructiveTools);
-  const chat = useCodeModeChat({
-    host: {
-      runCode: props.runCode,
-      searchTools: props.searchTools,
-      awaitApproval: props.awaitApproval,
-      ...(props.stopRun ? { stopRun: props.stopRun } : {}),
-    },
-    requestExtras: () => buildRequestExtras({ settings, keys, serverKeys, instructions: systemPrompt.prompt }),
-    policy: { maxSteps: settings.maxSteps, returnDirectly: settings.returnDirectly },
-    stepMode,
-  });
+  const { session, state, busy } = props.chat;
+  const { settings, keys, update, setKey, forgetKeys, serverKeys, access, provider, modelId, stepMode, systemPrompt } = props.model;
+  const actions = useActions(session);
   const [open, setOpen] = useState<"settings" | "prompt" | null>(null);
   const toggle = (which: "settings" | "prompt") => setOpen((current) => (current === which ? null : which));
 
@@ -82,28 +37,9 @@ export function ChatPanel(props: ChatPanelProps) {
   useEffect(() => {
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [chat.messages, chat.error]);
+  }, [state.messages, state.error]);
 
-  const { onConversation, outbox, restore } = props;
-  const restoredId = useRef(0);
-  const { restore: restoreChat } = chat;
-  useEffect(() => {
-    if (!restore || restore.id === restoredId.current) return;
-    restoredId.current = restore.id;
-    restoreChat(toRestorableMessages(restore.messages));
-  }, [restore, restoreChat]);
-  const sentOutbox = useRef(0);
-  const { send } = chat;
-  useEffect(() => {
-    if (!outbox || outbox.id === sentOutbox.current) return;
-    sentOutbox.current = outbox.id;
-    send(outbox.text);
-  }, [outbox, send]);
-  useEffect(() => {
-    onConversation?.({ messages: chat.messages, model: { provider, id: modelId } });
-  }, [onConversation, chat.messages, provider, modelId]);
-
-  const lastUserId = chat.messages.findLast((m) => m.role === "user")?.id;
+  const lastUserId = state.messages.findLast((m) => m.role === "user")?.id;
   const badge = provider === "demo" ? "demo model (offline)" : `${providerInfo(provider).label} · ${modelId}`;
 
   return (
@@ -121,7 +57,7 @@ export function ChatPanel(props: ChatPanelProps) {
         <button type="button" aria-pressed={open === "settings"} onClick={() => toggle("settings")}>
           Settings
         </button>
-        <button type="button" onClick={chat.clear} disabled={chat.messages.length === 0 && !chat.busy}>
+        <button type="button" onClick={actions.clear} disabled={state.messages.length === 0 && !busy}>
           Clear
         </button>
       </div>
@@ -130,7 +66,7 @@ export function ChatPanel(props: ChatPanelProps) {
           settings={settings}
           keys={keys}
           serverKeys={serverKeys}
-          access={providers.access}
+          access={access}
           provider={provider}
           modelId={modelId}
           stepMode={stepMode}
@@ -151,40 +87,52 @@ export function ChatPanel(props: ChatPanelProps) {
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {chat.messages.length === 0 ? (
+        {state.messages.length === 0 ? (
           <ChatEmptyState
-            onPick={chat.send}
+            onPick={actions.send}
             usingDemo={provider === "demo"}
             {...(props.connectedServers ? { connectedServers: props.connectedServers } : {})}
           />
         ) : (
-          chat.messages.map((message) => (
+          state.messages.map((message) => (
             <ChatMessage
               key={message.id}
               message={message}
-              activity={chat.activity}
-              steps={chat.inspector[message.id] ?? []}
-              stop={chat.stops[message.id]}
-              {...(message.id === lastUserId ? { onEdit: chat.editLast } : {})}
+              activity={state.activity}
+              steps={state.inspector[message.id] ?? []}
+              stop={state.stops[message.id]}
+              {...(message.id === lastUserId ? { onEdit: actions.editLast } : {})}
               {...(props.onShowRun ? { onShowRun: props.onShowRun } : {})}
             />
           ))
         )}
-        {chat.status === "submitted" ? (
+        {state.status === "submitted" ? (
           <p className={styles.waiting} role="status">
             Waiting for the model…
           </p>
         ) : null}
-        {chat.error !== undefined ? (
+        {state.error !== undefined ? (
           <div className={styles.error} role="alert">
-            <p>{chat.error}</p>
-            <button type="button" onClick={chat.retry}>
+            <p>{state.error}</p>
+            <button type="button" onClick={actions.retry}>
               Retry
             </button>
           </div>
         ) : null}
       </div>
-      <ChatComposer busy={chat.busy} onSend={chat.send} onStop={chat.stop} />
+      <ChatComposer busy={busy} onSend={actions.send} onStop={actions.stop} />
     </section>
   );
+}
+
+/** The session's commands as event handlers (their promises settle in the session's own state). */
+function useActions(session: UseChatSessionResult["session"]) {
+  const [actions] = useState(() => ({
+    send: (text: string) => void session.send(text),
+    stop: () => void session.stop(),
+    retry: () => void session.retry(),
+    editLast: (text: string) => void session.editLast(text),
+    clear: () => void session.clear(),
+  }));
+  return actions;
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { ToolActivity } from "@/components/hooks/use-code-mode-chat";
+import type { ToolActivity } from "@/lib/model/agent-loop";
 import { describeOutput } from "@/lib/model/tool-output";
 import type { CodeModeUIMessage, ExecuteCodeOutput, SearchToolsOutput } from "@/lib/model/types";
 import { formatJson } from "./format";

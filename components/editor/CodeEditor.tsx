@@ -18,14 +18,20 @@ export interface CodeEditorProps {
   marker: EditorMarker | undefined;
   /** TypeScript declarations of the connected servers' tools: completion, hover docs and type errors. */
   declarations: string;
-  /** A request to show a line (from the timeline's call → code links); a new nonce repeats it. */
-  reveal?: { line: number; nonce: number } | undefined;
+  /** Filled in once Monaco has mounted: what the page may ask of the editor. */
+  handleRef?: { current: EditorHandle | null } | undefined;
+}
+
+/** Commands the page gives the editor (the timeline's call → code links). */
+export interface EditorHandle {
+  /** Scrolls a 1-based line to the middle, selects it and focuses the editor. */
+  revealLine: (line: number) => void;
 }
 
 const MARKER_OWNER = "sandbox";
 
 /** Monaco, loaded from our own bundle, in TypeScript mode; Ctrl/Cmd+Enter runs. */
-export function CodeEditor({ value, onChange, onRun, marker, declarations, reveal }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, onRun, marker, declarations, handleRef }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const onRunRef = useRef(onRun);
   useEffect(() => {
@@ -35,20 +41,8 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, revea
   const handleMount: OnMount = (editor) => {
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current());
+    if (handleRef) handleRef.current = { revealLine: (line) => revealLine(editor, line) };
   };
-
-  useEffect(() => {
-    const editor = editorRef.current;
-    if (!editor || !reveal) return;
-    editor.revealLineInCenter(reveal.line);
-    editor.setSelection({
-      startLineNumber: reveal.line,
-      startColumn: 1,
-      endLineNumber: reveal.line,
-      endColumn: editor.getModel()?.getLineMaxColumn(reveal.line) ?? 1,
-    });
-    editor.focus();
-  }, [reveal]);
 
   // Re-registered whenever the server set changes; the previous lib is disposed first.
   useEffect(() => {
@@ -98,4 +92,10 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, revea
       }}
     />
   );
+}
+
+function revealLine(editor: monaco.editor.IStandaloneCodeEditor, line: number): void {
+  editor.revealLineInCenter(line);
+  editor.setSelection({ startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: editor.getModel()?.getLineMaxColumn(line) ?? 1 });
+  editor.focus();
 }

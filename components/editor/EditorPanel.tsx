@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { EditorMarker } from "./CodeEditor";
+import type { EditorHandle, EditorMarker } from "./CodeEditor";
 import type { ChatCodeEntry, PendingCodeApproval } from "@/components/hooks/use-chat-bridge";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
 import { LimitsControl } from "./LimitsControl";
@@ -26,13 +26,14 @@ export interface EditorPanelProps {
   onSkip?: () => void;
   /** The model's execute_code calls, newest first. */
   history?: readonly ChatCodeEntry[];
-  reveal?: { line: number; nonce: number } | undefined;
+  /** Filled in when Monaco mounts (the page reveals lines through it). */
+  editorHandle?: { current: EditorHandle | null };
   limits?: UseRunLimitsResult;
 }
 
 /** The Editor panel: Monaco plus Run, Stop and Reset. */
 export function EditorPanel(props: EditorPanelProps) {
-  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], reveal, limits } = props;
+  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], editorHandle, limits } = props;
   return (
     <section className="panel" aria-label="Editor">
       <div className="panel-header">
@@ -84,7 +85,7 @@ export function EditorPanel(props: EditorPanelProps) {
         </div>
       )}
       <div className="panel-body" style={{ overflow: "hidden" }}>
-        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} reveal={reveal} />
+        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} handleRef={editorHandle} />
       </div>
     </section>
   );

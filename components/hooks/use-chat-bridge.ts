@@ -1,8 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { CodeApprovalDecision } from "@/lib/model/tool-handler";
-import type { RunResult } from "@/lib/sandbox/types";
+import type { CodeApprovalDecision, ToolHandlers } from "@/lib/model/tool-handler";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
 import type { UseToolCatalogResult } from "./use-tool-catalog";
@@ -24,17 +23,14 @@ export interface PendingCodeApproval {
 }
 
 export interface UseChatBridgeResult {
-  /** What the chat panel needs from the rest of the page. */
-  chat: {
-    defaultSystemPrompt: string;
-    searchPrompt: string;
-    runCode: (code: string, toolCallId: string) => Promise<RunResult>;
-    searchTools: (query: string, limit: number) => string;
-    awaitApproval: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
-    hasDestructiveTools: boolean;
-    stopRun: () => void;
-    connectedServers: readonly string[];
-  };
+  /** The chat's tool handlers: the model's code runs in the page's sandbox, search uses the page's catalog, approvals wait in the editor. */
+  handlers: Required<ToolHandlers>;
+  /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
+  stopRun: () => void;
+  /** A connected server has destructive tools: step mode defaults to on. */
+  hasDestructiveTools: boolean;
+  /** Names of the connected servers, to mark example prompts whose server is missing. */
+  connectedServers: readonly string[];
   /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
   pending: PendingCodeApproval | undefined;
   approve: () => void;
@@ -120,17 +116,12 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   const connectedServers = useMemo(() => mcp.connected.map((s) => s.config.name), [mcp.connected]);
   const searchTools = useCallback((query: string, limit: number) => catalog.search.search(query, limit).text, [catalog.search]);
 
+  const handlers = useMemo(() => ({ runCode, searchTools, awaitApproval }), [runCode, searchTools, awaitApproval]);
   return {
-    chat: {
-      defaultSystemPrompt: catalog.systemPrompt,
-      searchPrompt: catalog.searchPrompt,
-      runCode,
-      searchTools,
-      awaitApproval,
-      hasDestructiveTools,
-      stopRun,
-      connectedServers,
-    },
+    handlers,
+    stopRun,
+    hasDestructiveTools,
+    connectedServers,
     pending,
     approve,
     skip,

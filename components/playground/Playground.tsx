@@ -1,10 +1,11 @@
 "use client";
 
 import { browserStorageOrNone } from "@/lib/storage/browser-storage";
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
-import { ChatPanel, type ConversationSnapshot } from "@/components/chat/ChatPanel";
+import { ChatPanel } from "@/components/chat/ChatPanel";
+import type { EditorHandle } from "@/components/editor/CodeEditor";
 import { EditorPanel } from "@/components/editor/EditorPanel";
 import { OutputPanel } from "@/components/output/OutputPanel";
 import { useSandboxRun } from "@/components/hooks/use-sandbox-run";
@@ -13,12 +14,15 @@ import { useToolCatalog } from "@/components/hooks/use-tool-catalog";
 import { useMcp } from "@/components/hooks/use-mcp";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
+import { useChatModel } from "@/components/hooks/use-chat-model";
+import { useChatSession } from "@/components/hooks/use-chat-session";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
+import { toRestorableMessages } from "@/lib/model/restore-messages";
 import type { RunResult } from "@/lib/sandbox/types";
 import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
 
@@ -34,24 +38,28 @@ export function Playground() {
   const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
   const limits = useRunLimits();
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
+  const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools);
+  const chat = useChatSession({
+    handlers: bridge.handlers,
+    stopRun: bridge.stopRun,
+    requestExtras: chatModel.requestExtras,
+    policy: { maxSteps: chatModel.settings.maxSteps, returnDirectly: chatModel.settings.returnDirectly },
+    stepMode: chatModel.stepMode,
+  });
   const [sharing, setSharing] = useState(false);
-  const [restoreChat, setRestoreChat] = useState<{ id: number; messages: readonly unknown[] } | undefined>(undefined);
-  const [conversation, setConversation] = useState<ConversationSnapshot | undefined>(undefined);
-  const onConversation = useCallback((snapshot: ConversationSnapshot) => setConversation(snapshot), []);
   // A run the person started from the editor can be handed to the model as their next message.
   const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
-  const [outbox, setOutbox] = useState<{ id: number; text: string } | undefined>(undefined);
-  const [reveal, setReveal] = useState<{ line: number; nonce: number } | undefined>(undefined);
-  const revealLine = useCallback((line: number) => setReveal((prev) => ({ line, nonce: (prev?.nonce ?? 0) + 1 })), []);
+  const editorHandle = useRef<EditorHandle | null>(null);
+  const revealLine = useCallback((line: number) => editorHandle.current?.revealLine(line), []);
   const runFromEditor = () => {
     const code = editor.code;
     setManualRun(undefined);
     void sandbox.run(code, debug.prepareHost, debug.observer, limits.overrides).then((result) => setManualRun({ code, result }));
   };
   const sendManualRun =
-    manualRun && (conversation?.messages.length ?? 0) > 0
+    manualRun && chat.state.messages.length > 0
       ? () => {
-          setOutbox((prev) => ({ id: (prev?.id ?? 0) + 1, text: manualResultMessage(manualRun.code, manualRun.result) }));
+          void chat.session.send(manualResultMessage(manualRun.code, manualRun.result));
           setManualRun(undefined);
         }
       : undefined;
@@ -75,10 +83,7 @@ export function Playground() {
       if (state.code !== undefined) editor.setCode(state.code);
       // Shared limits were already lowered to safe maximums when the link was decoded.
       if (state.limits) limits.adopt(state.limits);
-      if (state.messages && state.messages.length > 0) {
-        const messages = state.messages;
-        setRestoreChat((prev) => ({ id: (prev?.id ?? 0) + 1, messages }));
-      }
+      if (state.messages && state.messages.length > 0) void chat.session.restore(toRestorableMessages(state.messages));
     },
   });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.
@@ -107,7 +112,8 @@ export function Playground() {
             code: editor.code,
             systemPrompt: catalog.systemPrompt,
             limits: limits.overrides,
-            ...(conversation ? { messages: conversation.messages, model: conversation.model } : {}),
+            messages: chat.state.messages,
+            model: { provider: chatModel.provider, id: chatModel.modelId },
             runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
           }}
           onOpenFile={shareLink.openFile}
@@ -121,7 +127,7 @@ export function Playground() {
           </Panel>
           <Separator className="separator" />
           <Panel id="chat" defaultSize="25%" minSize="15%">
-            <ChatPanel {...bridge.chat} onConversation={onConversation} outbox={outbox} restore={restoreChat} />
+            <ChatPanel chat={chat} model={chatModel} hasDestructiveTools={bridge.hasDestructiveTools} connectedServers={bridge.connectedServers} />
           </Panel>
           <Separator className="separator" />
           <Panel id="work" defaultSize="52%" minSize="25%">
@@ -136,7 +142,7 @@ export function Playground() {
                   pending={bridge.pending}
                   onSkip={bridge.skip}
                   history={bridge.history}
-                  reveal={reveal}
+                  editorHandle={editorHandle}
                   limits={limits}
                   onStop={sandbox.stop}
                   errorMarker={sandbox.errorMarker}

@@ -1,45 +1,82 @@
 /**
- * The client-side tool loop without React: stream a step, answer its tool calls, decide,
- * repeat. The browser runs the same pieces through useChat (chat-stream.ts on the server,
- * tool-handler.ts and loop-policy.ts in the hook); this drives them in Node, for tests and
- * scripts, reading the stream with the AI SDK's own UI message reader.
+ * The one agent loop: model step → tool calls → sandbox and MCP → results back → next step,
+ * until the model answers, the loop policy stops it, a step fails or the caller aborts. The
+ * page (through chat-session.ts), the headless Node runner (node/headless-agent.ts) and the
+ * tests all drive this function; see docs/ARCHITECTURE.md, "The agent loop".
+ *
+ * Everything that differs between them is injected: the model step (the page: POST /api/chat;
+ * Node: the AI SDK provider called directly through chat-stream.ts), the tool handlers (the
+ * sandbox and the MCP connections, plus a person in step mode) and observers for progress.
+ * Tool calls are answered as soon as their input has streamed, while the rest of the step
+ * still streams, as the AI SDK's own chat does.
  */
 import { isToolUIPart, readUIMessageStream } from "ai";
 import type { UIMessageChunk } from "ai";
-import type { PromptMode } from "../codemode/system-prompt";
-import { streamChat } from "./chat-stream";
+import { errorResult } from "../sandbox/errors";
+import { EXECUTE_CODE_TOOL } from "../codemode/system-prompt";
+import { chatErrorText } from "./chat-errors";
+import { cancelPendingToolCalls } from "./conversation";
 import { decideNext, lastStepParts, type LoopDecision, type LoopPolicy } from "./loop-policy";
-import type { ResolvedModel } from "./provider-registry";
 import { answerToolCall, type ToolCallAnswer, type ToolHandlers } from "./tool-handler";
 import type { CodeModeUIMessage, InspectorStep } from "./types";
 
+/** One model step: the conversation in, its UI message stream out (text, tool calls, inspector records). May throw (an HTTP error). */
+export type ModelStep = (request: { messages: CodeModeUIMessage[]; abortSignal: AbortSignal }) => Promise<ReadableStream<UIMessageChunk>>;
+
+/** What a tool call is waiting for. */
+export type ToolActivity = "approval" | "running";
+
+/** Progress, for a UI or a log. Observers must not throw. */
+export interface AgentLoopObserver {
+  /** The conversation after each streamed chunk and each tool answer. */
+  onMessages?: (messages: CodeModeUIMessage[]) => void;
+  /** A model request went out ("submitted"), or its first chunk arrived ("streaming"). */
+  onStatus?: (status: "submitted" | "streaming") => void;
+  /** The inspector record of a model call. */
+  onInspector?: (step: InspectorStep) => void;
+  /** A tool call started waiting (for a person, or for its run), or finished (undefined). */
+  onActivity?: (toolCallId: string, activity: ToolActivity | undefined) => void;
+  /** The loop stopped by itself after a step (max steps, returned directly). */
+  onStop?: (messageId: string, decision: LoopDecision) => void;
+}
+
 /** What a loop run needs. */
-export interface AgentLoopOptions {
-  model: ResolvedModel;
-  instructions: string;
-  mode: PromptMode;
-  settings?: { temperature?: number; maxOutputTokens?: number };
-  /** The conversation so far, usually ending with the new user message. */
+export interface AgentLoopOptions extends AgentLoopObserver {
+  /** The conversation so far: usually ending with the new user message, or with an assistant message to continue. */
   messages: CodeModeUIMessage[];
+  modelStep: ModelStep;
   handlers: ToolHandlers;
   policy: LoopPolicy;
+  /** Ask `handlers.awaitApproval` before each program runs. */
   stepMode?: boolean;
   abortSignal?: AbortSignal;
 }
 
+/** Why a loop run ended. */
+export type AgentLoopStop = Exclude<LoopDecision, { kind: "continue" } | { kind: "wait" }> | { kind: "error"; message: string } | { kind: "stopped" };
+
 /** How a loop run ended. */
 export interface AgentLoopResult {
   messages: CodeModeUIMessage[];
-  /** The last decision (done, max-steps, returned-directly), or an error. */
-  stop: LoopDecision | { kind: "error"; message: string };
+  stop: AgentLoopStop;
   /** Inspector records of every model call, in order. */
   steps: InspectorStep[];
+}
+
+const STOPPED_RUN = errorResult({ kind: "cancelled", message: "Stopped before the program ran." });
+
+/** Resolves (with nothing) when the signal aborts. */
+function aborted(signal: AbortSignal): Promise<[]> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve([]);
+    else signal.addEventListener("abort", () => resolve([]), { once: true });
+  });
 }
 
 type ToolPart = Extract<CodeModeUIMessage["parts"][number], { toolCallId: string }>;
 
 function withAnswer(part: ToolPart, answer: ToolCallAnswer): ToolPart {
-  // The same update useChat's addToolOutput makes.
+  // The same update the AI SDK's addToolOutput makes.
   return (
     answer.state === "output-available"
       ? { ...part, state: "output-available", output: answer.output, errorText: undefined }
@@ -47,52 +84,105 @@ function withAnswer(part: ToolPart, answer: ToolCallAnswer): ToolPart {
   ) as ToolPart;
 }
 
-/** Answers every tool call of the message's last step that is still waiting. */
-async function answerPending(message: CodeModeUIMessage, options: AgentLoopOptions): Promise<CodeModeUIMessage> {
-  const pending = lastStepParts(message).filter((p): p is ToolPart => isToolUIPart(p) && p.state === "input-available");
-  if (pending.length === 0) return message;
-  const answers = new Map(
-    await Promise.all(
-      pending.map(async (p) => {
-        const toolName = p.type === "dynamic-tool" ? p.toolName : p.type.slice("tool-".length);
-        const answer = await answerToolCall({ toolCallId: p.toolCallId, toolName, input: p.input }, options.handlers, { stepMode: options.stepMode === true });
-        return [p.toolCallId, answer] as const;
-      }),
-    ),
-  );
-  return {
-    ...message,
-    parts: message.parts.map((p) => {
-      const answer = isToolUIPart(p) ? answers.get(p.toolCallId) : undefined;
-      return answer ? withAnswer(p as ToolPart, answer) : p;
-    }),
-  };
-}
+const toolNameOf = (part: ToolPart): string => (part.type === "dynamic-tool" ? part.toolName : part.type.slice("tool-".length));
 
-/** Runs the loop until the model answers, a limit stops it, or a call fails. */
+/** Runs the loop until the model answers, a limit stops it, a step fails or the signal aborts. Never throws. */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
+  const signal = options.abortSignal ?? new AbortController().signal;
   let messages = [...options.messages];
   const steps: InspectorStep[] = [];
+  const publish = () => options.onMessages?.(messages);
+  const stopped = (): AgentLoopResult => {
+    messages = cancelPendingToolCalls(messages);
+    publish();
+    return { messages, stop: { kind: "stopped" }, steps };
+  };
+
   for (;;) {
+    if (signal.aborted) return stopped();
+    const previous = messages.at(-1);
+    const continuing = previous?.role === "assistant";
+    // Answers started while the step streams, by toolCallId.
+    const answers = new Map<string, Promise<ToolCallAnswer>>();
+    const answer = (part: ToolPart) => {
+      const stepMode = options.stepMode === true && toolNameOf(part) === EXECUTE_CODE_TOOL;
+      options.onActivity?.(part.toolCallId, stepMode ? "approval" : "running");
+      const handlers: ToolHandlers = {
+        ...options.handlers,
+        runCode: (code, id) => {
+          // Approved after the caller stopped: do not run it.
+          if (signal.aborted) return Promise.resolve(STOPPED_RUN);
+          options.onActivity?.(id, "running");
+          return options.handlers.runCode(code, id);
+        },
+      };
+      const pending = answerToolCall({ toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input }, handlers, {
+        stepMode: options.stepMode === true,
+      });
+      answers.set(
+        part.toolCallId,
+        pending.finally(() => options.onActivity?.(part.toolCallId, undefined)),
+      );
+    };
+
     let failure: string | undefined;
-    // Take the transient parts (inspector records) and errors off the stream, as useChat's onData and onError do.
+    // Inspector records and errors come off the stream here; the reader builds the message from the rest.
     const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
       transform(chunk, controller) {
-        if (chunk.type === "data-inspector") steps.push(chunk.data as InspectorStep);
-        else if (chunk.type === "error") failure = chunk.errorText;
+        if (chunk.type === "data-inspector") {
+          const step = chunk.data as InspectorStep;
+          steps.push(step);
+          options.onInspector?.(step);
+        } else if (chunk.type === "error") failure = chunk.errorText;
         else controller.enqueue(chunk);
       },
     });
-    const stream = streamChat({ ...options, messages }).pipeThrough(tap);
-    const previous = messages.at(-1);
-    const continuing = previous?.role === "assistant" ? previous : undefined;
-    let latest: CodeModeUIMessage | undefined;
-    for await (const snapshot of readUIMessageStream<CodeModeUIMessage>({ stream, ...(continuing ? { message: continuing } : {}) })) latest = snapshot;
-    if (latest) messages = continuing ? [...messages.slice(0, -1), latest] : [...messages, latest];
-    if (failure !== undefined) return { messages, stop: { kind: "error", message: failure }, steps };
+    // The conversation before this step; each snapshot of the step's message goes after it.
+    const base = continuing ? messages.slice(0, -1) : messages;
+    try {
+      options.onStatus?.("submitted");
+      const stream = (await options.modelStep({ messages, abortSignal: signal })).pipeThrough(tap);
+      let first = true;
+      for await (const snapshot of readUIMessageStream<CodeModeUIMessage>({ stream, ...(continuing && previous ? { message: previous } : {}) })) {
+        if (first) options.onStatus?.("streaming");
+        first = false;
+        for (const part of lastStepParts(snapshot)) {
+          if (isToolUIPart(part) && part.state === "input-available" && !part.providerExecuted && !answers.has(part.toolCallId)) answer(part as ToolPart);
+        }
+        messages = [...base, snapshot];
+        publish();
+      }
+    } catch (error) {
+      if (signal.aborted) return stopped();
+      failure ??= chatErrorText(error instanceof Error ? error : new Error(String(error)));
+    }
+
+    // Every call that started gets its answer, even after a failed step (its code already ran).
+    // An abort does not wait for them: a call still waiting for a person is closed as stopped.
+    const all = Promise.all([...answers].map(async ([id, pending]) => [id, await pending] as const));
+    const settled = new Map(await Promise.race([all, aborted(signal)]));
+    if (signal.aborted) return stopped();
     const last = messages.at(-1);
-    if (last?.role === "assistant") messages = [...messages.slice(0, -1), await answerPending(last, options)];
+    if (last?.role === "assistant" && settled.size > 0) {
+      messages = [
+        ...messages.slice(0, -1),
+        {
+          ...last,
+          parts: last.parts.map((p) => {
+            const answer = isToolUIPart(p) ? settled.get(p.toolCallId) : undefined;
+            return answer ? withAnswer(p as ToolPart, answer) : p;
+          }),
+        },
+      ];
+      publish();
+    }
+    if (failure !== undefined) return { messages, stop: { kind: "error", message: failure }, steps };
     const decision = decideNext(messages, options.policy);
-    if (decision.kind !== "continue") return { messages, stop: decision, steps };
+    if (decision.kind === "continue") continue;
+    // "wait" after a finished step means a call no one can answer (a provider-executed tool): stop as done.
+    const stop: AgentLoopStop = decision.kind === "wait" ? { kind: "done" } : decision;
+    const lastMessage = messages.at(-1);
+    if (lastMessage && (stop.kind === "max-steps" || stop.kind === "returned-directly")) options.onStop?.(lastMessage.id, stop);
+    return { messages, stop, steps };
   }
 }

@@ -14,6 +14,7 @@ import type { PromptMode } from "../codemode/system-prompt";
 import { codeModeTools } from "./code-tools";
 import { inspectorMiddleware } from "./inspector";
 import { describeModelError } from "./model-errors";
+import type { ModelStep } from "./agent-loop";
 import type { ResolvedModel } from "./provider-registry";
 import type { CodeModeUIMessage, InspectorStep } from "./types";
 
@@ -78,4 +79,9 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
       else writer.write({ type: "finish", finishReason: (steps.at(-1)?.response.finishReason ?? "stop") as FinishReason });
     },
   });
+}
+
+/** A model step that calls the provider in this process (Node: the headless runner, tests). */
+export function directModelStep(options: Omit<StreamChatOptions, "messages" | "abortSignal">): ModelStep {
+  return ({ messages, abortSignal }) => Promise.resolve(streamChat({ ...options, messages, abortSignal }));
 }

@@ -4,7 +4,7 @@ import { DEMO_SERVER_NAMES, DEMO_SERVERS, getDemoServer } from "@/lib/mcp/demo";
 import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
 import { compileSchema } from "@/lib/mcp/validate";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 
 type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
 

@@ -7,7 +7,7 @@ import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions } from "@/lib/mcp/host-functions";
 import type { HostCallReport, HostServer } from "@/lib/mcp/host-functions";
 import { ToolError } from "@/lib/mcp/unwrap";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { liarServer, startMcpHttpServer } from "../../fixtures/mcp/test-servers";
 import type { StatefulHost } from "../../fixtures/mcp/test-servers";
 

@@ -2,7 +2,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roll } from "@/lib/mcp/demo/lab";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { checked } from "../../fixtures/mcp/tools";
 import type { CheckedClient } from "../../fixtures/mcp/tools";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEWS_ITEMS, NEWS_REGIONS } from "@/lib/mcp/demo/news-data";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { checked } from "../../fixtures/mcp/tools";
 import type { CheckedClient } from "../../fixtures/mcp/tools";
 

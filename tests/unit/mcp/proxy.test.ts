@@ -6,9 +6,9 @@ import { handleProxyRequest, HOSTED_PROXY_CAPS, proxyOptionsFor } from "@/lib/mc
 import type { ProxyOptions } from "@/lib/mcp/proxy";
 import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
-import { startLoopbackServer } from "../../fixtures/mcp/loopback";
-import type { LoopbackServer } from "../../fixtures/mcp/loopback";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startLoopbackServer } from "@/lib/http/node/loopback-server";
+import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 
 const resolveAll = (hostname: string): Promise<LookupAddress[]> => {
   const table: Record<string, string> = { "demo.test": "127.0.0.1", "rebind.test": "169.254.169.254" };

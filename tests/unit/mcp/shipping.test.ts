@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { billableWeightKg, isOversize } from "@/lib/mcp/demo/shipping-rates";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { checked } from "../../fixtures/mcp/tools";
 import type { CheckedClient } from "../../fixtures/mcp/tools";
 

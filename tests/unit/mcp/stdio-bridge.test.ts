@@ -17,7 +17,7 @@ import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/stdio-client
 import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio-protocol";
 import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio-sessions";
 import { EVERYTHING_BIN } from "../../fixtures/mcp/everything";
-import type { LoopbackServer } from "../../fixtures/mcp/loopback";
+import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { rawRequest, startStdioHost } from "../../fixtures/mcp/stdio-host";
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LruMap } from "@/lib/mcp/demo/lru";
 import { CartBook } from "@/lib/mcp/demo/store-carts";
 import { connectClient } from "../../fixtures/mcp/client";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { checked } from "../../fixtures/mcp/tools";
 import type { CheckedClient } from "../../fixtures/mcp/tools";
 

@@ -4,7 +4,9 @@
  * demo MCP servers over loopback.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { PromptMode } from "@/lib/codemode";
 import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
+import { directModelStep } from "@/lib/model/chat-stream";
 import { resolveModel } from "@/lib/model/provider-registry";
 import type { CodeModeUIMessage } from "@/lib/model/types";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
@@ -30,21 +32,21 @@ return { postal: a.price, swiftair: b.price };`;
 
 const user = (text: string): CodeModeUIMessage => ({ id: "u1", role: "user", parts: [{ type: "text", text }] });
 
-async function loop(script: ScriptStep[], overrides: Partial<AgentLoopOptions> = {}) {
+type LoopOverrides = Partial<Omit<AgentLoopOptions, "modelStep">> & { mode?: PromptMode; instructions?: string };
+
+async function loop(script: ScriptStep[], overrides: LoopOverrides = {}) {
+  const { mode = "declarations", instructions = world.systemPrompt(), ...rest } = overrides;
   server = await startScriptedOpenAIServer(script);
   const model = resolveModel(
     { provider: "openai-compatible", modelId: "scripted-model", baseURL: server.baseURL, apiKey: "sk-test-key-123456" },
     { env: {}, baseUrlPolicy: { allowPrivate: true } },
   );
   return runAgentLoop({
-    model,
-    instructions: world.systemPrompt(),
-    mode: "declarations",
+    modelStep: directModelStep({ model, instructions, mode, settings: { temperature: 0.2, maxOutputTokens: 500 } }),
     messages: [user("Compare two carriers")],
     handlers: world.handlers,
     policy: { maxSteps: 10, returnDirectly: false },
-    settings: { temperature: 0.2, maxOutputTokens: 500 },
-    ...overrides,
+    ...rest,
   });
 }
 
@@ -182,9 +184,7 @@ describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
     server = undefined;
     const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
     const result = await runAgentLoop({
-      model,
-      instructions: "x",
-      mode: "declarations",
+      modelStep: directModelStep({ model, instructions: "x", mode: "declarations" }),
       messages: [user("hi")],
       handlers: world.handlers,
       policy: { maxSteps: 3, returnDirectly: false },

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SERVERS_INFO } from "@/lib/mcp/demo/catalog";
-import { runAgentLoop } from "@/lib/model/agent-loop";
+import type { PromptMode } from "@/lib/codemode";
+import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
+import { directModelStep } from "@/lib/model/chat-stream";
+import { runHeadlessAgent } from "@/lib/model/node/headless-agent";
 import { createDemoModel } from "@/lib/model/demo/demo-model";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ResolvedModel } from "@/lib/model/provider-registry";
@@ -34,14 +37,8 @@ describe("the demo model", () => {
   for (const script of DEMO_SCRIPTS) {
     it(`runs green: ${script.prompt}`, async () => {
       const before = world.runs.length;
-      const result = await runAgentLoop({
-        model: demo,
-        instructions: world.systemPrompt(),
-        mode: "declarations",
-        messages: [user(script.prompt)],
-        handlers: world.handlers,
-        policy: { maxSteps: 5, returnDirectly: false },
-      });
+      // The headless runner: what scripts/agent.ts runs.
+      const result = await runHeadlessAgent({ world: world.world, model: demo, prompt: script.prompt, policy: { maxSteps: 5 } });
       const run = world.runs[before];
       expect(run?.result, JSON.stringify(run?.result)).toMatchObject({ ok: true });
       expect(result.stop).toEqual({ kind: "done" });
@@ -60,11 +57,12 @@ describe("the demo model", () => {
 });
 
 describe("the demo model outside its scripts", () => {
-  const loop = (text: string, overrides: Partial<Parameters<typeof runAgentLoop>[0]> = {}) =>
+  const loop = (
+    text: string,
+    { mode = "declarations", instructions = world.systemPrompt(), ...overrides }: Partial<AgentLoopOptions> & { mode?: PromptMode; instructions?: string } = {},
+  ) =>
     runAgentLoop({
-      model: demo,
-      instructions: world.systemPrompt(),
-      mode: "declarations",
+      modelStep: directModelStep({ model: demo, instructions, mode }),
       messages: [user(text)],
       handlers: world.handlers,
       policy: { maxSteps: 5, returnDirectly: false },

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleChatRequest } from "@/lib/model/chat-handler";
 import { createGuardedFetch, GuardRefusedError } from "@/lib/net/guarded-fetch";
 import type { ResolveAll } from "@/lib/net/guarded-lookup";
-import { startLoopbackServer } from "../../fixtures/mcp/loopback";
-import type { LoopbackServer } from "../../fixtures/mcp/loopback";
+import { startLoopbackServer } from "@/lib/http/node/loopback-server";
+import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { readChunks } from "../../fixtures/model/ui-stream";
 
 let inside: LoopbackServer;

@@ -7,7 +7,7 @@ import type { HostFunctions } from "@/lib/sandbox/types";
 import { ApprovalBroker, reduceApprovals } from "@/lib/timeline/approval-store";
 import { approvalPredicate, toolKey, withApprovals, type ApprovalDecision, type ClockAwareCall } from "@/lib/timeline/approvals";
 import type { CallInfo } from "@/lib/timeline/call-records";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { FAST, fakeTool, sleep, valueOf } from "./helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;

@@ -7,7 +7,7 @@ import { RunRecorder } from "@/lib/timeline/recorder";
 import { exportRunFile } from "@/lib/timeline/run-file";
 import { recordedCalls, recordEnd, recordStart } from "@/lib/timeline/run-record";
 import { scrubText } from "@/lib/secrets/scrub";
-import { startDemoHost } from "../../fixtures/mcp/demo-host";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { fakeTool, recordRun, valueOf } from "./helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;

@@ -1,0 +1,49 @@
+"use client";
+
+import { useChatProviders, type UseChatProvidersResult } from "./use-chat-providers";
+import { useChatSettings, type UseChatSettingsResult } from "./use-chat-settings";
+import { useChatSystemPrompt, type UseChatSystemPromptResult } from "./use-chat-system-prompt";
+import type { PromptMode } from "@/lib/codemode";
+import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
+import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
+import type { ProviderId, ServerKeyStatus } from "@/lib/model/providers";
+import type { ChatRequestExtras } from "@/lib/model/request-schema";
+
+export interface UseChatModelResult extends UseChatSettingsResult {
+  access: UseChatProvidersResult["access"];
+  /** Providers with a key on the server that this browser may use. */
+  serverKeys: ServerKeyStatus | undefined;
+  /** The provider and model in use. */
+  provider: ProviderId;
+  modelId: string;
+  mode: PromptMode;
+  stepMode: boolean;
+  systemPrompt: UseChatSystemPromptResult;
+  /** The body fields of the next chat request. */
+  requestExtras: () => ChatRequestExtras;
+}
+
+/**
+ * Which model the chat talks to and how: the persisted settings and browser keys, the server's
+ * key status, the system prompt in effect, step mode. Page-level, beside the chat session, so a
+ * share can name the model and the session can build its requests.
+ */
+export function useChatModel(prompts: Record<PromptMode, string>, hasDestructiveTools: boolean): UseChatModelResult {
+  const settings = useChatSettings();
+  const providers = useChatProviders();
+  const serverKeys = usableServerKeys(providers.serverKeys, providers.access, settings.keys);
+  const mode: PromptMode = settings.settings.searchMode ? "search" : "declarations";
+  const systemPrompt = useChatSystemPrompt(prompts, mode);
+  const provider = effectiveProvider(settings.settings, serverKeys, settings.keys);
+  return {
+    ...settings,
+    access: providers.access,
+    serverKeys,
+    provider,
+    modelId: modelIdFor(settings.settings, provider),
+    mode,
+    stepMode: effectiveStepMode(settings.settings, hasDestructiveTools),
+    systemPrompt,
+    requestExtras: () => buildRequestExtras({ settings: settings.settings, keys: settings.keys, serverKeys, instructions: systemPrompt.prompt }),
+  };
+}

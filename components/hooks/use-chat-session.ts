@@ -1,0 +1,44 @@
+"use client";
+
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { httpModelStep } from "@/lib/model/browser/http-model-step";
+import { ChatSession, chatBusy, EMPTY_CHAT, type ChatSessionConfig, type ChatSessionState } from "@/lib/model/chat-session";
+import type { ChatRequestExtras } from "@/lib/model/request-schema";
+
+/** What the page gives the chat: the tool handlers, the next request's body, the loop policy and step mode. */
+export type UseChatSessionOptions = Omit<ChatSessionConfig, "modelStep"> & {
+  /** Body fields of the next POST /api/chat, read per request. */
+  requestExtras: () => ChatRequestExtras;
+};
+
+export interface UseChatSessionResult {
+  /** The conversation's controller: send, stop, retry, editLast, restore, clear. */
+  session: ChatSession;
+  state: ChatSessionState;
+  /** A request is in flight or a tool call is still being answered. */
+  busy: boolean;
+}
+
+/** A session whose model step is this app's POST /api/chat and whose other collaborators follow the page's latest options. */
+class PageChatSession extends ChatSession {
+  constructor(options: { readonly current: UseChatSessionOptions }) {
+    const modelStep = httpModelStep({ body: () => options.current.requestExtras() });
+    super(() => ({ ...options.current, modelStep }));
+  }
+}
+
+/**
+ * The page's one chat session (lib/model/chat-session.ts), created once at the page level so
+ * the page and the chat panel share it. Its model step is POST /api/chat; everything else is
+ * read from the latest options when a loop starts.
+ */
+export function useChatSession(options: UseChatSessionOptions): UseChatSessionResult {
+  const optionsRef = useRef(options);
+  useLayoutEffect(() => {
+    optionsRef.current = options;
+  });
+  const [session] = useState(() => new PageChatSession(optionsRef));
+  const state = useSyncExternalStore(session.subscribe, session.getSnapshot, () => EMPTY_CHAT);
+  const busy = useMemo(() => chatBusy(state), [state]);
+  return { session, state, busy };
+}

@@ -1,0 +1,160 @@
+/**
+ * One conversation as a plain state object: it drives the agent loop (agent-loop.ts) and keeps
+ * what a chat UI shows besides the messages (status, the last error, tool activity, inspector
+ * records, why a loop stopped). Framework-free: the page creates one and reads it through a
+ * hook (components/hooks/use-chat-session.ts), tests drive it directly. Its collaborators
+ * (model step, tool handlers, policy, step mode) are read from `config()` when a loop starts,
+ * so they can follow the person's settings.
+ */
+import { generateId } from "ai";
+import { runAgentLoop, type ModelStep, type ToolActivity } from "./agent-loop";
+import { cancelPendingToolCalls, dropFailedStep, lastUserMessage } from "./conversation";
+import type { LoopDecision, LoopPolicy } from "./loop-policy";
+import type { ToolHandlers } from "./tool-handler";
+import type { CodeModeUIMessage, InspectorStep } from "./types";
+
+/** What the session needs when a loop starts. */
+export interface ChatSessionConfig {
+  modelStep: ModelStep;
+  handlers: ToolHandlers;
+  policy: LoopPolicy;
+  stepMode: boolean;
+  /** Called on Stop while a tool call is in progress: cancel the sandbox run and settle any approval still waiting. */
+  stopRun?: () => void;
+}
+
+/** Where the conversation is: idle, a request out, a step streaming, or failed. */
+export type ChatStatus = "ready" | "submitted" | "streaming" | "error";
+
+/** Everything a chat UI shows. A new object after every change. */
+export interface ChatSessionState {
+  messages: readonly CodeModeUIMessage[];
+  status: ChatStatus;
+  /** The last failure, as a sentence for a person. */
+  error: string | undefined;
+  /** Tool calls in progress, by toolCallId. */
+  activity: Readonly<Record<string, ToolActivity>>;
+  /** Model calls per assistant message, for the request inspector. */
+  inspector: Readonly<Record<string, readonly InspectorStep[]>>;
+  /** Why the loop stopped by itself (max steps, returned directly), by assistant message id. */
+  stops: Readonly<Record<string, LoopDecision>>;
+}
+
+/** No messages, nothing running. */
+export const EMPTY_CHAT: ChatSessionState = { messages: [], status: "ready", error: undefined, activity: {}, inspector: {}, stops: {} };
+
+/** A request is in flight or a tool call is still being answered. */
+export function chatBusy(state: ChatSessionState): boolean {
+  return state.status === "submitted" || state.status === "streaming" || Object.keys(state.activity).length > 0;
+}
+
+/** One conversation; see the file comment. */
+export class ChatSession {
+  private state: ChatSessionState = EMPTY_CHAT;
+  private readonly listeners = new Set<() => void>();
+  private current: { aborter: AbortController; done: Promise<void> } | undefined;
+
+  constructor(private readonly config: () => ChatSessionConfig) {}
+
+  /** Subscribe to state changes (useSyncExternalStore). */
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The current state. */
+  getSnapshot = (): ChatSessionState => this.state;
+
+  /** Sends a message; a run in progress is stopped first. Resolves when the loop ends. */
+  send(text: string): Promise<void> {
+    if (text.trim() === "") return Promise.resolve();
+    return this.restart((messages) => [...messages, userMessage(text)]);
+  }
+
+  /** Resends after an error, keeping every completed step. */
+  retry(): Promise<void> {
+    return this.restart((messages) => dropFailedStep(messages));
+  }
+
+  /** Replaces the last user message (and everything after it) and asks again. */
+  editLast(text: string): Promise<void> {
+    const last = lastUserMessage(this.state.messages);
+    if (!last || text.trim() === "") return Promise.resolve();
+    return this.restart((messages) => [...messages.slice(0, messages.indexOf(last.message)), userMessage(text, last.message.id)]);
+  }
+
+  /** Stops the model and the code; unanswered tool calls are closed as stopped. */
+  async stop(): Promise<void> {
+    const run = this.current;
+    if (!run) return;
+    run.aborter.abort();
+    // Only while the chat's own tool calls run: the editor's runs are not the chat's to stop.
+    if (Object.keys(this.state.activity).length > 0) this.config().stopRun?.();
+    await run.done;
+  }
+
+  /**
+   * Replaces the conversation with one from a shared link. Nothing is sent and nothing runs;
+   * unanswered tool calls are closed as cancelled.
+   */
+  async restore(messages: readonly CodeModeUIMessage[]): Promise<void> {
+    await this.stop();
+    this.set({ ...EMPTY_CHAT, messages: cancelPendingToolCalls(messages) });
+  }
+
+  /** Empties the conversation. */
+  async clear(): Promise<void> {
+    await this.stop();
+    this.set(EMPTY_CHAT);
+  }
+
+  private async restart(next: (messages: readonly CodeModeUIMessage[]) => CodeModeUIMessage[]): Promise<void> {
+    await this.stop();
+    const messages = next(this.state.messages);
+    if (messages.length === 0) return;
+    const aborter = new AbortController();
+    const config = this.config();
+    this.update({ messages, status: "submitted", error: undefined });
+    const done = runAgentLoop({
+      messages,
+      modelStep: config.modelStep,
+      handlers: config.handlers,
+      policy: config.policy,
+      stepMode: config.stepMode,
+      abortSignal: aborter.signal,
+      onMessages: (list) => this.update({ messages: list }),
+      onStatus: (status) => this.update({ status }),
+      onInspector: (step) => this.update({ inspector: { ...this.state.inspector, [step.messageId]: [...(this.state.inspector[step.messageId] ?? []), step] } }),
+      onActivity: (id, activity) => {
+        const next = { ...this.state.activity };
+        if (activity) next[id] = activity;
+        else delete next[id];
+        this.update({ activity: next });
+      },
+      onStop: (id, decision) => this.update({ stops: { ...this.state.stops, [id]: decision } }),
+    }).then((result) => {
+      if (this.current?.aborter === aborter) this.current = undefined;
+      this.update({
+        messages: result.messages,
+        status: result.stop.kind === "error" ? "error" : "ready",
+        error: result.stop.kind === "error" ? result.stop.message : undefined,
+        activity: {},
+      });
+    });
+    this.current = { aborter, done };
+    await done;
+  }
+
+  private update(patch: Partial<ChatSessionState>): void {
+    this.set({ ...this.state, ...patch });
+  }
+
+  private set(state: ChatSessionState): void {
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function userMessage(text: string, id: string = generateId()): CodeModeUIMessage {
+  return { id, role: "user", parts: [{ type: "text", text }] };
+}

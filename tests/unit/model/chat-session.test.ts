@@ -1,0 +1,176 @@
+/**
+ * The page's chat in Node: the same ChatSession and HTTP model step the page creates, its
+ * requests handled in-process by the real route handler, the code run by the real sandbox
+ * against the real demo servers.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { httpModelStep } from "@/lib/model/browser/http-model-step";
+import { ChatSession, chatBusy, type ChatSessionConfig } from "@/lib/model/chat-session";
+import { handleChatRequest } from "@/lib/model/chat-handler";
+import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
+import type { ChatRequestExtras } from "@/lib/model/request-schema";
+import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
+import { startScriptedOpenAIServer, turn, type ScriptedOpenAIServer, type ScriptStep } from "../../fixtures/model/scripted-openai-server";
+
+let world: DemoWorld;
+let server: ScriptedOpenAIServer | undefined;
+beforeAll(async () => {
+  world = await startDemoWorld(["shipping", "lab"]);
+});
+afterAll(() => world.close());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+// The route, called in-process: what fetch("/api/chat") reaches in the browser.
+const routeFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), {
+    env: {},
+    demo: { chunkDelayMs: 0 },
+    baseUrlPolicy: () => ({ allowPrivate: true }),
+  })) as typeof fetch;
+
+function controller(model: ChatRequestExtras["model"], overrides: Partial<ChatSessionConfig> = {}) {
+  const config: ChatSessionConfig = {
+    modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
+    handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
+    policy: { maxSteps: 10, returnDirectly: false },
+    stepMode: false,
+    ...overrides,
+  };
+  return new ChatSession(() => config);
+}
+
+const scripted = async (script: ScriptStep[]): Promise<ChatRequestExtras["model"]> => {
+  server = await startScriptedOpenAIServer(script);
+  return { provider: "openai-compatible", modelId: "m", baseURL: server.baseURL };
+};
+
+describe("the chat session (the page's loop) against the route", () => {
+  it("answers a demo example end to end: tool call, sandbox, demo server, final answer, inspector", async () => {
+    const script = DEMO_SCRIPTS[0]!;
+    const c = controller({ provider: "demo", modelId: "code-mode-demo" });
+    await c.send(script.prompt);
+    const [, reply] = c.getSnapshot().messages;
+    const code = reply?.parts.find((p) => p.type === "tool-execute_code");
+    expect(code).toMatchObject({ state: "output-available", output: { ok: true } });
+    const value = code?.type === "tool-execute_code" && code.state === "output-available" && code.output.ok ? code.output.value : undefined;
+    expect(reply?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: script.summarise(value) });
+    expect(c.getSnapshot().inspector[reply!.id]).toHaveLength(2);
+    expect(c.getSnapshot().error).toBeUndefined();
+  });
+
+  it("stops a looping model at max steps and says so", async () => {
+    const model = await scripted([turn.code("return 1;"), turn.code("return 2;"), turn.code("return 3;")]);
+    const c = controller(model, { policy: { maxSteps: 2, returnDirectly: false } });
+    await c.send("loop");
+    expect(server!.requests).toHaveLength(2);
+    const reply = c.getSnapshot().messages[1]!;
+    expect(c.getSnapshot().stops[reply.id]).toEqual({ kind: "max-steps", steps: 2 });
+  });
+
+  it("returns directly without another model turn", async () => {
+    const model = await scripted([turn.code("return { answer: 42 };"), turn.text("never")]);
+    const c = controller(model, { policy: { maxSteps: 10, returnDirectly: true } });
+    await c.send("direct");
+    expect(server!.requests).toHaveLength(1);
+    expect(Object.values(c.getSnapshot().stops)).toEqual([{ kind: "returned-directly", toolCallIds: ["call_0_0"] }]);
+  });
+
+  it("shows a provider error, keeps the conversation, and retries without losing completed steps", async () => {
+    const model = await scripted([turn.code("return 5;"), turn.status(429), turn.text("Five.")]);
+    const c = controller(model);
+    await c.send("five");
+    expect(c.getSnapshot().status).toBe("error");
+    expect(c.getSnapshot().error).toMatch(/rate-limiting requests \(HTTP 429\)/);
+    expect(c.getSnapshot().messages[1]?.parts.some((p) => p.type === "tool-execute_code")).toBe(true);
+    await c.retry();
+    expect(c.getSnapshot().status).toBe("ready");
+    const parts = c.getSnapshot().messages[1]?.parts ?? [];
+    expect(parts.filter((p) => p.type === "tool-execute_code")).toHaveLength(1);
+    expect(parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Five." });
+  });
+
+  it("stops while the code waits for approval, closing the call and not continuing", async () => {
+    const model = await scripted([turn.code("return 1;"), turn.text("never")]);
+    let release: (() => void) | undefined;
+    const c = controller(model, {
+      stepMode: true,
+      handlers: {
+        ...world.handlers,
+        awaitApproval: (code) => new Promise((resolve) => (release = () => resolve({ action: "run", code }))),
+      },
+    });
+    const runsBefore = world.runs.length;
+    const sent = c.send("wait");
+    for (let i = 0; i < 200 && Object.keys(c.getSnapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(Object.values(c.getSnapshot().activity)).toEqual(["approval"]);
+    await c.stop();
+    await sent;
+    release?.();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(chatBusy(c.getSnapshot())).toBe(false);
+    expect(server!.requests).toHaveLength(1);
+    expect(world.runs.length).toBe(runsBefore);
+    expect(c.getSnapshot().messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({
+      state: "output-error",
+      errorText: expect.stringContaining("Stopped") as string,
+    });
+  });
+
+  it("restores a shared conversation without sending or running anything, closing unanswered calls", async () => {
+    const model = await scripted([turn.text("never")]);
+    const c = controller(model);
+    const seen: string[] = [];
+    c.subscribe(() => seen.push(c.getSnapshot().status));
+    await c.restore([
+      { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
+      {
+        id: "a1",
+        role: "assistant",
+        parts: [{ type: "step-start" }, { type: "tool-execute_code", toolCallId: "t1", state: "input-available", input: { code: "return 1" } }],
+      },
+    ]);
+    expect(server!.requests).toHaveLength(0);
+    expect(seen).toEqual(["ready"]);
+    expect(c.getSnapshot().messages[1]?.parts[1]).toMatchObject({ state: "output-error", errorText: expect.stringContaining("Stopped") as string });
+  });
+
+  it("edits the last message: everything after it is replaced by the new answer", async () => {
+    const model = await scripted([turn.text("First answer."), turn.text("Second answer.")]);
+    const c = controller(model);
+    await c.send("one");
+    const firstId = c.getSnapshot().messages[0]!.id;
+    await c.editLast("two");
+    const messages = c.getSnapshot().messages;
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(messages[0]).toMatchObject({ id: firstId, parts: [{ type: "text", text: "two" }] });
+    expect(messages[1]?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Second answer." });
+  });
+
+  it("sending while a program waits stops the first turn; the two never interleave", async () => {
+    const model = await scripted([turn.code("return 1;"), turn.text("Answer to the second.")]);
+    const c = controller(model, {
+      stepMode: true,
+      handlers: { ...world.handlers, awaitApproval: () => new Promise(() => undefined) },
+    });
+    const first = c.send("first");
+    for (let i = 0; i < 200 && Object.keys(c.getSnapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await c.send("second");
+    await first;
+    const messages = c.getSnapshot().messages;
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({ state: "output-error" });
+    expect(messages[3]?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Answer to the second." });
+    expect(c.getSnapshot()).toMatchObject({ status: "ready", activity: {} });
+  });
+
+  it("clear empties the conversation and its records", async () => {
+    const c = controller({ provider: "demo", modelId: "code-mode-demo" });
+    await c.send(DEMO_SCRIPTS[0]!.prompt);
+    expect(Object.keys(c.getSnapshot().inspector)).toHaveLength(1);
+    await c.clear();
+    expect(c.getSnapshot()).toMatchObject({ messages: [], inspector: {}, stops: {}, status: "ready" });
+  });
+});
