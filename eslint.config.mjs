@@ -23,29 +23,20 @@ const LAYERS = {
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
 const FRAMEWORK = ["react", "react-dom", "next", "next/*", "@/components/*", "@/app/*", "**/components/**", "**/app/**"];
 
-// Modules that touch Node or the server's environment; each starts with import "server-only".
-const SERVER_MODULES = [
-  "lib/http/access",
-  "lib/http/client-address",
-  "lib/http/deployment",
-  "lib/http/listen-addresses",
-  "lib/http/route",
-  "lib/http/shared-store",
-  "lib/net/guarded-fetch",
-  "lib/net/guarded-lookup",
-  "lib/mcp/local-guard",
-  "lib/mcp/proxy",
-  "lib/mcp/proxy-limits",
-  "lib/mcp/stdio-bridge",
-  "lib/mcp/stdio-child",
-  "lib/mcp/stdio-session",
-  "lib/mcp/stdio-sessions",
-  "lib/share/file-store",
-  "lib/share/redis-store",
-  "lib/share/short-link-runtime",
-  "lib/model/chat-handler",
-  "lib/model/provider-registry",
-];
+// Where a file runs is the folder it is in (docs/ARCHITECTURE.md, "Seams"): inside lib/<domain>/,
+// server/ is the Next server (each file starts with import "server-only"), node/ is a Node process
+// (the headless runner, loopback servers), browser/ the page, worker/ the sandbox worker; the domain
+// root and its other folders hold pure code that runs anywhere.
+const PLACES = ["server", "node", "browser", "worker"];
+const importOf = (places) => `^(\\.{1,2}/|@/lib/)(.*/)?(${places.join("|")})/`;
+const PLACE_RULES = {
+  pure: { forbid: PLACES, message: "Pure lib/ code runs anywhere, so it may not import server/, node/, browser/ or worker/ modules; inject what it needs." },
+  server: { forbid: ["browser", "worker"], message: "Server code may not import browser/ or worker/ modules." },
+  node: { forbid: ["browser", "worker"], message: "Node code may not import browser/ or worker/ modules." },
+  browser: { forbid: ["server", "node"], message: "Browser code may not import server/ or node/ modules; the page reaches the server through its routes." },
+  worker: { forbid: ["server", "node", "browser"], message: "The sandbox worker may not import server/, node/ or browser/ modules." },
+};
+const placeRestriction = (place) => ({ regex: importOf(PLACE_RULES[place].forbid), message: PLACE_RULES[place].message });
 
 export default tseslint.config(
   {
@@ -84,40 +75,33 @@ export default tseslint.config(
     },
   },
   // lib/ is framework-free: it never imports React, Next or components (docs/ARCHITECTURE.md, "Seams").
-  // Each domain may import only domains of a lower layer, so dependencies point one way.
-  ...Object.entries(LAYERS).map(([domain, layer]) => ({
-    files: [`lib/${domain}/**/*.ts`],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: FRAMEWORK, message: "lib/ is framework-free: no React, Next or components here." },
-            ...higherThan(domain, layer).map((other) => ({
-              group: [`@/lib/${other}/*`, `../${other}/*`, `../../${other}/*`],
-              message: `lib/${domain} (layer ${layer}) may not import lib/${other} (layer ${LAYERS[other]}): dependencies point down. See docs/ARCHITECTURE.md, "Seams".`,
-            })),
-          ],
-        },
-      ],
-    },
-  })),
+  // Each domain may import only domains of a lower layer, so dependencies point one way; and each
+  // file's folder limits what it may import by where it runs (PLACE_RULES).
+  ...Object.entries(LAYERS).flatMap(([domain, layer]) =>
+    ["pure", ...PLACES].map((place) => ({
+      files: place === "pure" ? [`lib/${domain}/**/*.ts`] : [`lib/${domain}/${place}/**/*.ts`],
+      ...(place === "pure" ? { ignores: PLACES.map((p) => `lib/${domain}/${p}/**`) } : {}),
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              { group: FRAMEWORK, message: "lib/ is framework-free: no React, Next or components here." },
+              ...higherThan(domain, layer).map((other) => ({
+                group: [`@/lib/${other}/*`, `../${other}/*`, `../../${other}/*`, `../../../${other}/*`],
+                message: `lib/${domain} (layer ${layer}) may not import lib/${other} (layer ${LAYERS[other]}): dependencies point down. See docs/ARCHITECTURE.md, "Seams".`,
+              })),
+              placeRestriction(place),
+            ],
+          },
+        ],
+      },
+    })),
+  ),
   {
-    // Components never import a server module. Inside lib/, the browser modules are kept from
-    // them by `import "server-only"`, which fails Next's build for any client-side import.
+    // Components run in the page: never a server/ or node/ module (Next's build also fails on a
+    // client import of a module that starts with import "server-only").
     files: ["components/**/*.{ts,tsx}"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: SERVER_MODULES.map((m) => `@/${m}`),
-              message: 'This module runs on the server only (it starts with import "server-only"); the page reaches it through its route.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { "no-restricted-imports": ["error", { patterns: [placeRestriction("browser")] }] },
   },
 );

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SandboxConfigError } from "../lib/sandbox/errors";
-import { runInNode } from "../lib/sandbox/node-engine";
+import { runInNode } from "../lib/sandbox/node/node-engine";
 import type { HostFunctions, SandboxLimits } from "../lib/sandbox/types";
 
 const USAGE = `Usage: npm run sandbox -- <file> [options]

@@ -1,6 +1,6 @@
 "use client";
 
-import { browserStorage } from "@/lib/storage/browser-storage";
+import { browserStorage } from "@/lib/storage/browser/browser-storage";
 import { useCallback, useEffect, useState } from "react";
 import {
   DEFAULT_SETTINGS,

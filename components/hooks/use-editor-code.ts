@@ -1,6 +1,6 @@
 "use client";
 
-import { browserStorage } from "@/lib/storage/browser-storage";
+import { browserStorage } from "@/lib/storage/browser/browser-storage";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { createCodeStore } from "@/lib/editor/code-store";
 import { SAMPLE_CODE } from "@/lib/editor/sample-code";

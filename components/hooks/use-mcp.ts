@@ -1,13 +1,13 @@
 "use client";
 
-import { browserStorage, browserStorageOrNone } from "@/lib/storage/browser-storage";
+import { browserStorage, browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { createRegistryStorage } from "@/lib/mcp/registry-storage";
 import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
-import { withStdioBridge } from "@/lib/mcp/stdio-connector";
-import { adoptLocalToken } from "@/lib/mcp/local-token";
-import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/connect-origins";
+import { withStdioBridge } from "@/lib/mcp/browser/stdio-connector";
+import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
+import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import type { ServerConfig } from "@/lib/mcp/types";

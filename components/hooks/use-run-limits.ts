@@ -1,6 +1,6 @@
 "use client";
 
-import { browserStorage } from "@/lib/storage/browser-storage";
+import { browserStorage } from "@/lib/storage/browser/browser-storage";
 import { useCallback, useMemo, useState } from "react";
 import { createLimitsStore, sanitiseOverrides, type LimitOverrides } from "@/lib/editor/limits-store";
 

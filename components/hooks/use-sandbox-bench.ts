@@ -2,7 +2,7 @@
 
 import { useCallback, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
-import { createSandboxWorker } from "@/lib/sandbox/create-browser-worker";
+import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
 import { runSandboxBench, type SandboxBenchRow } from "@/lib/bench/sandbox-bench";
 
 export interface UseSandboxBenchResult {

@@ -3,7 +3,7 @@
 import { errorResult, NO_RUN_STATS } from "@/lib/sandbox/errors";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
-import { createSandboxWorker } from "@/lib/sandbox/create-browser-worker";
+import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
 import { errorLocation, reduceRunView, type RunView } from "@/lib/timeline/run-view";
 import { EMPTY_CALL_RECORDS, reduceCallRecords, type CallInfo, type CallRecordsState } from "@/lib/timeline/call-records";
 import type { RunObserver } from "@/lib/timeline/run-observer";

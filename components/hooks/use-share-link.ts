@@ -1,11 +1,11 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { createShareClient } from "@/lib/share/api-client";
-import type { ShareClient } from "@/lib/share/api-client";
-import { hashWithoutShare, readShareFromLocation } from "@/lib/share/location";
-import { openShareFile, openShareLocation } from "@/lib/share/open";
-import type { OpenShareResult, ShareSource } from "@/lib/share/open";
+import { createShareClient } from "@/lib/share/browser/api-client";
+import type { ShareClient } from "@/lib/share/browser/api-client";
+import { hashWithoutShare, readShareFromLocation } from "@/lib/share/browser/location";
+import { openShareFile, openShareLocation } from "@/lib/share/browser/open";
+import type { OpenShareResult, ShareSource } from "@/lib/share/browser/open";
 
 /** An opened share: what the banner shows and what `onOpen` receives. */
 export type OpenedShare = Extract<OpenShareResult, { ok: true }>;

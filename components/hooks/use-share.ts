@@ -1,10 +1,10 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { createShareClient } from "@/lib/share/api-client";
-import type { ShareClient } from "@/lib/share/api-client";
+import { createShareClient } from "@/lib/share/browser/api-client";
+import type { ShareClient } from "@/lib/share/browser/api-client";
 import type { ShareInputs } from "@/lib/share/build";
-import { shareLinkUrl, shortLinkUrl } from "@/lib/share/location";
+import { shareLinkUrl, shortLinkUrl } from "@/lib/share/browser/location";
 import { prepareShare } from "@/lib/share/prepare";
 import { useShareCopy } from "./use-share-copy";
 import type { PreparedShare } from "@/lib/share/prepare";

@@ -1,6 +1,6 @@
 "use client";
 
-import { browserStorageOrNone } from "@/lib/storage/browser-storage";
+import { browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
 import { useCallback, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";

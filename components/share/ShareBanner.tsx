@@ -6,7 +6,7 @@ import type { ServerInput } from "@/lib/mcp/server-input";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { JsonObject } from "@/lib/share/json-value";
 import { shareServersToMcpJson } from "@/lib/share/mcp-json";
-import type { OpenShareResult } from "@/lib/share/open";
+import type { OpenShareResult } from "@/lib/share/browser/open";
 import { planSharedServers } from "@/lib/share/restore";
 import { describeShare } from "@/lib/share/summary";
 import { SharedServerRow } from "./SharedServerRow";

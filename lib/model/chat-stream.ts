@@ -15,7 +15,7 @@ import { codeModeTools } from "./code-tools";
 import { inspectorMiddleware } from "./inspector";
 import { describeModelError } from "./model-errors";
 import type { ModelStep } from "./agent-loop";
-import type { ResolvedModel } from "./provider-registry";
+import type { ResolvedModel } from "./types";
 import type { CodeModeUIMessage, InspectorStep } from "./types";
 
 /** What one step needs. */

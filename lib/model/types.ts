@@ -4,6 +4,7 @@
  * type that ties them together. Types only.
  */
 import type { UIMessage } from "ai";
+import type { LanguageModelV4 } from "./spec-types";
 import type { SandboxError } from "../sandbox/types";
 
 /** Input of execute_code. */
@@ -95,3 +96,14 @@ export type CodeModeDataParts = {
 
 /** The chat's UI message type. */
 export type CodeModeUIMessage = UIMessage<unknown, CodeModeDataParts, CodeModeTools>;
+
+/** A model ready to call, with what error messages need to know about it. */
+export interface ResolvedModel {
+  model: LanguageModelV4;
+  /** "OpenAI", "the OpenAI-compatible server at http://localhost:11434/v1": fits mid-sentence. */
+  label: string;
+  /** Keys this request uses, to redact from any error text. */
+  secrets: string[];
+  /** Where to fix a rejected key. */
+  keyHint: string;
+}

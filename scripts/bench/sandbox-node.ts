@@ -1,7 +1,7 @@
 // Sandbox engine figures in Node (wasmfile release-sync, in-process: no worker, no postMessage).
 // Prints figures only; nothing here asserts on time. Run alone: `npx tsx scripts/bench/sandbox-node.ts`.
 import { pathToFileURL } from "node:url";
-import { loadNodeEngine } from "../../lib/sandbox/node-engine";
+import { loadNodeEngine } from "../../lib/sandbox/node/node-engine";
 import { callHostFor, hostApiOf } from "../../lib/sandbox/host-api";
 import type { SandboxEngine } from "../../lib/sandbox/engine";
 import type { HostFunctions, RunRequest } from "../../lib/sandbox/types";

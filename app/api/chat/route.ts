@@ -3,8 +3,8 @@
  * chunks. The browser sends the model choice, settings and system prompt with the messages,
  * and runs the tools itself; see lib/model/chat-handler.ts.
  */
-import { route } from "@/lib/http/route";
-import { handleChatRequest } from "@/lib/model/chat-handler";
+import { route } from "@/lib/http/server/route";
+import { handleChatRequest } from "@/lib/model/server/chat-handler";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

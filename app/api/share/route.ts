@@ -3,15 +3,15 @@
  * link under its content address (lib/share/short-link.ts). Rate-limited per client and
  * globally; configured by the CMP_SHARE_* variables (lib/share/short-link-runtime.ts).
  */
-import { clientKey } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/server/client-address";
 import { enforceLimits } from "@/lib/http/rate-limit";
 import { readJsonBody } from "@/lib/http/read-body";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/http/server/route";
 import { RouteError } from "@/lib/http/route-error";
 import { createShareRequestSchema, MAX_CREATE_BODY_BYTES } from "@/lib/share/api-schema";
 import type { CreateShareResponse } from "@/lib/share/api-schema";
-import { saveShortLink } from "@/lib/share/short-link";
-import { shortLinkRuntime } from "@/lib/share/short-link-runtime";
+import { saveShortLink } from "@/lib/share/server/short-link";
+import { shortLinkRuntime } from "@/lib/share/server/short-link-runtime";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

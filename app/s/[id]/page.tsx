@@ -1,5 +1,5 @@
 import { notFound, redirect } from "next/navigation";
-import { storedShareTarget } from "@/lib/share/location";
+import { storedShareTarget } from "@/lib/share/browser/location";
 import { isShareId } from "@/lib/share/share-id";
 
 /**

@@ -8,13 +8,13 @@ import { buildSystemPrompt, createToolSearch, generateDeclarations, type PromptM
 import { connectToServer, type McpConnection } from "../../mcp/connection";
 import { buildHostFunctions, type HostServer } from "../../mcp/host-functions";
 import type { ServerConfig } from "../../mcp/types";
-import { runInNode } from "../../sandbox/node-engine";
+import { runInNode } from "../../sandbox/node/node-engine";
 import type { RunResult } from "../../sandbox/types";
 import { runAgentLoop, type AgentLoopObserver, type AgentLoopResult } from "../agent-loop";
 import { directModelStep } from "../chat-stream";
 import type { LoopPolicy } from "../loop-policy";
 import { DEFAULT_MAX_STEPS } from "../loop-policy";
-import type { ResolvedModel } from "../provider-registry";
+import type { ResolvedModel } from "../types";
 import type { ToolHandlers } from "../tool-handler";
 import type { CodeModeUIMessage } from "../types";
 

@@ -2,7 +2,7 @@
  * The seams are enforced by lint (eslint.config.mjs; docs/ARCHITECTURE.md, "Seams"). These
  * probes cross each seam on purpose and must be refused, so a loosened rule fails here.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { afterAll, describe, expect, it } from "vitest";
@@ -39,8 +39,52 @@ describe("seams", () => {
   });
 
   it("components may not import a server module", async () => {
-    const messages = await lint("components/seam-probe.ts", 'import { assertLocal } from "@/lib/mcp/stdio-bridge";\nexport const probe = assertLocal;\n');
-    expect(messages.join()).toMatch(/runs on the server only/);
+    const messages = await lint(
+      "components/seam-probe.ts",
+      'import { assertLocal } from "@/lib/mcp/server/stdio-bridge";\nexport const probe = assertLocal;\n',
+    );
+    expect(messages.join()).toMatch(/Browser code may not import server\/ or node\/ modules/);
+  });
+
+  it("pure code may not import a module tied to one place (browser, server, node, worker)", async () => {
+    const browser = await lint(
+      "lib/share/seam-probe.ts",
+      'import { readShareFromLocation } from "./browser/location";\nexport const probe = readShareFromLocation;\n',
+    );
+    expect(browser.join()).toMatch(/Pure lib\/ code runs anywhere/);
+    const node = await lint("lib/model/seam-probe.ts", 'import { runHeadlessAgent } from "./node/headless-agent";\nexport const probe = runHeadlessAgent;\n');
+    expect(node.join()).toMatch(/Pure lib\/ code runs anywhere/);
+  });
+
+  it("browser code may not import server code, nor server code browser code", async () => {
+    const browser = await lint(
+      "lib/mcp/browser/seam-probe.ts",
+      'import { handleProxyRequest } from "../server/proxy";\nexport const probe = handleProxyRequest;\n',
+    );
+    expect(browser.join()).toMatch(/Browser code may not import server\//);
+    const server = await lint(
+      "lib/share/server/seam-probe.ts",
+      'import { createShareClient } from "../browser/api-client";\nexport const probe = createShareClient;\n',
+    );
+    expect(server.join()).toMatch(/Server code may not import browser\//);
+  });
+
+  it("the sandbox worker imports no page, server or Node module", async () => {
+    const messages = await lint(
+      "lib/sandbox/worker/seam-probe.ts",
+      'import { createSandboxWorker } from "../browser/create-browser-worker";\nexport const probe = createSandboxWorker;\n',
+    );
+    expect(messages.join()).toMatch(/The sandbox worker may not import/);
+  });
+
+  it('every server/ module starts with import "server-only"', () => {
+    const lib = path.join(root, "lib");
+    const missing = readdirSync(lib).flatMap((domain) => {
+      const dir = path.join(lib, domain, "server");
+      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.startsWith("seam-probe")) : [];
+      return files.filter((f) => !/^import "server-only";$/m.test(readFileSync(path.join(dir, f), "utf8"))).map((f) => `lib/${domain}/server/${f}`);
+    });
+    expect(missing).toEqual([]);
   });
 
   it("the allowed directions pass", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildCsp, CONNECT_COOKIE, formatConnectOrigins, parseConnectOrigins } from "@/lib/http/csp";
-import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/connect-origins";
+import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
 import type { ServerConfig } from "@/lib/mcp/types";
 
 describe("Content-Security-Policy", () => {

@@ -5,16 +5,16 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeSharedRedis, sharedRateLimiter } from "@/lib/http/shared-store";
+import { closeSharedRedis, sharedRateLimiter } from "@/lib/http/server/shared-store";
 import { RouteError } from "@/lib/http/route-error";
 import { encodeShareState } from "@/lib/share/encode";
-import { createRedisShareStore } from "@/lib/share/redis-store";
+import { createRedisShareStore } from "@/lib/share/server/redis-store";
 import type { ShareState } from "@/lib/share/schema";
-import { loadShortLink, saveShortLink } from "@/lib/share/short-link";
-import { createShortLinkRuntime, shortLinkConfigFromEnv } from "@/lib/share/short-link-runtime";
+import { loadShortLink, saveShortLink } from "@/lib/share/server/short-link";
+import { createShortLinkRuntime, shortLinkConfigFromEnv } from "@/lib/share/server/short-link-runtime";
 import { startRedis } from "../../fixtures/redis";
 import type { RedisServer } from "../../fixtures/redis";
-import { sharedRedis } from "@/lib/http/shared-store";
+import { sharedRedis } from "@/lib/http/server/shared-store";
 
 const base = JSON.parse(readFileSync(path.join(import.meta.dirname, "..", "share", "fixtures", "v1-state.json"), "utf8")) as ShareState;
 let redis: RedisServer;

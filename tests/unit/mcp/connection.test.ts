@@ -3,7 +3,7 @@ import { connectToServer } from "@/lib/mcp/connection";
 import type { ConnectOptions, McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
 import { demoServerPath } from "@/lib/mcp/demo/catalog";
-import { handleProxyRequest } from "@/lib/mcp/proxy";
+import { handleProxyRequest } from "@/lib/mcp/server/proxy";
 import type { FetchLike } from "@/lib/mcp/proxy-fetch";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions } from "@/lib/mcp/host-functions";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 
 // Issue 3, bad input: a 10 MB tool result must give a clear outcome in the guest and never hang.

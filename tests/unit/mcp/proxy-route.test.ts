@@ -1,7 +1,7 @@
 /** The /api/mcp/proxy route as a whole, in hosted mode: guard, per-client rate limit, then the proxy (finding 3). */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/mcp/proxy/route";
-import { resetProxyLimiters } from "@/lib/mcp/proxy-limits";
+import { resetProxyLimiters } from "@/lib/mcp/server/proxy-limits";
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -9,13 +9,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as startRoute from "@/app/api/mcp/stdio/route";
-import { isLoopbackAddress } from "@/lib/http/listen-addresses";
-import { checkLocalRequest, LOCAL_TOKEN_ENV } from "@/lib/mcp/local-guard";
-import type { LocalGuardContext } from "@/lib/mcp/local-guard";
+import { isLoopbackAddress } from "@/lib/http/server/listen-addresses";
+import { checkLocalRequest, LOCAL_TOKEN_ENV } from "@/lib/mcp/server/local-guard";
+import type { LocalGuardContext } from "@/lib/mcp/server/local-guard";
 import type { FetchLike } from "@/lib/mcp/proxy-fetch";
-import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/stdio-client";
+import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/browser/stdio-client";
 import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio-protocol";
-import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio-sessions";
+import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/server/stdio-sessions";
 import { EVERYTHING_BIN } from "../../fixtures/mcp/everything";
 import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { rawRequest, startStdioHost } from "../../fixtures/mcp/stdio-host";

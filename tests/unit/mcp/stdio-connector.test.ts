@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { withStdioBridge } from "@/lib/mcp/stdio-connector";
+import { withStdioBridge } from "@/lib/mcp/browser/stdio-connector";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
-import { StdioBridgeClientError, type StdioBridgeConnection } from "@/lib/mcp/stdio-client";
+import { StdioBridgeClientError, type StdioBridgeConnection } from "@/lib/mcp/browser/stdio-client";
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import type { ServerConfig } from "@/lib/mcp/types";
 

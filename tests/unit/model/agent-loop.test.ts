@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PromptMode } from "@/lib/codemode";
 import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
 import { directModelStep } from "@/lib/model/chat-stream";
-import { resolveModel } from "@/lib/model/provider-registry";
+import { resolveModel } from "@/lib/model/server/provider-registry";
 import type { CodeModeUIMessage } from "@/lib/model/types";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
 import { startScriptedOpenAIServer, toolResultsIn, turn, type ScriptedOpenAIServer, type ScriptStep } from "../../fixtures/model/scripted-openai-server";

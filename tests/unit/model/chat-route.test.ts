@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/chat/route";
 import { GET } from "@/app/api/chat/providers/route";
-import { handleChatRequest } from "@/lib/model/chat-handler";
+import { handleChatRequest } from "@/lib/model/server/chat-handler";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { InspectorStep } from "@/lib/model/types";
 import { startScriptedOpenAIServer, turn, type ScriptedOpenAIServer } from "../../fixtures/model/scripted-openai-server";

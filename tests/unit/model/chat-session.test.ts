@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
 import { ChatSession, chatBusy, type ChatSessionConfig } from "@/lib/model/chat-session";
-import { handleChatRequest } from "@/lib/model/chat-handler";
+import { handleChatRequest } from "@/lib/model/server/chat-handler";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ChatRequestExtras } from "@/lib/model/request-schema";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";

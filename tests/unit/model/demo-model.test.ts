@@ -6,7 +6,7 @@ import { directModelStep } from "@/lib/model/chat-stream";
 import { runHeadlessAgent } from "@/lib/model/node/headless-agent";
 import { createDemoModel } from "@/lib/model/demo/demo-model";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
-import type { ResolvedModel } from "@/lib/model/provider-registry";
+import type { ResolvedModel } from "@/lib/model/types";
 import type { CodeModeUIMessage } from "@/lib/model/types";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
 

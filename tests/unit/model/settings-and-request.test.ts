@@ -14,8 +14,8 @@ import {
   saveSettings,
   usableServerKeys,
 } from "@/lib/model/chat-settings";
-import { appMode } from "@/lib/http/deployment";
-import { resolveModel, serverKeyStatus } from "@/lib/model/provider-registry";
+import { appMode } from "@/lib/http/server/deployment";
+import { resolveModel, serverKeyStatus } from "@/lib/model/server/provider-registry";
 import { chatRequestSchema } from "@/lib/model/request-schema";
 import { memoryStorage } from "../../fixtures/mcp/memory-storage";
 

@@ -5,9 +5,9 @@
  */
 import type { LookupAddress } from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleChatRequest } from "@/lib/model/chat-handler";
-import { createGuardedFetch, GuardRefusedError } from "@/lib/net/guarded-fetch";
-import type { ResolveAll } from "@/lib/net/guarded-lookup";
+import { handleChatRequest } from "@/lib/model/server/chat-handler";
+import { createGuardedFetch, GuardRefusedError } from "@/lib/net/server/guarded-fetch";
+import type { ResolveAll } from "@/lib/net/server/guarded-lookup";
 import { startLoopbackServer } from "@/lib/http/node/loopback-server";
 import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { readChunks } from "../../fixtures/model/ui-stream";

@@ -1,7 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { createGuardedLookup, GUARD_REFUSED_CODE } from "@/lib/net/guarded-lookup";
-import type { ResolveAll } from "@/lib/net/guarded-lookup";
+import { createGuardedLookup, GUARD_REFUSED_CODE } from "@/lib/net/server/guarded-lookup";
+import type { ResolveAll } from "@/lib/net/server/guarded-lookup";
 
 const fakeDns =
   (answers: Record<string, LookupAddress[]>): ResolveAll =>

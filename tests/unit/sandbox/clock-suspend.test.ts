@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import { withApprovals } from "@/lib/timeline/approvals";
 import type { HostCallInfo, HostFunction, HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import { errorOf, nodeEngine, run, valueOf } from "./helpers";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deferred, errorOf, nodeEngine, run, valueOf } from "./helpers";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions, RunEvent } from "@/lib/sandbox/types";
 
 const engine = nodeEngine();

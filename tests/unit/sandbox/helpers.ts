@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { createEngine, type SandboxEngine } from "@/lib/sandbox/engine";
 import { callHostFor, hostApiOf } from "@/lib/sandbox/host-api";
-import { loadNodeModule } from "@/lib/sandbox/node-engine";
+import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import type { ErrorKind, HostFunctions, RunEvent, RunRequest, RunResult, SandboxError, SandboxLimits } from "@/lib/sandbox/types";
 
 /** Short limits so failing runs end fast; tests widen one limit at a time. */

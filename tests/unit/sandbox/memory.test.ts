@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TestQuickJSWASMModule } from "quickjs-emscripten-core";
 import { createEngine } from "@/lib/sandbox/engine";
-import { loadNodeModule } from "@/lib/sandbox/node-engine";
+import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import { errorOf, nodeEngine, run, valueOf } from "./helpers";
 

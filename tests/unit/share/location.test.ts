@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashWithoutShare, readShareFromLocation, shareLinkUrl, shortLinkUrl, storedShareTarget } from "@/lib/share/location";
+import { hashWithoutShare, readShareFromLocation, shareLinkUrl, shortLinkUrl, storedShareTarget } from "@/lib/share/browser/location";
 
 const ID = "AbCdEfGhIjKlMnOpQrStUv";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey, UNKNOWN_CLIENT } from "@/lib/http/client-address";
+import { clientKey, UNKNOWN_CLIENT } from "@/lib/http/server/client-address";
 import { createRateLimiter } from "@/lib/http/rate-limit";
 
 function clock(start = 0) {

@@ -5,12 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as createRoute from "@/app/api/share/route";
 import * as getRoute from "@/app/api/share/[id]/route";
 import ShortLinkPage from "@/app/s/[id]/page";
-import { createShareClient } from "@/lib/share/api-client";
+import { createShareClient } from "@/lib/share/browser/api-client";
 import { decodeShareState } from "@/lib/share/decode";
 import { encodeShareState } from "@/lib/share/encode";
 import type { ShareState } from "@/lib/share/schema";
-import { createShortLinkRuntime, setShortLinkRuntime, shortLinkConfigFromEnv } from "@/lib/share/short-link-runtime";
-import { createMemoryShareStore } from "@/lib/share/store";
+import { createShortLinkRuntime, setShortLinkRuntime, shortLinkConfigFromEnv } from "@/lib/share/server/short-link-runtime";
+import { createMemoryShareStore } from "@/lib/share/server/store";
 
 const base = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", "v1-state.json"), "utf8")) as ShareState;
 const ORIGIN = "http://localhost:3000";

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeShareState } from "@/lib/share/encode";
-import { createFileShareStore } from "@/lib/share/file-store";
+import { createFileShareStore } from "@/lib/share/server/file-store";
 import type { ShareState } from "@/lib/share/schema";
 import { isShareId } from "@/lib/share/share-id";
-import { loadShortLink, saveShortLink } from "@/lib/share/short-link";
-import { createMemoryShareStore } from "@/lib/share/store";
+import { loadShortLink, saveShortLink } from "@/lib/share/server/short-link";
+import { createMemoryShareStore } from "@/lib/share/server/store";
 
 const base = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", "v1-state.json"), "utf8")) as ShareState;
 const MB = 1024 * 1024;

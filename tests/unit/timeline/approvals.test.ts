@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import { ApprovalBroker, reduceApprovals } from "@/lib/timeline/approval-store";
 import { approvalPredicate, toolKey, withApprovals, type ApprovalDecision, type ClockAwareCall } from "@/lib/timeline/approvals";

@@ -1,6 +1,6 @@
 /** Shared helpers for the timeline tests: record a real QuickJS run (runInNode) with a RunRecorder attached. */
 import { hostApiOf } from "@/lib/sandbox/host-api";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunction, HostFunctions, RunResult, SandboxLimits } from "@/lib/sandbox/types";
 import { RunRecorder, type HostReport } from "@/lib/timeline/recorder";
 import type { RunRecord } from "@/lib/timeline/run-record";

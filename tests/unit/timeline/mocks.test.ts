@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import type { CallInfo } from "@/lib/timeline/call-records";
 import { buildDebugHost } from "@/lib/timeline/debug-host";

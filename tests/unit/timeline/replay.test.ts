@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runInNode } from "@/lib/sandbox/node-engine";
+import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import type { CallInfo } from "@/lib/timeline/call-records";
 import { createReplayHost, type Divergence } from "@/lib/timeline/replay";

@@ -1,6 +1,6 @@
 /** GET /api/chat/providers: which model providers have a key on the server (booleans, never the keys). */
-import { route } from "@/lib/http/route";
-import { handleProvidersRequest } from "@/lib/model/chat-handler";
+import { route } from "@/lib/http/server/route";
+import { handleProvidersRequest } from "@/lib/model/server/chat-handler";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

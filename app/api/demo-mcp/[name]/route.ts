@@ -3,7 +3,7 @@
  * Public on purpose (they answer CORS like a third-party server would), so the guard checks the
  * Host only; the MCP transport checks its own content types.
  */
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/http/server/route";
 import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
 
 export const dynamic = "force-dynamic";

@@ -5,12 +5,12 @@
  * MCP_PROXY_RATE_PER_MINUTE requests (default 240) and all clients together
  * MCP_PROXY_GLOBAL_RATE_PER_MINUTE (default 6 000).
  */
-import { clientKey } from "@/lib/http/client-address";
-import { appMode } from "@/lib/http/deployment";
+import { clientKey } from "@/lib/http/server/client-address";
+import { appMode } from "@/lib/http/server/deployment";
 import { enforceLimits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
-import { proxyLimiters } from "@/lib/mcp/proxy-limits";
-import { handleProxyRequest, proxyOptionsFor } from "@/lib/mcp/proxy";
+import { route } from "@/lib/http/server/route";
+import { proxyLimiters } from "@/lib/mcp/server/proxy-limits";
+import { handleProxyRequest, proxyOptionsFor } from "@/lib/mcp/server/proxy";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

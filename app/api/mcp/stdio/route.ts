@@ -3,8 +3,8 @@
  * `x-cmp-local-token` header; answers 201 `{ session, url, pid }`. Local mode and the terminal's
  * token only (docs/ARCHITECTURE.md, "Security"); CMP_DISABLE_STDIO=1 turns it off.
  */
-import { route } from "@/lib/http/route";
-import { assertLocal, readStartRequest, startStdioSession } from "@/lib/mcp/stdio-bridge";
+import { route } from "@/lib/http/server/route";
+import { assertLocal, readStartRequest, startStdioSession } from "@/lib/mcp/server/stdio-bridge";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

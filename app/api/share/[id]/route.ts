@@ -3,13 +3,13 @@
  * (lib/share/short-link.ts). Ids are content addresses, so a found share never changes and may
  * be cached until it expires. Rate-limited per client.
  */
-import { clientKey } from "@/lib/http/client-address";
+import { clientKey } from "@/lib/http/server/client-address";
 import { enforceLimits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/http/server/route";
 import { RouteError } from "@/lib/http/route-error";
 import type { GetShareResponse } from "@/lib/share/api-schema";
-import { loadShortLink } from "@/lib/share/short-link";
-import { shortLinkRuntime } from "@/lib/share/short-link-runtime";
+import { loadShortLink } from "@/lib/share/server/short-link";
+import { shortLinkRuntime } from "@/lib/share/server/short-link-runtime";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

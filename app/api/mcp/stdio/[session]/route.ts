@@ -3,9 +3,9 @@
  * child's stdin/stdout; DELETE ends the session and kills the child. Every request carries the
  * `x-cmp-local-token` header. Protocol: lib/mcp/stdio-bridge.ts.
  */
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/http/server/route";
 import { RouteError } from "@/lib/http/route-error";
-import { assertLocal, relayStdioRequest, SessionIdSchema } from "@/lib/mcp/stdio-bridge";
+import { assertLocal, relayStdioRequest, SessionIdSchema } from "@/lib/mcp/server/stdio-bridge";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

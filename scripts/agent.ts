@@ -1,0 +1,124 @@
+// `npm run agent -- "<prompt>" [options]`: the playground's agent loop without a page
+// (lib/model/node/headless-agent.ts). By default it serves the four demo MCP servers on
+// loopback and talks to the offline demo model, so it needs no key and no network.
+// Exit codes: 0 the model answered, 1 the loop ended in an error or a limit, 2 bad usage.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { importMcpServersConfig } from "../lib/mcp/config";
+import { DEMO_SERVER_NAMES, demoServerPath } from "../lib/mcp/demo/catalog";
+import type { ServerConfig } from "../lib/mcp/types";
+import { startDemoHost } from "../lib/mcp/node/demo-host";
+import { stopNotice } from "../lib/model/loop-policy";
+import { runHeadlessAgent, openToolWorld } from "../lib/model/node/headless-agent";
+import { PROVIDER_IDS, providerInfo, type ProviderId } from "../lib/model/providers";
+import { resolveModel } from "../lib/model/server/provider-registry";
+
+const USAGE = `Usage: npm run agent -- "<prompt>" [options]
+
+Sends one prompt through the code-mode agent loop: the model writes a program, it runs in the
+QuickJS sandbox against the MCP servers, and the result goes back to the model.
+
+Options:
+  --config <mcp.json>     HTTP servers from an mcpServers file (default: the built-in demo servers)
+  --provider <id>         ${PROVIDER_IDS.join(", ")} (default demo)
+  --model <id>            model id (default: the provider's default)
+  --base-url <url>        base URL for openai-compatible
+  --search                search mode: the model searches the tools instead of seeing every declaration
+  --max-steps <n>         model calls per turn (default 10)
+  --json                  print the final conversation and inspector records as JSON
+
+Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...), as for the server.
+Exit codes: 0 answered, 1 error or limit, 2 bad usage.`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    config: { type: "string" },
+    provider: { type: "string", default: "demo" },
+    model: { type: "string" },
+    "base-url": { type: "string" },
+    search: { type: "boolean", default: false },
+    "max-steps": { type: "string", default: "10" },
+    json: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const prompt = positionals.join(" ").trim();
+if (prompt === "") fail("Give a prompt.");
+if (!(PROVIDER_IDS as readonly string[]).includes(values.provider)) fail(`Unknown provider "${values.provider}".`);
+const maxSteps = Number(values["max-steps"]);
+if (!Number.isInteger(maxSteps) || maxSteps < 1) fail("--max-steps takes a positive integer.");
+
+async function main(): Promise<number> {
+  const demoHost = values.config ? undefined : await startDemoHost();
+  let servers: ServerConfig[];
+  if (values.config) {
+    const imported = importMcpServersConfig(readFileSync(values.config, "utf8"));
+    if (!imported.ok) fail(`${values.config}: ${imported.errors.join("; ")}`);
+    servers = imported.servers.map((s) => ({ ...s, enabled: true }));
+  } else {
+    servers = DEMO_SERVER_NAMES.map((name) => ({ id: name, name, transport: "streamable-http", url: demoServerPath(name), headers: {}, enabled: true }));
+  }
+  const provider = values.provider as ProviderId;
+  const model = resolveModel(
+    { provider, modelId: values.model ?? providerInfo(provider).defaultModel, ...(values["base-url"] ? { baseURL: values["base-url"] } : {}) },
+    { env: process.env, baseUrlPolicy: { allowPrivate: true } },
+  );
+  const world = await openToolWorld(servers, { baseUrl: demoHost?.url ?? "http://127.0.0.1" });
+  const aborter = new AbortController();
+  process.once("SIGINT", () => aborter.abort());
+  let printed = "";
+  try {
+    const result = await runHeadlessAgent({
+      world,
+      model,
+      prompt,
+      mode: values.search ? "search" : "declarations",
+      policy: { maxSteps },
+      abortSignal: aborter.signal,
+      onActivity: (id, activity) => {
+        if (activity === "running") process.stderr.write(`· running program ${id}\n`);
+      },
+      onMessages: (messages) => {
+        // Stream the answer's text as it grows.
+        const text = (messages.at(-1)?.role === "assistant" ? messages.at(-1)!.parts : []).flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+        if (!values.json && text.startsWith(printed)) process.stdout.write(text.slice(printed.length));
+        printed = text;
+      },
+    });
+    for (const run of world.runs)
+      process.stderr.write(`· ${run.toolCallId}: ${run.result.ok ? "ok" : `${run.result.error.kind}: ${run.result.error.message}`}\n`);
+    const tokens = result.steps.reduce((sum, s) => ({ input: sum.input + (s.usage?.inputTokens ?? 0), output: sum.output + (s.usage?.outputTokens ?? 0) }), {
+      input: 0,
+      output: 0,
+    });
+    process.stderr.write(
+      `\n· ${result.steps.length} model calls, ${world.runs.length} programs, ${tokens.input} input and ${tokens.output} output tokens; stop: ${result.stop.kind}\n`,
+    );
+    if (values.json) process.stdout.write(`${JSON.stringify({ stop: result.stop, messages: result.messages, steps: result.steps }, null, 2)}\n`);
+    else process.stdout.write("\n");
+    if (result.stop.kind === "error") process.stderr.write(`Error: ${result.stop.message}\n`);
+    else if (result.stop.kind !== "done" && result.stop.kind !== "stopped") process.stderr.write(`${stopNotice(result.stop) ?? ""}\n`);
+    return result.stop.kind === "done" || result.stop.kind === "returned-directly" ? 0 : 1;
+  } finally {
+    await world.close();
+    await demoHost?.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

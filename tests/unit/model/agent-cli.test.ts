@@ -1,0 +1,31 @@
+/**
+ * `npm run agent`: the headless runner from the command line, as a person runs it (a real
+ * process, the demo servers on loopback, the offline demo model, the same agent loop as the page).
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const run = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent.ts", ...args], { cwd: root, timeout: 60_000 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+describe("npm run agent", () => {
+  it("answers an example prompt: the program runs against the demo servers and the answer quotes its result", async () => {
+    const { code, stdout, stderr } = await run(DEMO_SCRIPTS[0]!.prompt);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/EuroDash.*EUR/);
+    expect(stderr).toMatch(/2 model calls, 1 programs, \d+ input and \d+ output tokens; stop: done/);
+  });
+
+  it("refuses bad usage with exit code 2", async () => {
+    const { code, stderr } = await run("--provider", "nope", "hi");
+    expect(code).toBe(2);
+    expect(stderr).toContain('Unknown provider "nope"');
+  });
+}, 120_000);
