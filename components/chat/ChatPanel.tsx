@@ -10,6 +10,7 @@ import { ChatMessage } from "./ChatMessage";
 import { ChatSettings } from "./ChatSettings";
 import { SystemPromptEditor } from "./SystemPromptEditor";
 import styles from "./ChatPanel.module.css";
+import { Badge } from "@/components/ui/Badge";
 
 /** What the page wires into the chat: its one session and model choice, both created at the page level. */
 export interface ChatPanelProps {
@@ -46,10 +47,10 @@ export function ChatPanel(props: ChatPanelProps) {
     <section className="panel" aria-label="Chat">
       <div className="panel-header">
         <h2>Chat</h2>
-        <span className={styles.badge} title="Model in use" data-testid="chat-model">
+        <Badge mono className={styles.model} title="Model in use" data-testid="chat-model">
           {badge}
-        </span>
-        {stepMode ? <span className={styles.flag}>step mode</span> : null}
+        </Badge>
+        {stepMode ? <Badge tone="warn">step mode</Badge> : null}
         <span className="spacer" />
         <button type="button" aria-pressed={open === "prompt"} onClick={() => toggle("prompt")}>
           System prompt{systemPrompt.edited ? " *" : ""}

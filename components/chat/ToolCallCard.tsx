@@ -50,7 +50,7 @@ function CodeOutput({ output }: { output: ExecuteCodeOutput }) {
       {output.editedCode !== undefined && (
         <>
           <h4>Code that ran (edited)</h4>
-          <pre className={styles.code}>{output.editedCode}</pre>
+          <pre className={styles.source}>{output.editedCode}</pre>
         </>
       )}
       {output.ok ? (
@@ -59,7 +59,7 @@ function CodeOutput({ output }: { output: ExecuteCodeOutput }) {
           <pre className={styles.value}>{formatJson(output.value)}</pre>
         </>
       ) : (
-        <div className={styles.errorBox} role="alert">
+        <div className={styles.callError} role="alert">
           {describeOutput(output)}
           {output.error.stack ? <pre>{output.error.stack}</pre> : null}
         </div>
@@ -67,7 +67,7 @@ function CodeOutput({ output }: { output: ExecuteCodeOutput }) {
       {output.logs.length > 0 && (
         <>
           <h4>Console ({output.logs.length})</h4>
-          <pre className={styles.logs}>{output.logs.join("\n")}</pre>
+          <pre className={styles.logText}>{output.logs.join("\n")}</pre>
         </>
       )}
     </>
@@ -103,7 +103,7 @@ export function ToolCallCard({ part, activity, onShowRun }: ToolCallCardProps) {
       <div className={styles.body}>
         {isCode ? (
           // A malformed call leaves the raw argument text as its input: show that.
-          <pre className={styles.code}>{typeof input.code === "string" ? input.code : typeof part.input === "string" ? part.input : ""}</pre>
+          <pre className={styles.source}>{typeof input.code === "string" ? input.code : typeof part.input === "string" ? part.input : ""}</pre>
         ) : part.input === undefined ? null : (
           <p className={styles.note}>
             {typeof input.query === "string" ? `Query: ${input.query}` : formatJson(part.input)}
@@ -117,7 +117,7 @@ export function ToolCallCard({ part, activity, onShowRun }: ToolCallCardProps) {
             <pre className={styles.value}>{(part.output as Partial<SearchToolsOutput>).declarations ?? formatJson(part.output)}</pre>
           ))}
         {part.state === "output-error" && (
-          <div className={styles.errorBox} role="alert">
+          <div className={styles.callError} role="alert">
             {part.errorText}
           </div>
         )}

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from "react";
 import Editor, { type OnMount } from "@monaco-editor/react";
 import { monaco } from "./monaco-setup";
+import styles from "./Editor.module.css";
 
 /** An error location to mark in the editor (1-based line and column). */
 export interface EditorMarker {
@@ -74,14 +75,14 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, handl
 
   return (
     <Editor
-      className="editor-host"
+      className={styles.editorHost}
       language="typescript"
       path="file:///orchestration.ts"
       theme="vs-dark"
       value={value}
       onChange={(next) => onChange(next ?? "")}
       onMount={handleMount}
-      loading={<div className="editor-loading">Loading editor…</div>}
+      loading={<div className={styles.editorLoading}>Loading editor…</div>}
       options={{
         minimap: { enabled: false },
         fontSize: 13,

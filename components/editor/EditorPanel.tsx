@@ -5,11 +5,12 @@ import type { EditorHandle, EditorMarker } from "./CodeEditor";
 import type { ChatCodeEntry, PendingCodeApproval } from "@/components/hooks/use-chat-bridge";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
 import { LimitsControl } from "./LimitsControl";
+import styles from "./Editor.module.css";
 
 // Monaco touches `window` at import, so it loads on the client only.
 const CodeEditor = dynamic(() => import("./CodeEditor").then((m) => m.CodeEditor), {
   ssr: false,
-  loading: () => <div className="editor-loading">Loading editor…</div>,
+  loading: () => <div className={styles.editorLoading}>Loading editor…</div>,
 });
 
 export interface EditorPanelProps {
@@ -72,7 +73,7 @@ export function EditorPanel(props: EditorPanelProps) {
         </button>
       </div>
       {pending && (
-        <div className="step-banner" role="alert" aria-label="Model code waiting">
+        <div className={styles.stepBanner} role="alert" aria-label="Model code waiting">
           <span>
             <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model, or Skip.
           </span>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { DEFAULT_LIMITS } from "@/lib/sandbox/limits";
 import { checkLimits, EDITABLE_LIMITS, type LimitOverrides } from "@/lib/editor/limits-store";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
+import styles from "./Editor.module.css";
 
 /** Per-run sandbox limits, edited in the units people think in; invalid values are refused with the sandbox's message. */
 export function LimitsControl({ limits }: { limits: UseRunLimitsResult }) {
@@ -22,12 +23,12 @@ export function LimitsControl({ limits }: { limits: UseRunLimitsResult }) {
   };
 
   return (
-    <div className="limits-control">
+    <div className={styles.limitsControl}>
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} title="Sandbox limits for runs">
         Limits{changed > 0 ? ` (${changed} changed)` : ""}
       </button>
       {open && (
-        <form className="limits-form" aria-label="Run limits" onSubmit={(e) => e.preventDefault()}>
+        <form className={styles.limitsForm} aria-label="Run limits" onSubmit={(e) => e.preventDefault()}>
           {EDITABLE_LIMITS.map(({ key, label, unit, scale }) => {
             const value = limits.overrides[key];
             return (

@@ -7,6 +7,7 @@ import { LogList } from "./LogList";
 import { TimelinePanel } from "@/components/timeline/TimelinePanel";
 import type { CallRecordsState } from "@/lib/timeline/call-records";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
+import { Badge, toneOf } from "@/components/ui/Badge";
 
 export interface OutputPanelProps {
   state: RunView;
@@ -41,9 +42,9 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
             Send this result to the model
           </button>
         )}
-        <span className={`status status-${tone}`} role="status" aria-label="Run status" data-testid="run-status">
+        <Badge mono tone={toneOf(tone)} role="status" aria-label="Run status" data-testid="run-status">
           {label}
-        </span>
+        </Badge>
       </div>
       <div className="panel-body" role="tabpanel">
         {tab === "output" ? (

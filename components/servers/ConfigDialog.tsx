@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { ImportedCommand, ServerRegistry } from "@/lib/mcp/registry";
 import { escapeHidden } from "@/lib/text/hidden-characters";
+import styles from "./Servers.module.css";
 
 /** Import servers from an `mcpServers` JSON file (paste or file) and export them, with or without secrets. */
 export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; onClose: () => void }) {
@@ -37,7 +38,7 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
   };
 
   return (
-    <div className="config-dialog" role="dialog" aria-label="Import and export servers">
+    <div className={styles.configDialog} role="dialog" aria-label="Import and export servers">
       <h3>Import</h3>
       <p className="muted small">
         Paste an <code>mcp.json</code> / <code>claude_desktop_config.json</code> (<code>{'{ "mcpServers": { … } }'}</code>) or choose a file. Servers with the
@@ -68,17 +69,17 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
         </label>
       </div>
       {message && (
-        <div className={message.ok ? "ok-box" : "error-box"} role="status">
+        <div className={message.ok ? styles.okBox : "error-box"} role="status">
           {message.text}
         </div>
       )}
       {awaiting.length > 0 && (
-        <div className="warn-box" role="group" aria-label="Local commands to review">
+        <div className={styles.warnBox} role="group" aria-label="Local commands to review">
           <p className="small">
             This file runs {awaiting.length === 1 ? "a command" : `${awaiting.length} commands`} on your computer. They are added switched off: read each one
             and start only what you trust.
           </p>
-          <ul className="command-list">
+          <ul className={styles.commandList}>
             {awaiting.map((command) => (
               <li key={command.id}>
                 <strong>{command.name}</strong> <code>{escapeHidden([command.command, ...command.args].join(" "))}</code>{" "}

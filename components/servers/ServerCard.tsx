@@ -3,6 +3,8 @@
 import type { ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
+import { Badge, toneOf } from "@/components/ui/Badge";
+import styles from "./Servers.module.css";
 
 export interface ServerCardProps {
   server: ServerConfig;
@@ -19,21 +21,21 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
   // A command shows exactly as it runs: line breaks and hidden characters spelled out.
   const where = escapeHidden(server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : (server.url ?? ""));
   return (
-    <li className="server-card" aria-label={`Server ${server.name}`}>
-      <div className="server-head">
+    <li className={styles.serverCard} aria-label={`Server ${server.name}`}>
+      <div className={styles.serverHead}>
         <label className="toggle" title={server.enabled ? "Disable" : "Enable"}>
           <input type="checkbox" checked={server.enabled} onChange={(e) => onToggle(e.target.checked)} aria-label={`Enable ${server.name}`} />
         </label>
-        <strong className="server-name">{server.name}</strong>
-        <span className={`pill pill-${state}`} data-testid={`server-status-${server.name}`}>
+        <strong className={styles.serverName}>{server.name}</strong>
+        <Badge tone={toneOf(state)} data-testid={`server-status-${server.name}`}>
           {state}
-        </span>
+        </Badge>
       </div>
-      <div className="server-where muted" title={where}>
+      <div className={`${styles.serverWhere} muted`} title={where}>
         {transportLabel(server.transport)} · {where}
       </div>
       <StatusLine status={server.enabled ? status : undefined} />
-      <div className="server-actions">
+      <div className={styles.serverActions}>
         <button type="button" onClick={onReconnect} disabled={!server.enabled}>
           Reconnect
         </button>
@@ -57,7 +59,7 @@ function StatusLine({ status }: { status: ServerStatus | undefined }) {
   if (!status) return null;
   if (status.state === "error") {
     return (
-      <div className="server-error" role="alert">
+      <div className={styles.serverError} role="alert">
         <b>{status.error.kind}</b>: {status.error.message}
       </div>
     );
@@ -65,13 +67,13 @@ function StatusLine({ status }: { status: ServerStatus | undefined }) {
   if (status.state !== "connected") return null;
   const change = status.lastChange;
   return (
-    <div className="server-info muted">
+    <div className={`${styles.serverInfo} muted`}>
       {status.serverInfo.name} {status.serverInfo.version} · protocol {status.protocolVersion} · {status.transport}
       {status.via === "proxy" ? " via proxy" : ""} · {status.tools.length} tools
       {status.prompts.length > 0 ? ` · ${status.prompts.length} prompts` : ""}
       {status.resources.length > 0 ? ` · ${status.resources.length} resources` : ""}
       {(status.prompts.length > 0 || status.resources.length > 0) && (
-        <details className="server-extras">
+        <details className={styles.serverExtras}>
           <summary>Prompts and resources</summary>
           {status.prompts.length > 0 && (
             <ul aria-label={`Prompts of ${status.serverInfo.name}`}>
@@ -98,7 +100,7 @@ function StatusLine({ status }: { status: ServerStatus | undefined }) {
         </details>
       )}
       {change && (
-        <div className="tool-change">
+        <div className={styles.toolChange}>
           tools changed: {change.added.length > 0 && <span>+{change.added.join(", +")} </span>}
           {change.removed.length > 0 && <span>−{change.removed.join(", −")} </span>}
           {change.changed.length > 0 && <span>~{change.changed.join(", ~")}</span>}

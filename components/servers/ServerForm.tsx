@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import type { ServerRegistry, ServerInputIssue } from "@/lib/mcp/registry";
 import type { ServerConfig, TransportKind } from "@/lib/mcp/types";
 import { formatPairs, parseArgLines, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
+import styles from "./Servers.module.css";
 
 /** Adds a server, or edits one when `server` is given. Field errors come from the registry's own checks. */
 export function ServerForm({ registry, server, onDone }: { registry: ServerRegistry; server?: ServerConfig; onDone: () => void }) {
@@ -36,7 +37,7 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
 
   const issue = (field: ServerInputIssue["field"]) => issues.find((i) => i.field === field)?.message;
   return (
-    <form className="server-form" onSubmit={submit} aria-label={server ? `Edit ${server.name}` : "Add server"}>
+    <form className={styles.serverForm} onSubmit={submit} aria-label={server ? `Edit ${server.name}` : "Add server"}>
       <Field label="Name (the code namespace)" error={issue("name")}>
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="weather" autoFocus />
       </Field>

@@ -5,6 +5,7 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import { ServerCard } from "./ServerCard";
 import { ServerForm } from "./ServerForm";
 import { ConfigDialog } from "./ConfigDialog";
+import styles from "./Servers.module.css";
 
 /** Registered servers with their status, plus add, import/export and forget-secrets. */
 export function ServerList({ mcp }: { mcp: UseMcpResult }) {
@@ -16,7 +17,7 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
 
   const problems = registry.problems();
   return (
-    <div className="server-list">
+    <div className={styles.serverList}>
       <div className="toolbar">
         <button type="button" className="primary" onClick={() => setEditing({ kind: "adding" })}>
           Add server
@@ -41,7 +42,7 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
           </button>
         </div>
       )}
-      <ul className="servers" aria-label="Registered servers">
+      <ul className={styles.servers} aria-label="Registered servers">
         {servers.map((server) =>
           editing?.kind === "editing" && editing.id === server.id ? (
             <li key={server.id}>
@@ -60,7 +61,7 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
           ),
         )}
       </ul>
-      <div className="toolbar muted-actions">
+      <div className={`toolbar ${styles.mutedActions}`}>
         <button type="button" onClick={() => registry.restoreDemoServers()}>
           Restore demo servers
         </button>

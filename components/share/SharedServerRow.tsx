@@ -8,6 +8,7 @@ import { escapeHidden } from "@/lib/text/hidden-characters";
 import type { SharedServerPlan } from "@/lib/share/restore";
 import type { SecretSlot } from "@/lib/share/schema";
 import styles from "./ShareBanner.module.css";
+import { Badge, type BadgeTone } from "@/components/ui/Badge";
 
 /** What adding a server gave: the registry's answer, or undefined while the registry is loading. */
 export type AddServerResult = { ok: true } | { ok: false; issues: readonly { message: string }[] } | undefined;
@@ -20,11 +21,11 @@ const SLOT_LABEL: Record<SecretSlot["where"], string> = {
   arg: "Argument",
 };
 
-const BADGE: Record<SharedServerPlan["status"], { text: string; className: string }> = {
-  registered: { text: "already registered", className: styles.ready ?? "" },
-  ready: { text: "no secrets needed", className: styles.ready ?? "" },
-  "needs-connection": { text: "needs connection", className: styles.needs ?? "" },
-  "local-command": { text: "runs a local command", className: styles.local ?? "" },
+const BADGE: Record<SharedServerPlan["status"], { text: string; tone: BadgeTone }> = {
+  registered: { text: "already registered", tone: "ok" },
+  ready: { text: "no secrets needed", tone: "ok" },
+  "needs-connection": { text: "needs connection", tone: "warn" },
+  "local-command": { text: "runs a local command", tone: "error" },
 };
 
 /** One shared server: where it points, whether it needs secrets, and a way to add it. */
@@ -55,7 +56,7 @@ export function SharedServerRow({
     <li className={styles.server}>
       <div className={styles.serverLine}>
         <strong>{server.name}</strong>
-        <span className={`${styles.badge} ${badge.className}`}>{badge.text}</span>
+        <Badge tone={badge.tone}>{badge.text}</Badge>
         <span className={styles.address}>{address}</span>
       </div>
       {status === "registered" && <span className="muted small">Matches your server “{plan.registeredName}”.</span>}

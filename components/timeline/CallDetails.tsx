@@ -8,6 +8,7 @@ import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import { JsonView } from "./JsonView";
 import styles from "./Timeline.module.css";
+import { Badge, toneOf } from "@/components/ui/Badge";
 
 /** What the details pane needs besides the call. */
 export interface CallDetailsProps {
@@ -25,8 +26,8 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
     <section className={styles.details} aria-label={`Call ${record.callId} details`}>
       <div className={styles.detailsHeader}>
         <strong>{toolLabel(record)}</strong>
-        <span className={`${styles.badge} ${styles[`status-${status}`] ?? ""}`}>{status}</span>
-        {record.source && record.source !== "live" && <span className={styles.badge}>{record.source === "mock" ? "mocked" : "replayed"}</span>}
+        <Badge tone={toneOf(status)}>{status}</Badge>
+        {record.source && record.source !== "live" && <Badge>{record.source === "mock" ? "mocked" : "replayed"}</Badge>}
         <span className="muted">call #{record.callId}</span>
         <span className="muted">
           at {formatDuration(record.start)}, took {formatDuration(record.durationMs)}

@@ -50,7 +50,7 @@ export function MockEditor({
 
   return (
     <div className={styles.editor} role="group" aria-label={`Mock for ${label}`}>
-      <div className={styles.toolbar}>
+      <div className={`toolbar ${styles.filters}`}>
         <label>
           <input type="radio" name={`mode-${label}`} checked={mode === "value"} onChange={() => setMode("value")} /> fixed result (JSON)
         </label>
@@ -71,7 +71,7 @@ export function MockEditor({
           setError(undefined);
         }}
       />
-      {error && <span className={styles.fieldError}>{error}</span>}
+      {error && <span className="field-error">{error}</span>}
       <div className={styles.actions}>
         <button type="button" className="primary" onClick={save}>
           Save mock

@@ -25,11 +25,11 @@ export function RunCompare({ a, b, onClose }: { a: RunRecord; b: RunRecord; onCl
   const row = selected === undefined ? undefined : rows[selected];
   return (
     <div className={styles.view} aria-label="Compare runs">
-      <div className={styles.toolbar}>
+      <div className={`toolbar ${styles.filters}`}>
         <strong>
           {a.title ?? a.id} → {b.title ?? b.id}
         </strong>
-        <span className={styles.spacer} />
+        <span className="spacer" />
         <label className="check">
           <input type="checkbox" checked={onlyDifferences} onChange={(event) => setOnlyDifferences(event.target.checked)} /> only differences
         </label>

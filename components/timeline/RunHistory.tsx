@@ -5,6 +5,7 @@ import { formatDuration } from "@/lib/timeline/format";
 import type { HistoryEntry } from "@/lib/timeline/history";
 import type { RunRecord } from "@/lib/timeline/run-record";
 import styles from "./Timeline.module.css";
+import { Badge } from "@/components/ui/Badge";
 
 /** What the history list can ask for. */
 export interface RunHistoryProps {
@@ -34,7 +35,7 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onRem
   const [a, b] = picked;
   return (
     <div className={styles.view}>
-      <div className={styles.toolbar}>
+      <div className={`toolbar ${styles.filters}`}>
         <label className="file-button">
           Import run file…
           <input type="file" accept="application/json,.json" onChange={importFile} />
@@ -66,9 +67,9 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onRem
                 <th aria-label="Compare" />
                 <th>run</th>
                 <th>status</th>
-                <th className={styles.num}>duration</th>
-                <th className={styles.num}>calls</th>
-                <th className={styles.num}>errors</th>
+                <th className={styles.numeric}>duration</th>
+                <th className={styles.numeric}>calls</th>
+                <th className={styles.numeric}>errors</th>
                 <th />
               </tr>
             </thead>
@@ -84,16 +85,14 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onRem
                     <div className="muted">{new Date(summary.startedAt).toLocaleTimeString()}</div>
                   </td>
                   <td>
-                    <span className={`pill pill-${summary.status === "ok" ? "ok" : summary.status === "unfinished" ? "running" : "error"}`}>
-                      {summary.status}
-                    </span>
+                    <Badge tone={summary.status === "ok" ? "ok" : summary.status === "unfinished" ? "accent" : "error"}>{summary.status}</Badge>
                   </td>
-                  <td className={styles.num}>{formatDuration(summary.durationMs)}</td>
-                  <td className={styles.num}>
+                  <td className={styles.numeric}>{formatDuration(summary.durationMs)}</td>
+                  <td className={styles.numeric}>
                     {summary.callCount}
                     {summary.simulatedCount > 0 && <span className="muted"> ({summary.simulatedCount} simulated)</span>}
                   </td>
-                  <td className={styles.num}>{summary.errorCount}</td>
+                  <td className={styles.numeric}>{summary.errorCount}</td>
                   <td>
                     <div className={styles.actions}>
                       <button type="button" onClick={() => onView(summary.id)} aria-label={`View ${summary.id}`}>

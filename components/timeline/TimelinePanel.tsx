@@ -44,8 +44,8 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
   );
 
   return (
-    <div className={styles.panel}>
-      <div className={`tabs ${styles.toolbar}`} role="tablist" aria-label="Timeline views" style={{ padding: "4px 10px 0" }}>
+    <div className={styles.timelinePanel}>
+      <div className={`tabs toolbar ${styles.filters}`} role="tablist" aria-label="Timeline views" style={{ padding: "4px 10px 0" }}>
         {tabButton("calls", viewing ? `Calls (${viewing})` : "Calls")}
         {tabButton("runs", `Runs (${history.history.length})`)}
         {tabButton("tools", countMocks(mocks.mocks) > 0 ? `Tools (${countMocks(mocks.mocks)} mocked)` : "Tools")}

@@ -6,6 +6,7 @@ import type { MockTable, ToolMock } from "@/lib/timeline/mocks";
 import type { RecordedNamespace } from "@/lib/timeline/run-record";
 import { MockEditor } from "./MockEditor";
 import styles from "./Timeline.module.css";
+import { Badge } from "@/components/ui/Badge";
 
 /** What the tools list shows and changes. */
 export interface ToolRulesProps {
@@ -55,7 +56,7 @@ export function ToolRules({ namespaces, mocks, onMock, destructive, marked, onTo
                     />{" "}
                     ask before running{isDestructive ? " (destructive)" : ""}
                   </label>
-                  {mock && <span className={styles.badge}>mocked: {mock.kind}</span>}
+                  {mock && <Badge>mocked: {mock.kind}</Badge>}
                   <button type="button" onClick={() => setEditing(editing === id ? undefined : id)} aria-expanded={editing === id}>
                     {mock ? "Edit mock" : "Mock…"}
                   </button>

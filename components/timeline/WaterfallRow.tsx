@@ -8,6 +8,7 @@ import type { WaterfallRow } from "@/lib/timeline/waterfall";
 import { toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import styles from "./Timeline.module.css";
+import { Badge, toneOf } from "@/components/ui/Badge";
 
 // Lane colours: distinct hues that stay readable on the dark panel; lanes past eight repeat.
 const LANE_COLORS = ["#5aa9ff", "#d2a8ff", "#56d4dd", "#ffa657", "#7ee787", "#ff7b72", "#e3b341", "#a5d6ff"];
@@ -75,8 +76,8 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
       >
         <span className={styles.callId}>{record.callId}</span>
         <span className={styles.labelText}>{label}</span>
-        {simulated && <span className={styles.badge}>{record.source === "mock" ? "mock" : "replay"}</span>}
-        <span className={`${styles.badge} ${styles[`status-${status}`] ?? ""}`}>{status}</span>
+        {simulated && <Badge>{record.source === "mock" ? "mock" : "replay"}</Badge>}
+        <Badge tone={toneOf(status)}>{status}</Badge>
       </button>
       <div className={styles.track} onClick={() => onSelect(record.callId)}>
         {ticks.map((tick) => (

@@ -25,7 +25,7 @@ export function WaterfallToolbar({ state, facets, onChange }: { state: ToolbarSt
   const set = (patch: Partial<ToolbarState>) => onChange({ ...state, ...patch });
   const tools = state.server ? facets.tools.filter((t) => t.value.startsWith(`${state.server}.`)) : facets.tools;
   return (
-    <div className={styles.toolbar} role="search" aria-label="Filter tool calls">
+    <div className={`toolbar ${styles.filters}`} role="search" aria-label="Filter tool calls">
       <input
         type="search"
         placeholder="Search arguments, results, errors…"

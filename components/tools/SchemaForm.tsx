@@ -1,6 +1,7 @@
 "use client";
 
 import { initialValue, keyPath, itemPath, setOwn, type FormNode, type FormValue } from "@/lib/forms";
+import styles from "./Tools.module.css";
 
 export interface SchemaFieldProps {
   node: FormNode;
@@ -16,10 +17,10 @@ export interface SchemaFieldProps {
 export function SchemaField({ node, value, onChange, path, label, required, errors }: SchemaFieldProps) {
   const error = errors.get(path);
   const heading = (
-    <span className="field-label">
+    <span className={styles.fieldLabel}>
       {label}
       {required ? (
-        <span className="required" title="required">
+        <span className={styles.required} title="required">
           {" "}
           *
         </span>
@@ -53,7 +54,7 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
     );
   }
   const nullButton = node.nullable ? (
-    <button type="button" className="small-button" onClick={() => onChange({ kind: "null" })}>
+    <button type="button" className={styles.smallButton} onClick={() => onChange({ kind: "null" })}>
       null
     </button>
   ) : null;
@@ -62,7 +63,7 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
     case "object": {
       if (value.kind !== "object") return null;
       return (
-        <fieldset className="form-object">
+        <fieldset className={styles.formObject}>
           {path !== "arguments" && <legend>{heading}</legend>}
           {node.fields.length === 0 && <span className="muted small">No arguments.</span>}
           {node.fields.map((field) => {
@@ -71,10 +72,10 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
             if (!child) {
               return (
                 <div key={field.key} className="field">
-                  <span className="field-label">{field.title ?? field.key}</span>
+                  <span className={styles.fieldLabel}>{field.title ?? field.key}</span>
                   <button
                     type="button"
-                    className="small-button"
+                    className={styles.smallButton}
                     onClick={() => {
                       const fields = { ...value.fields };
                       setOwn(fields, field.key, initialValue(field.node));
@@ -111,10 +112,10 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
     case "array": {
       if (value.kind !== "array") return null;
       return (
-        <fieldset className="form-array">
+        <fieldset className={styles.formArray}>
           <legend>{heading}</legend>
           {value.items.map((item, index) => (
-            <div key={index} className="array-item">
+            <div key={index} className={styles.arrayItem}>
               <SchemaField
                 node={node.item}
                 value={item}
@@ -123,12 +124,16 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
                 errors={errors}
                 onChange={(next) => onChange({ kind: "array", items: value.items.map((v, i) => (i === index ? next : v)) })}
               />
-              <button type="button" className="small-button" onClick={() => onChange({ kind: "array", items: value.items.filter((_, i) => i !== index) })}>
+              <button
+                type="button"
+                className={styles.smallButton}
+                onClick={() => onChange({ kind: "array", items: value.items.filter((_, i) => i !== index) })}
+              >
                 remove
               </button>
             </div>
           ))}
-          <button type="button" className="small-button" onClick={() => onChange({ kind: "array", items: [...value.items, initialValue(node.item)] })}>
+          <button type="button" className={styles.smallButton} onClick={() => onChange({ kind: "array", items: [...value.items, initialValue(node.item)] })}>
             add item
           </button>
           {error && <span className="field-error">{error}</span>}
@@ -157,7 +162,7 @@ export function SchemaField({ node, value, onChange, path, label, required, erro
       );
     case "boolean":
       return (
-        <label className="field field-inline">
+        <label className={`field ${styles.fieldInline}`}>
           <input
             type="checkbox"
             checked={value.kind === "boolean" && value.value}

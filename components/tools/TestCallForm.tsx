@@ -6,6 +6,7 @@ import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { useTestCall } from "@/components/hooks/use-test-call";
 import { SchemaField } from "./SchemaForm";
+import styles from "./Tools.module.css";
 
 /** A form generated from the tool's input schema (or raw JSON), a Call button, and the raw result with its time. */
 export function TestCallForm({ manager, serverId, tool }: { manager: ConnectionManager | undefined; serverId: string; tool: Tool }) {
@@ -63,19 +64,19 @@ export function TestCallForm({ manager, serverId, tool }: { manager: ConnectionM
 
   const state = test.state;
   return (
-    <form className="test-call" onSubmit={submit} aria-label={`Test-call ${tool.name}`}>
+    <form className={styles.testCall} onSubmit={submit} aria-label={`Test-call ${tool.name}`}>
       <div className="toolbar">
         <h4>Test call</h4>
         <span className="spacer" />
         {node.kind !== "json" && (
-          <button type="button" className="small-button" onClick={switchMode}>
+          <button type="button" className={styles.smallButton} onClick={switchMode}>
             {mode === "form" ? "Edit as JSON" : "Back to form"}
           </button>
         )}
       </div>
       {mode === "json" ? (
         <label className="field">
-          <span className="field-label">Arguments (JSON)</span>
+          <span className={styles.fieldLabel}>Arguments (JSON)</span>
           <textarea rows={6} spellCheck={false} value={jsonText} onChange={(e) => setJsonText(e.target.value)} aria-label="Arguments JSON" />
           {jsonError && <span className="field-error">{jsonError}</span>}
         </label>
@@ -110,13 +111,13 @@ function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["stat
   }
   const { result, ms, warning } = state;
   return (
-    <div className="test-result" data-testid="test-call-result">
+    <div className={styles.testResult} data-testid="test-call-result">
       <div className="stats">
         <span>
           time <b>{ms.toFixed(1)} ms</b>
         </span>
         <span>
-          isError <b className={result.isError ? "error-text" : ""}>{String(result.isError ?? false)}</b>
+          isError <b className={result.isError ? styles.errorText : ""}>{String(result.isError ?? false)}</b>
         </span>
       </div>
       {warning && <div className="error-box">{warning}</div>}

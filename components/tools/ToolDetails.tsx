@@ -7,6 +7,8 @@ import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { declarationsFor } from "@/lib/codemode";
 import { annotationBadges } from "./annotations";
 import { TestCallForm } from "./TestCallForm";
+import { Badge } from "@/components/ui/Badge";
+import styles from "./Tools.module.css";
 
 export interface ToolDetailsProps {
   server: ConnectedServer;
@@ -28,25 +30,25 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsP
   const findings = catalog.lint.filter((f) => f.server === server.config.name && f.tool === tool.name);
 
   return (
-    <div className="tool-details" aria-label={`Tool ${tool.name}`}>
+    <div className={styles.toolDetails} aria-label={`Tool ${tool.name}`}>
       <div className="toolbar">
         <button type="button" onClick={onBack} aria-label="Back to tools">
           ← Tools
         </button>
         <span className="muted">{server.config.name}</span>
       </div>
-      <h3 className="tool-title">
+      <h3 className={styles.toolTitle}>
         {tool.name}
         {tool.title && <span className="muted"> · {tool.title}</span>}
       </h3>
       <div className="toolbar">
         {annotationBadges(tool.annotations).map((b) => (
-          <span key={b.label} className={`badge badge-${b.tone}`} title={b.title}>
+          <Badge key={b.label} tone={b.tone} title={b.title}>
             {b.label}
-          </span>
+          </Badge>
         ))}
       </div>
-      {tool.description ? <p className="tool-description">{tool.description}</p> : <p className="muted">No description.</p>}
+      {tool.description ? <p className={styles.toolDescription}>{tool.description}</p> : <p className="muted">No description.</p>}
       {declaration && (
         <details open>
           <summary>
@@ -58,9 +60,9 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsP
       {findings.length > 0 && (
         <details open>
           <summary>Schema lint ({findings.length})</summary>
-          <ul className="lint">
+          <ul className={styles.lint}>
             {findings.map((f, i) => (
-              <li key={i} className={`lint-${f.severity}`}>
+              <li key={i} className={f.severity === "error" ? styles.lintError : styles.lintWarning}>
                 <b>{f.severity}</b> {f.message}
                 {f.paths && f.paths.length > 0 && <code> {f.paths.join(", ")}</code>}
                 <div className="muted">Fix: {f.fix}</div>

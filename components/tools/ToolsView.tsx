@@ -5,6 +5,8 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { ToolDetails } from "./ToolDetails";
 import { annotationBadges } from "./annotations";
+import { Badge } from "@/components/ui/Badge";
+import styles from "./Tools.module.css";
 
 /** Every connected server's tools, searchable, with token estimates; click one for its details and a test call. */
 export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToolCatalogResult }) {
@@ -38,7 +40,7 @@ export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToo
   const total = catalog.tokens?.total;
   const visible = new Set(hits?.map((h) => `${h.server}\u0000${h.tool}`));
   return (
-    <div className="tools-view">
+    <div className={styles.toolsView}>
       <input
         type="search"
         placeholder="Search tools (name, description, parameters)…"
@@ -56,26 +58,26 @@ export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToo
         if (tools.length === 0) return null;
         return (
           <section key={s.config.id} aria-label={`Tools of ${s.config.name}`}>
-            <h4 className="tools-server">{s.config.name}</h4>
-            <ul className="tools">
+            <h4 className={styles.toolsServer}>{s.config.name}</h4>
+            <ul className={styles.tools}>
               {tools.map((t) => {
                 const key = `${s.config.name}\u0000${t.name}`;
                 const tokens = tokensByTool.get(key);
                 const lint = lintCount.get(key) ?? 0;
                 return (
                   <li key={t.name}>
-                    <button type="button" className="tool-row" onClick={() => setSelected({ server: s.config.name, tool: t.name })}>
-                      <span className="tool-name">{t.name}</span>
+                    <button type="button" className={styles.toolRow} onClick={() => setSelected({ server: s.config.name, tool: t.name })}>
+                      <span className={styles.toolName}>{t.name}</span>
                       {annotationBadges(t.annotations).map((b) => (
-                        <span key={b.label} className={`badge badge-${b.tone}`} title={b.title}>
+                        <Badge key={b.label} tone={b.tone} title={b.title}>
                           {b.label}
-                        </span>
+                        </Badge>
                       ))}
                       <span className="spacer" />
                       {lint > 0 && (
-                        <span className="badge badge-warn" title="Schema lint findings">
+                        <Badge tone="warn" title="Schema lint findings">
                           {lint}⚑
-                        </span>
+                        </Badge>
                       )}
                       {tokens !== undefined && total ? (
                         <span className="muted" title="Tokens of this tool's declaration (estimate) and its share of the prompt">
@@ -83,7 +85,7 @@ export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToo
                         </span>
                       ) : null}
                     </button>
-                    {t.description && <div className="tool-desc muted">{t.description}</div>}
+                    {t.description && <div className={`${styles.toolDesc} muted`}>{t.description}</div>}
                   </li>
                 );
               })}
