@@ -24,7 +24,7 @@ const { values } = parseArgs({
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 const host = values.host ?? process.env.HOST ?? "127.0.0.1";
 const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
-// The bridge runs only in local mode (lib/http/deployment.ts): on loopback, and not forced hosted.
+// The bridge runs only in local mode (lib/http/server/deployment.ts): on loopback, and not forced hosted.
 const local = loopback && !/^hosted$/i.test(process.env.CMP_MODE?.trim() ?? "");
 
 const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
@@ -32,7 +32,7 @@ const token = given.length >= 32 ? given : randomBytes(32).toString("base64url")
 process.env.CMP_LOCAL_TOKEN = local ? token : "";
 process.env.CMP_LISTEN_HOST = host;
 process.env.CMP_SERVER = "serve";
-// The same rule as trustedProxyHops (lib/http/deployment.ts): true/yes is 1, else an integer 1 to 9.
+// The same rule as trustedProxyHops (lib/http/server/deployment.ts): true/yes is 1, else an integer 1 to 9.
 const trust = process.env.CMP_TRUST_PROXY?.trim() ?? "";
 const hops = /^(true|yes)$/i.test(trust) ? 1 : Number.isInteger(Number(trust)) && Number(trust) > 0 && Number(trust) < 10 ? Number(trust) : 0;
 

@@ -25,7 +25,7 @@ export interface UseChatSettingsResult {
   forgetKeys: () => void;
 }
 
-/** localStorage when usable (lib/storage/browser-storage.ts). */
+/** localStorage when usable (lib/storage/browser/browser-storage.ts). */
 const storage = browserStorage;
 
 /** The chat settings and browser-typed keys, persisted in this browser's localStorage. */

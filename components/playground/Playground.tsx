@@ -170,5 +170,5 @@ export function Playground() {
 
 type LayoutStorage = Pick<Storage, "getItem" | "setItem">;
 
-/** localStorage when it works; otherwise nothing is saved (lib/storage/browser-storage.ts). */
+/** localStorage when it works; otherwise nothing is saved (lib/storage/browser/browser-storage.ts). */
 const safeStorage = (): LayoutStorage => browserStorageOrNone();

@@ -10,7 +10,7 @@
  *   policy holds the line.
  * - Workers from this origin or blob: (the sandbox and Monaco's language workers).
  * - connect-src: this origin plus the MCP servers the person added, read from the
- *   `cmp-connect` cookie the page keeps (lib/mcp/connect-origins.ts). A server added during
+ *   `cmp-connect` cookie the page keeps (lib/mcp/browser/connect-origins.ts). A server added during
  *   this page's life is reached through the app's proxy until the next load, so nothing the
  *   page does trips the policy.
  * - Nothing may frame the app, no plugins, no <base> rewriting, forms post only here.

@@ -1,12 +1,12 @@
 /**
  * Which base URLs the server may send an OpenAI-compatible request to. The browser picks the
  * URL, so without a guard a hosted playground would let anyone make it call its own network
- * (SSRF). The address rules are the MCP proxy's (lib/mcp/proxy-guard.ts); private addresses
+ * (SSRF). The address rules are the MCP proxy's (lib/net/proxy-guard.ts); private addresses
  * (Ollama on localhost, a LAN vLLM) pass only when the app itself runs on loopback, i.e. on
  * the person's own machine, or when MODEL_BASE_URL_ALLOW lists them.
  *
  * This checks the URL's text, before anything is sent; the provider then talks through
- * lib/net/guarded-fetch.ts, which checks the resolved address at connect time and every
+ * lib/net/server/guarded-fetch.ts, which checks the resolved address at connect time and every
  * redirect hop with the same allow-list (`baseUrlAllowList`).
  */
 import { checkProxyTarget } from "../net/proxy-guard";

@@ -1,6 +1,6 @@
 /**
  * Every loopback and private target, as an allow-list for the address guard
- * (lib/mcp/proxy-guard.ts). Allowed only in local mode (lib/http/deployment.ts), where those
+ * (lib/net/proxy-guard.ts). Allowed only in local mode (lib/http/server/deployment.ts), where those
  * addresses are the person's own machine and network, never on a hosted instance.
  */
 export const PRIVATE_TARGETS: readonly string[] = [

@@ -1,7 +1,7 @@
 /**
  * POST /api/chat: one model step for the browser's code-mode chat, streamed as UI message
  * chunks. The browser sends the model choice, settings and system prompt with the messages,
- * and runs the tools itself; see lib/model/chat-handler.ts.
+ * and runs the tools itself; see lib/model/server/chat-handler.ts.
  */
 import { route } from "@/lib/http/server/route";
 import { handleChatRequest } from "@/lib/model/server/chat-handler";

@@ -1,7 +1,7 @@
 /**
  * POST /api/share `{ share: "v1.…" }` → 201/200 `{ id, path }`: stores a share too large for a
- * link under its content address (lib/share/short-link.ts). Rate-limited per client and
- * globally; configured by the CMP_SHARE_* variables (lib/share/short-link-runtime.ts).
+ * link under its content address (lib/share/server/short-link.ts). Rate-limited per client and
+ * globally; configured by the CMP_SHARE_* variables (lib/share/server/short-link-runtime.ts).
  */
 import { clientKey } from "@/lib/http/server/client-address";
 import { enforceLimits } from "@/lib/http/rate-limit";

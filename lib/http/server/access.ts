@@ -1,6 +1,6 @@
 /**
  * Who may spend the server's own model keys. In local mode, the person at this machine. In
- * hosted mode (lib/http/deployment.ts) only callers who present the operator's access secret
+ * hosted mode (lib/http/server/deployment.ts) only callers who present the operator's access secret
  * (CMP_ACCESS_SECRET, at least 16 characters); without one configured, nobody: callers bring
  * their own keys. A hosted playground must never be a free proxy to its operator's quota.
  */

@@ -13,7 +13,7 @@
  * Inspector's bridge was exploited (CVE-2025-49596). Without CMP_LOCAL_TOKEN the bridge is off.
  *
  * The other walls, each of which alone would not be enough:
- * - Other machines: the bridge exists only in local mode (lib/http/deployment.ts: every socket
+ * - Other machines: the bridge exists only in local mode (lib/http/server/deployment.ts: every socket
  *   at the request's port is loopback, CMP_MODE is not "hosted"), and forwarded-for headers
  *   naming a non-loopback client are refused.
  * - DNS rebinding: only the loopback Host names localhost, 127.0.0.1 and [::1] pass.

@@ -2,7 +2,7 @@
  * The MCP proxy's rate limiters in hosted mode, made once per process from the environment:
  * MCP_PROXY_RATE_PER_MINUTE per client (default 240: an MCP session makes a few requests per
  * tool call) and MCP_PROXY_GLOBAL_RATE_PER_MINUTE over all clients (default 6 000). With
- * CMP_REDIS_URL set they are shared by every instance (lib/http/shared-store.ts).
+ * CMP_REDIS_URL set they are shared by every instance (lib/http/server/shared-store.ts).
  */
 import "server-only";
 import { positiveSetting } from "../../http/server/deployment";

@@ -10,7 +10,7 @@
  *   CMP_SHARE_READ_RATE_PER_MINUTE    short-link reads per client per minute (default 120)
  *   CMP_SHARE_DISABLE=1               no short links (links and files still work)
  *   CMP_REDIS_URL                     keep snapshots and counters in a Redis every instance shares
- * Client keys come from lib/http/client-address.ts. Server only.
+ * Client keys come from lib/http/server/client-address.ts. Server only.
  */
 import "server-only";
 import { positiveSetting } from "../../http/server/deployment";

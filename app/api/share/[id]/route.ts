@@ -1,6 +1,6 @@
 /**
  * GET /api/share/<id> → `{ id, share: "v1.…" }`: a stored share for the page to decode
- * (lib/share/short-link.ts). Ids are content addresses, so a found share never changes and may
+ * (lib/share/server/short-link.ts). Ids are content addresses, so a found share never changes and may
  * be cached until it expires. Rate-limited per client.
  */
 import { clientKey } from "@/lib/http/server/client-address";

@@ -1,7 +1,7 @@
 /**
  * One stdio bridge session: MCP Streamable HTTP (GET stream, POST messages) relayed to the
  * child's stdin/stdout; DELETE ends the session and kills the child. Every request carries the
- * `x-cmp-local-token` header. Protocol: lib/mcp/stdio-bridge.ts.
+ * `x-cmp-local-token` header. Protocol: lib/mcp/server/stdio-bridge.ts.
  */
 import { route } from "@/lib/http/server/route";
 import { RouteError } from "@/lib/http/route-error";
