@@ -69,12 +69,12 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
         </label>
       </div>
       {message && (
-        <div className={message.ok ? styles.okBox : "error-box"} role="status">
+        <div className={message.ok ? "ok-box" : "error-box"} role="status">
           {message.text}
         </div>
       )}
       {awaiting.length > 0 && (
-        <div className={styles.warnBox} role="group" aria-label="Local commands to review">
+        <div className="warn-box" role="group" aria-label="Local commands to review">
           <p className="small">
             This file runs {awaiting.length === 1 ? "a command" : `${awaiting.length} commands`} on your computer. They are added switched off: read each one
             and start only what you trust.

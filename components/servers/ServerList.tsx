@@ -42,7 +42,7 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
           </button>
         </div>
       )}
-      <ul className={styles.servers} aria-label="Registered servers">
+      <ul className="stack-list" aria-label="Registered servers">
         {servers.map((server) =>
           editing?.kind === "editing" && editing.id === server.id ? (
             <li key={server.id}>

@@ -70,7 +70,7 @@ export function ShareBanner({ link, registered, onAddServer, onReplayRun }: Shar
         </ul>
       )}
       {plans.length > 0 && (
-        <ul className={styles.servers} aria-label="Shared servers">
+        <ul className="stack-list" aria-label="Shared servers">
           {plans.map((plan, index) => (
             <SharedServerRow key={`${index}:${plan.server.name}`} plan={plan} registered={registered} onAddServer={onAddServer} />
           ))}

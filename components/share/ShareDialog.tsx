@@ -102,7 +102,7 @@ function Prepared({ share, prepared, link }: { share: UseShareResult; prepared: 
         {prepared.omitted.length > 0 && <p className="muted small">Left out: {prepared.omitted.join("; ")}. Secrets never go into a share.</p>}
       </section>
       {prepared.lookalikes.length > 0 && (
-        <div className={styles.warning} role="alert">
+        <div className="warn-box" role="alert">
           These look like credentials and would be shared as written: {prepared.lookalikes.join(", ")}. Remove them before sharing.
         </div>
       )}

@@ -5,14 +5,10 @@
  * subscribe) so a hook can read it with useSyncExternalStore.
  */
 import type { ApprovalDecision, ApprovalRequest } from "./approvals";
+import type { CallIdentity } from "./run-record";
 
 /** One prompt waiting for the person (the signal stays in the broker). */
-export interface PendingApproval {
-  callId: number;
-  namespace: string;
-  name: string;
-  server: string;
-  tool: string;
+export interface PendingApproval extends CallIdentity {
   args: unknown;
 }
 

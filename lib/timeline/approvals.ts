@@ -12,17 +12,13 @@ import { redactSecrets } from "../secrets/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "./call-records";
 import { mapHost, safely } from "./host-table";
+import type { CallIdentity } from "./run-record";
 
 /** What the person can answer. */
 export type ApprovalDecision = "approve" | "deny" | "approve-all";
 
 /** What the prompt shows, and a signal that aborts when the run no longer needs the answer. */
-export interface ApprovalRequest {
-  callId: number;
-  namespace: string;
-  name: string;
-  server: string;
-  tool: string;
+export interface ApprovalRequest extends CallIdentity {
   /** Redacted, for display. */
   args: unknown;
   signal: AbortSignal;

@@ -87,13 +87,17 @@ export interface RunRecord {
 export type RecordedOutcome =
   { kind: "value"; value: unknown } | { kind: "error"; error: string } | { kind: "truncated"; truncated: TruncatedValue } | { kind: "pending" };
 
-/** One call of a recorded run, assembled from its events. */
-export interface RecordedCall {
+/** Which call: its id in the run, the names the code used, and the server and tool they map to. */
+export interface CallIdentity {
   callId: number;
   namespace: string;
   name: string;
   server: string;
   tool: string;
+}
+
+/** One call of a recorded run, assembled from its events. */
+export interface RecordedCall extends CallIdentity {
   args: unknown;
   start: number;
   end?: number;
