@@ -23,6 +23,7 @@ Options:
   --provider <id>         ${PROVIDER_IDS.join(", ")} (default demo)
   --model <id>            model id (default: the provider's default)
   --base-url <url>        base URL for openai-compatible
+  --classic               classic tool calling: every MCP tool offered as a tool, one model step per round
   --search                search mode: the model searches the tools instead of seeing every declaration
   --max-steps <n>         model calls per turn (default 10)
   --json                  print the final conversation and inspector records as JSON
@@ -43,6 +44,7 @@ const { values, positionals } = parseArgs({
     model: { type: "string" },
     "base-url": { type: "string" },
     search: { type: "boolean", default: false },
+    classic: { type: "boolean", default: false },
     "max-steps": { type: "string", default: "10" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -83,6 +85,7 @@ async function main(): Promise<number> {
       model,
       prompt,
       mode: values.search ? "search" : "declarations",
+      toolMode: values.classic ? "classic" : "code",
       policy: { maxSteps },
       abortSignal: aborter.signal,
       onActivity: (id, activity) => {
@@ -95,14 +98,14 @@ async function main(): Promise<number> {
         printed = text;
       },
     });
-    for (const run of world.runs)
+    for (const run of values.classic ? [] : world.runs)
       process.stderr.write(`· ${run.toolCallId}: ${run.result.ok ? "ok" : `${run.result.error.kind}: ${run.result.error.message}`}\n`);
     const tokens = result.steps.reduce((sum, s) => ({ input: sum.input + (s.usage?.inputTokens ?? 0), output: sum.output + (s.usage?.outputTokens ?? 0) }), {
       input: 0,
       output: 0,
     });
     process.stderr.write(
-      `\n· ${result.steps.length} model calls, ${world.runs.length} programs, ${tokens.input} input and ${tokens.output} output tokens; stop: ${result.stop.kind}\n`,
+      `\n· ${result.steps.length} model calls, ${values.classic ? `${world.calls.length} tool calls` : `${world.runs.length} programs`}, ${tokens.input} input and ${tokens.output} output tokens; stop: ${result.stop.kind}\n`,
     );
     if (values.json) process.stdout.write(`${JSON.stringify({ stop: result.stop, messages: result.messages, steps: result.steps }, null, 2)}\n`);
     else process.stdout.write("\n");

@@ -51,6 +51,24 @@ export function ChatPanel(props: ChatPanelProps) {
           {badge}
         </Badge>
         {stepMode ? <Badge tone="warn">step mode</Badge> : null}
+        <div className={styles.modeSwitch} role="radiogroup" aria-label="Tool mode">
+          {(["code", "classic"] as const).map((mode) => (
+            <button
+              key={mode}
+              type="button"
+              role="radio"
+              aria-checked={settings.toolMode === mode}
+              title={
+                mode === "code"
+                  ? "Code mode: the model writes one program that calls the tools"
+                  : "Classic tool calling: every MCP tool offered as a tool, one model step per round"
+              }
+              onClick={() => update({ toolMode: mode })}
+            >
+              {mode === "code" ? "Code" : "Classic"}
+            </button>
+          ))}
+        </div>
         <span className="spacer" />
         <button type="button" aria-pressed={open === "prompt"} onClick={() => toggle("prompt")}>
           System prompt{systemPrompt.edited ? " *" : ""}

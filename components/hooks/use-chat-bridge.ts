@@ -1,6 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { classicTools, type ClassicTool } from "@/lib/codemode";
+import { classicCallsHandler } from "@/lib/model/classic";
 import type { CodeApprovalDecision, ToolHandlers } from "@/lib/model/tool-handler";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
@@ -25,6 +27,8 @@ export interface PendingCodeApproval {
 export interface UseChatBridgeResult {
   /** The chat's tool handlers: the model's code runs in the page's sandbox, search uses the page's catalog, approvals wait in the editor. */
   handlers: Required<ToolHandlers>;
+  /** Every connected tool as a classic tool (classic mode offers these; handlers.callTools answers them). */
+  classicTools: readonly ClassicTool[];
   /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
   stopRun: () => void;
   /** A connected server has destructive tools: step mode defaults to on. */
@@ -82,6 +86,13 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     [setCode, remember, run, prepareHost, observer, limits],
   );
 
+  // Classic rounds run through the same sandbox and host functions, without taking over the editor.
+  const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
+  const callTools = useMemo(
+    () => classicCallsHandler(classic, (code) => run(code, prepareHost, observer, limits)),
+    [classic, run, prepareHost, observer, limits],
+  );
+
   const settle = useCallback((decision: CodeApprovalDecision) => {
     const resolve = resolveRef.current;
     resolveRef.current = null;
@@ -116,9 +127,10 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   const connectedServers = useMemo(() => mcp.connected.map((s) => s.config.name), [mcp.connected]);
   const searchTools = useCallback((query: string, limit: number) => catalog.search.search(query, limit).text, [catalog.search]);
 
-  const handlers = useMemo(() => ({ runCode, searchTools, awaitApproval }), [runCode, searchTools, awaitApproval]);
+  const handlers = useMemo(() => ({ runCode, searchTools, awaitApproval, callTools }), [runCode, searchTools, awaitApproval, callTools]);
   return {
     handlers,
+    classicTools: classic,
     stopRun,
     hasDestructiveTools,
     connectedServers,

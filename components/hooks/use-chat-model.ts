@@ -3,7 +3,8 @@
 import { useChatProviders, type UseChatProvidersResult } from "./use-chat-providers";
 import { useChatSettings, type UseChatSettingsResult } from "./use-chat-settings";
 import { useChatSystemPrompt, type UseChatSystemPromptResult } from "./use-chat-system-prompt";
-import type { PromptMode } from "@/lib/codemode";
+import { CLASSIC_SYSTEM_PROMPT, type PromptMode } from "@/lib/codemode";
+import type { ClassicToolSpec } from "@/lib/model/code-tools";
 import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
 import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
 import type { ProviderId, ServerKeyStatus } from "@/lib/model/providers";
@@ -28,7 +29,7 @@ export interface UseChatModelResult extends UseChatSettingsResult {
  * key status, the system prompt in effect, step mode. Page-level, beside the chat session, so a
  * share can name the model and the session can build its requests.
  */
-export function useChatModel(prompts: Record<PromptMode, string>, hasDestructiveTools: boolean): UseChatModelResult {
+export function useChatModel(prompts: Record<PromptMode, string>, hasDestructiveTools: boolean, classicTools: readonly ClassicToolSpec[]): UseChatModelResult {
   const settings = useChatSettings();
   const providers = useChatProviders();
   const serverKeys = usableServerKeys(providers.serverKeys, providers.access, settings.keys);
@@ -44,6 +45,13 @@ export function useChatModel(prompts: Record<PromptMode, string>, hasDestructive
     mode,
     stepMode: effectiveStepMode(settings.settings, hasDestructiveTools),
     systemPrompt,
-    requestExtras: () => buildRequestExtras({ settings: settings.settings, keys: settings.keys, serverKeys, instructions: systemPrompt.prompt }),
+    requestExtras: () =>
+      buildRequestExtras({
+        settings: settings.settings,
+        keys: settings.keys,
+        serverKeys,
+        instructions: settings.settings.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : systemPrompt.prompt,
+        classicTools,
+      }),
   };
 }

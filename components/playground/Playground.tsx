@@ -38,9 +38,10 @@ export function Playground() {
   const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
   const limits = useRunLimits();
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
-  const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools);
+  const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools, bridge.classicTools);
   const chat = useChatSession({
-    handlers: bridge.handlers,
+    // Code mode offers only execute_code (and search_tools): any other tool call is an error for the model.
+    handlers: chatModel.settings.toolMode === "classic" ? bridge.handlers : { ...bridge.handlers, callTools: undefined },
     stopRun: bridge.stopRun,
     requestExtras: chatModel.requestExtras,
     policy: { maxSteps: chatModel.settings.maxSteps, returnDirectly: chatModel.settings.returnDirectly },

@@ -18,3 +18,4 @@ export {
   type PromptMode,
 } from "./system-prompt";
 export { parseCatalog, type CatalogResult } from "./catalog-input";
+export { classicTools, classicToolName, classicProgram, CLASSIC_SYSTEM_PROMPT, type ClassicTool, type ClassicCall, type ClassicOutcome } from "./classic-tools";

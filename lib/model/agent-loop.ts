@@ -13,7 +13,7 @@
 import { isToolUIPart, readUIMessageStream } from "ai";
 import type { UIMessageChunk } from "ai";
 import { errorResult } from "../sandbox/errors";
-import { EXECUTE_CODE_TOOL } from "../codemode/system-prompt";
+import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import { chatErrorText } from "./chat-errors";
 import { cancelPendingToolCalls } from "./conversation";
 import { decideNext, lastStepParts, type LoopDecision, type LoopPolicy } from "./loop-policy";
@@ -64,6 +64,24 @@ export interface AgentLoopResult {
 }
 
 const STOPPED_RUN = errorResult({ kind: "cancelled", message: "Stopped before the program ran." });
+
+const CODE_MODE_TOOLS = new Set([EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL]);
+
+/** Starts one round of classic calls through `handlers.callTools`; each call's answer joins `answers`. */
+function answerClassic(parts: ToolPart[], answers: Map<string, Promise<ToolCallAnswer>>, options: AgentLoopOptions): void {
+  for (const part of parts) options.onActivity?.(part.toolCallId, "running");
+  const round = options.handlers.callTools!(parts.map((p) => ({ toolCallId: p.toolCallId, toolName: toolNameOf(p), input: p.input }))).catch(
+    (error: unknown): ToolCallAnswer[] => parts.map(() => ({ state: "output-error", errorText: `The tool calls could not be answered: ${String(error)}` })),
+  );
+  parts.forEach((part, i) => {
+    answers.set(
+      part.toolCallId,
+      round
+        .then((all) => all[i] ?? { state: "output-error" as const, errorText: "No answer for this call." })
+        .finally(() => options.onActivity?.(part.toolCallId, undefined)),
+    );
+  });
+}
 
 /** Resolves (with nothing) when the signal aborts. */
 function aborted(signal: AbortSignal): Promise<[]> {
@@ -125,6 +143,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       );
     };
 
+    // Classic calls of this step, answered together once the step has streamed (one round).
+    const classic = new Map<string, ToolPart>();
+    const isClassic = (part: ToolPart) => options.handlers.callTools !== undefined && !CODE_MODE_TOOLS.has(toolNameOf(part));
+
     let failure: string | undefined;
     // Inspector records and errors come off the stream here; the reader builds the message from the rest.
     const tap = new TransformStream<UIMessageChunk, UIMessageChunk>({
@@ -147,7 +169,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         if (first) options.onStatus?.("streaming");
         first = false;
         for (const part of lastStepParts(snapshot)) {
-          if (isToolUIPart(part) && part.state === "input-available" && !part.providerExecuted && !answers.has(part.toolCallId)) answer(part as ToolPart);
+          if (!isToolUIPart(part) || part.state !== "input-available" || part.providerExecuted || answers.has(part.toolCallId)) continue;
+          if (isClassic(part as ToolPart)) classic.set(part.toolCallId, part as ToolPart);
+          else answer(part as ToolPart);
         }
         messages = [...base, snapshot];
         publish();
@@ -156,6 +180,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       if (signal.aborted) return stopped();
       failure ??= chatErrorText(error instanceof Error ? error : new Error(String(error)));
     }
+
+    if (classic.size > 0 && !signal.aborted) answerClassic([...classic.values()], answers, options);
 
     // Every call that started gets its answer, even after a failed step (its code already ran).
     // An abort does not wait for them: a call still waiting for a person is closed as stopped.

@@ -5,6 +5,7 @@
  */
 import { effectiveProvider, type BrowserKeys, type ChatSettings } from "./chat-settings";
 import { providerInfo, type ServerKeyStatus } from "./providers";
+import type { ClassicToolSpec } from "./code-tools";
 import type { ChatRequestExtras } from "./request-schema";
 
 /** Inputs of a request body. */
@@ -14,6 +15,8 @@ export interface RequestInputs {
   serverKeys: ServerKeyStatus | undefined;
   /** The system prompt in effect (default or edited) for the current mode. */
   instructions: string;
+  /** Classic mode's tools (sent only in classic mode). */
+  classicTools?: readonly ClassicToolSpec[];
 }
 
 /** The model id in use for the provider (typed, else the provider's default). */
@@ -22,7 +25,7 @@ export function modelIdFor(settings: ChatSettings, provider: ReturnType<typeof e
 }
 
 /** Builds the body fields the transport sends with the messages. */
-export function buildRequestExtras({ settings, keys, serverKeys, instructions }: RequestInputs): ChatRequestExtras {
+export function buildRequestExtras({ settings, keys, serverKeys, instructions, classicTools = [] }: RequestInputs): ChatRequestExtras {
   const provider = effectiveProvider(settings, serverKeys, keys);
   const apiKey = keys[provider]?.trim();
   const baseURL = settings.baseURL.trim();
@@ -36,6 +39,10 @@ export function buildRequestExtras({ settings, keys, serverKeys, instructions }:
     instructions,
     ...(keys.access?.trim() && provider !== "demo" ? { access: keys.access.trim() } : {}),
     mode: settings.searchMode ? "search" : "declarations",
+    toolMode: settings.toolMode,
+    ...(settings.toolMode === "classic"
+      ? { classicTools: classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+      : {}),
     settings: {
       ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
       ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),

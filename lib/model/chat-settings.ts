@@ -26,6 +26,8 @@ const settingsSchema = z.object({
   stepMode: z.boolean().optional(),
   returnDirectly: z.boolean().default(false),
   searchMode: z.boolean().default(false),
+  /** Code mode (the model writes a program) or classic tool calling (every MCP tool offered as a tool). */
+  toolMode: z.enum(["code", "classic"]).default("code"),
 });
 
 /** The chat settings. */

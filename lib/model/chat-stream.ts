@@ -11,7 +11,7 @@
 import { convertToModelMessages, createUIMessageStream, generateId, streamText, wrapLanguageModel } from "ai";
 import type { FinishReason, InferUIMessageChunk, UIMessageChunk } from "ai";
 import type { PromptMode } from "../codemode/system-prompt";
-import { codeModeTools } from "./code-tools";
+import { allModelTools, classicModelTools, codeModeTools, type ClassicToolSpec } from "./code-tools";
 import { inspectorMiddleware } from "./inspector";
 import { describeModelError } from "./model-errors";
 import type { ModelStep } from "./agent-loop";
@@ -26,6 +26,9 @@ export interface StreamChatOptions {
   /** The conversation; a trailing assistant message is continued, not replaced. */
   messages: CodeModeUIMessage[];
   mode: PromptMode;
+  /** Classic tool calling instead of code mode; its tools come with the request. */
+  toolMode?: "code" | "classic";
+  classicTools?: readonly ClassicToolSpec[];
   settings?: { temperature?: number; maxOutputTokens?: number };
   abortSignal?: AbortSignal;
   /**
@@ -46,8 +49,9 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
     model: model.model,
     middleware: inspectorMiddleware({ messageId, onStep: (s) => steps.push(s), describeError: describe }),
   });
-  // The history may hold search_tools calls from search mode even when it is now off.
-  const allTools = codeModeTools("search");
+  // The history may hold search_tools calls from search mode, or classic calls, whatever the mode is now.
+  const classic = options.classicTools ?? [];
+  const allTools = allModelTools(classic);
 
   return createUIMessageStream<CodeModeUIMessage>({
     onError: describe,
@@ -58,7 +62,7 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
         ...(options.instructions.trim() === "" ? {} : { instructions: options.instructions }),
         // Incomplete calls (a run the person stopped) are left out rather than sent unanswered.
         messages: await convertToModelMessages(messages, { tools: allTools, ignoreIncompleteToolCalls: true }),
-        tools: codeModeTools(options.mode),
+        tools: options.toolMode === "classic" ? classicModelTools(classic) : codeModeTools(options.mode),
         maxRetries: options.maxRetries ?? 0,
         // The default handler logs the whole error, request body and provider answer included
         // (a key can be in either). The error reaches the person through the stream instead.

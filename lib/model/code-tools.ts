@@ -29,3 +29,25 @@ export function codeModeTools(mode: PromptMode): ToolSet {
   const searchTools = tool({ description: SEARCH_TOOLS_DESCRIPTION, inputSchema: searchSchema });
   return { [EXECUTE_CODE_TOOL]: executeCode, [SEARCH_TOOLS_TOOL]: searchTools };
 }
+
+/** A classic tool as the request carries it (lib/codemode/classic-tools.ts builds them in the browser). */
+export interface ClassicToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Classic mode: every MCP tool as an ordinary client-side tool, with its own JSON Schema. */
+export function classicModelTools(tools: readonly ClassicToolSpec[]): ToolSet {
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      tool({ description: t.description, inputSchema: jsonSchema(structuredClone(t.inputSchema) as Parameters<typeof jsonSchema>[0]) }),
+    ]),
+  );
+}
+
+/** Every tool a conversation may hold (both modes), to read its history. */
+export function allModelTools(classic: readonly ClassicToolSpec[]): ToolSet {
+  return { ...codeModeTools("search"), ...classicModelTools(classic) };
+}

@@ -42,6 +42,19 @@ export const chatRequestSchema = z.object({
   model: modelChoiceSchema,
   instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
   mode: z.enum(["declarations", "search"]).default("declarations"),
+  /** Code mode (one program per step) or classic tool calling (every MCP tool offered as a tool). */
+  toolMode: z.enum(["code", "classic"]).default("code"),
+  /** Classic mode's tools: sanitised name, description, JSON Schema. */
+  classicTools: z
+    .array(
+      z.object({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Tool names are 1 to 64 letters, digits, _ or -."),
+        description: z.string().max(20_000),
+        inputSchema: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .max(2_000)
+    .default([]),
   settings: generationSettingsSchema.default({}),
   /** The operator's access secret, which unlocks the server's keys on a hosted playground. */
   access: z.string().max(1_000).optional(),

@@ -21,6 +21,8 @@ export interface ToolHandlers {
   searchTools: (query: string, limit: number) => string;
   /** Step mode: called before code runs. */
   awaitApproval?: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
+  /** Classic mode: answers every ordinary tool call of a step together (classic.ts). Without it, only the code-mode tools exist. */
+  callTools?: (calls: readonly ToolCallRequest[]) => Promise<ToolCallAnswer[]>;
 }
 
 /** One tool call to answer. */
@@ -31,7 +33,11 @@ export interface ToolCallRequest {
 }
 
 /** The answer: an output for the model, or an error text (unknown tool, unusable input). */
-export type ToolCallAnswer = { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput } | { state: "output-error"; errorText: string };
+export type ToolCallAnswer =
+  { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput | ClassicOutput } | { state: "output-error"; errorText: string };
+
+/** A classic tool's answer: the tool's unwrapped result, as a program would have received it. */
+export type ClassicOutput = unknown;
 
 function sandboxFailure(error: unknown): RunResult {
   const message = error instanceof Error ? error.message : String(error);

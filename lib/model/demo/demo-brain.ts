@@ -6,13 +6,21 @@
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../../codemode/system-prompt";
 import type { ModelPrompt, PromptMessage } from "../spec-types";
 import type { ExecuteCodeOutput } from "../types";
+import { DEMO_SERVER_NAMES } from "../../mcp/demo/catalog";
+import { nextClassicWave, type AnsweredCall } from "./demo-classic";
 import { rec, str } from "./demo-format";
 import type { DemoScript } from "./demo-script";
 import { normalisePrompt } from "./demo-script";
 import { DEMO_SCRIPTS } from "./scripts";
 
-/** What the demo model does next. */
-export type DemoTurn = { kind: "text"; text: string } | { kind: "tool"; toolName: string; input: Record<string, unknown>; intro?: string };
+/** What the demo model does next: say something, or call tools (one call in code mode, a round in classic mode). */
+export type DemoTurn = { kind: "text"; text: string } | { kind: "tools"; calls: Array<{ toolName: string; input: Record<string, unknown> }>; intro?: string };
+
+/** Rounds a scripted classic session may take before the demo model gives up. */
+const MAX_CLASSIC_ROUNDS = 12;
+
+/** Said before a scripted classic session's first round, so nobody mistakes it for a model's choices. */
+export const CLASSIC_SCRIPTED_NOTE = "(Scripted classic session: the demo model calls the tools its program would call, one round at a time.)";
 
 const HELP = `I'm the **offline demo model**: I only know the demo servers' example prompts (click one in the empty chat, or paste it exactly), and I answer them with a fixed program that really runs in your browser's sandbox.
 
@@ -65,13 +73,62 @@ function answerFromRun(script: DemoScript, result: ToolResultSeen): string {
   return `The program failed with a **${str(error.kind, "runtime")}** error: ${str(error.message)}.${hint}\n\nI am a scripted demo and cannot rewrite the code; a real model would read this error, fix the program and run it again.`;
 }
 
+/** The classic calls made since the user's message, with their results. */
+function answeredCalls(prompt: ModelPrompt, index: number): { answered: AnsweredCall[]; rounds: number } {
+  const calls = new Map<string, { toolName: string; input: unknown }>();
+  const answered: AnsweredCall[] = [];
+  let rounds = 0;
+  for (const message of prompt.slice(index + 1)) {
+    if (message.role === "assistant") {
+      const parts = message.content.filter((p) => p.type === "tool-call");
+      if (parts.length > 0) rounds++;
+      for (const part of parts)
+        calls.set(part.toolCallId, { toolName: part.toolName, input: typeof part.input === "string" ? safeParse(part.input) : part.input });
+    }
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const call = calls.get(part.toolCallId);
+      const out = part.output as { type: string; value?: unknown };
+      if (call) answered.push({ ...call, output: out.value, isError: out.type === "error-text" || out.type === "error-json" });
+    }
+  }
+  return { answered, rounds };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Classic mode: the next round of the script's calls, or the answer once its value is known. */
+async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: number, toolNames: readonly string[]): Promise<DemoTurn> {
+  const offered = new Set(toolNames);
+  if (!toolNames.some((name) => name.startsWith(`${script.server}__`))) {
+    return {
+      kind: "text",
+      text: `This example needs the **${script.server}** demo server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
+    };
+  }
+  const { answered, rounds } = answeredCalls(prompt, userIndex);
+  if (rounds >= MAX_CLASSIC_ROUNDS) return { kind: "text", text: `I stopped after ${rounds} rounds of tool calls without an answer.` };
+  const wave = await nextClassicWave(script.code, DEMO_SERVER_NAMES, answered, offered);
+  if (wave.kind === "calls") return { kind: "tools", calls: wave.calls, ...(rounds === 0 ? { intro: `${CLASSIC_SCRIPTED_NOTE} ${script.intro}` } : {}) };
+  if (wave.kind === "done") return { kind: "text", text: script.summarise(wave.value) };
+  return { kind: "text", text: `The tool calls did not get me an answer: ${wave.message}.` };
+}
+
 /** Decides the demo model's next turn from the prompt and the tools it was offered. */
-export function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly string[]): DemoTurn {
+export async function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly string[]): Promise<DemoTurn> {
   const userIndex = prompt.findLastIndex((m) => m.role === "user");
   const user = prompt[userIndex];
   if (!user) return { kind: "text", text: HELP };
   const script = findScript(textOf(user));
   if (!script) return { kind: "text", text: HELP };
+  if (toolNames.length > 0 && !toolNames.includes(EXECUTE_CODE_TOOL)) return classicTurn(script, prompt, userIndex, toolNames);
   const system = prompt
     .filter((m) => m.role === "system")
     .map(textOf)
@@ -87,7 +144,11 @@ export function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly string[]
   if (codeResult) return { kind: "text", text: answerFromRun(script, codeResult) };
   const searchMode = toolNames.includes(SEARCH_TOOLS_TOOL);
   if (searchMode && !results.some((r) => r.toolName === SEARCH_TOOLS_TOOL)) {
-    return { kind: "tool", toolName: SEARCH_TOOLS_TOOL, input: { query: script.searchQuery, limit: 8 }, intro: "First I'll look up the functions I need." };
+    return {
+      kind: "tools",
+      calls: [{ toolName: SEARCH_TOOLS_TOOL, input: { query: script.searchQuery, limit: 8 } }],
+      intro: "First I'll look up the functions I need.",
+    };
   }
-  return { kind: "tool", toolName: EXECUTE_CODE_TOOL, input: { code: script.code }, intro: script.intro };
+  return { kind: "tools", calls: [{ toolName: EXECUTE_CODE_TOOL, input: { code: script.code } }], intro: script.intro };
 }

@@ -2,9 +2,11 @@
  * The offline demo model: a real LanguageModelV4 that the chat route runs like any provider's
  * model, so its tool calls go through the same client-side loop (browser sandbox, real demo
  * MCP servers) and the request inspector sees it like any other. It streams in a few chunks
- * and reports estimated usage (characters / 4: there is no tokenizer behind it).
+ * and reports usage counted with the o200k tokenizer on the request it really received (the
+ * prompt and the tools) and on what it answered, marked as estimated.
  */
 import type { CallOptions, GenerateResult, LanguageModelV4, ModelUsage, StreamPart } from "../spec-types";
+import { countTokens, TOKEN_ENCODING } from "../../codemode/tokens";
 import { decideDemoTurn, type DemoTurn } from "./demo-brain";
 
 /** The demo model's id. */
@@ -18,7 +20,7 @@ export interface DemoModelOptions {
   chunkDelayMs?: number;
 }
 
-const estimateTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+const estimateTokens = (text: string) => Math.max(1, countTokens(text));
 
 function usageOf(options: CallOptions, output: string): ModelUsage {
   const input = estimateTokens(JSON.stringify(options.prompt) + JSON.stringify(options.tools ?? []));
@@ -26,7 +28,7 @@ function usageOf(options: CallOptions, output: string): ModelUsage {
   return {
     inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: out, text: out, reasoning: undefined },
-    raw: { estimated: true },
+    raw: { estimated: true, encoding: TOKEN_ENCODING },
   };
 }
 
@@ -53,13 +55,17 @@ function partsFor(turn: DemoTurn): { parts: StreamPart[]; output: string; finish
     parts.push({ type: "text-end", id: "t0" });
   }
   if (turn.kind === "text") return { parts, output: text, finishReason: { unified: "stop", raw: "stop" } };
-  const id = `demo_call_${++callCounter}`;
-  const input = JSON.stringify(turn.input);
-  parts.push({ type: "tool-input-start", id, toolName: turn.toolName });
-  for (const delta of chunks(input, 4)) parts.push({ type: "tool-input-delta", id, delta });
-  parts.push({ type: "tool-input-end", id });
-  parts.push({ type: "tool-call", toolCallId: id, toolName: turn.toolName, input });
-  return { parts, output: text + input, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
+  let output = text;
+  for (const call of turn.calls) {
+    const id = `demo_call_${++callCounter}`;
+    const input = JSON.stringify(call.input);
+    parts.push({ type: "tool-input-start", id, toolName: call.toolName });
+    for (const delta of chunks(input, 4)) parts.push({ type: "tool-input-delta", id, delta });
+    parts.push({ type: "tool-input-end", id });
+    parts.push({ type: "tool-call", toolCallId: id, toolName: call.toolName, input });
+    output += input;
+  }
+  return { parts, output, finishReason: { unified: "tool-calls", raw: "tool_calls" } };
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -73,9 +79,9 @@ function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** Creates the offline demo model. */
 export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4 {
   const pause = options.chunkDelayMs ?? 12;
-  const plan = (call: CallOptions) => {
+  const plan = async (call: CallOptions) => {
     const toolNames = (call.tools ?? []).map((t) => t.name);
-    const { parts, output, finishReason } = partsFor(decideDemoTurn(call.prompt, toolNames));
+    const { parts, output, finishReason } = partsFor(await decideDemoTurn(call.prompt, toolNames));
     return [...parts, { type: "finish", usage: usageOf(call, output), finishReason } satisfies StreamPart];
   };
   return {
@@ -83,20 +89,20 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
     provider: DEMO_PROVIDER,
     modelId: DEMO_MODEL_ID,
     supportedUrls: {},
-    doGenerate(call: CallOptions): Promise<GenerateResult> {
-      const parts = plan(call);
+    async doGenerate(call: CallOptions): Promise<GenerateResult> {
+      const parts = await plan(call);
       const text = parts.flatMap((p) => (p.type === "text-delta" ? [p.delta] : [])).join("");
       const toolCalls = parts.filter((p) => p.type === "tool-call");
       const finish = parts.find((p) => p.type === "finish");
-      return Promise.resolve({
+      return {
         content: [...(text === "" ? [] : [{ type: "text" as const, text }]), ...toolCalls],
         finishReason: finish?.finishReason ?? { unified: "stop", raw: "stop" },
         usage: finish?.usage ?? usageOf(call, text),
         warnings: [],
-      });
+      };
     },
-    doStream(call: CallOptions) {
-      const parts = plan(call);
+    async doStream(call: CallOptions) {
+      const parts = await plan(call);
       let index = 0;
       const stream = new ReadableStream<StreamPart>({
         start(controller) {
@@ -110,7 +116,7 @@ export function createDemoModel(options: DemoModelOptions = {}): LanguageModelV4
           controller.enqueue(part);
         },
       });
-      return Promise.resolve({ stream });
+      return { stream };
     },
   };
 }

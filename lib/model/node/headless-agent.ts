@@ -4,27 +4,47 @@
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
-import { buildSystemPrompt, createToolSearch, generateDeclarations, type PromptMode } from "../../codemode";
+import {
+  buildSystemPrompt,
+  CLASSIC_SYSTEM_PROMPT,
+  classicTools,
+  createToolSearch,
+  generateDeclarations,
+  type ClassicTool,
+  type PromptMode,
+} from "../../codemode";
 import { connectToServer, type McpConnection } from "../../mcp/connection";
 import { buildHostFunctions, type HostServer } from "../../mcp/host-functions";
 import type { ServerConfig } from "../../mcp/types";
 import { runInNode } from "../../sandbox/node/node-engine";
-import type { RunResult } from "../../sandbox/types";
+import type { HostFunctions, RunResult } from "../../sandbox/types";
 import { runAgentLoop, type AgentLoopObserver, type AgentLoopResult } from "../agent-loop";
 import { directModelStep } from "../chat-stream";
+import { classicCallsHandler } from "../classic";
 import type { LoopPolicy } from "../loop-policy";
 import { DEFAULT_MAX_STEPS } from "../loop-policy";
 import type { ResolvedModel } from "../types";
 import type { ToolHandlers } from "../tool-handler";
 import type { CodeModeUIMessage } from "../types";
 
+/** One MCP tool call a run made (both modes), for assertions and reports. */
+export interface WorldToolCall {
+  server: string;
+  tool: string;
+  args: unknown;
+  ok: boolean;
+}
+
 /** Connected servers and what the model and the sandbox need of them. */
 export interface ToolWorld {
   /** The generated system prompt for a mode. */
   systemPrompt(mode?: PromptMode): string;
-  /** The sandbox and tool search, as the loop calls them. Every program run is also pushed onto `runs`. */
+  /** The sandbox, tool search and classic calls, as the loop calls them. Every program run is also pushed onto `runs`, every MCP call onto `calls`. */
   handlers: ToolHandlers;
+  /** Every tool as a classic tool (classic mode offers these). */
+  classicTools: ClassicTool[];
   runs: Array<{ toolCallId: string; code: string; result: RunResult }>;
+  calls: WorldToolCall[];
   close(): Promise<void>;
 }
 
@@ -47,23 +67,60 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
   const serverTools = hostServers.map((s) => ({ name: s.name, tools: s.tools }));
   const declarations = generateDeclarations(serverTools);
   const search = createToolSearch(serverTools, declarations);
-  const { host } = buildHostFunctions(hostServers);
+  const calls: WorldToolCall[] = [];
+  const { host, namespaces } = buildHostFunctions(hostServers);
+  const recorded = recordCalls(host, namespaces, calls);
   const runs: ToolWorld["runs"] = [];
+  const runCode = async (code: string, toolCallId: string) => {
+    const result = await runInNode({ code }, recorded);
+    runs.push({ toolCallId, code, result });
+    return result;
+  };
+  const classic = classicTools(serverTools);
   return {
     systemPrompt: (mode = "declarations") => buildSystemPrompt(declarations, mode),
     runs,
+    calls,
+    classicTools: classic,
     handlers: {
-      async runCode(code, toolCallId) {
-        const result = await runInNode({ code }, host);
-        runs.push({ toolCallId, code, result });
-        return result;
-      },
+      runCode,
       searchTools: (query, limit) => search.search(query, limit).text,
+      callTools: classicCallsHandler(classic, runCode),
     },
     close: async () => {
       await Promise.all(connections.map((c) => c.close()));
     },
   };
+}
+
+/** The host functions, recording each call's server, tool, arguments and outcome. */
+function recordCalls(host: HostFunctions, namespaces: ReturnType<typeof buildHostFunctions>["namespaces"], calls: WorldToolCall[]): HostFunctions {
+  return Object.fromEntries(
+    Object.entries(host).map(([namespace, fns]) => {
+      const mapping = namespaces.find((n) => n.namespace === namespace);
+      return [
+        namespace,
+        Object.fromEntries(
+          Object.entries(fns).map(([fn, call]) => {
+            const where = { server: mapping?.server ?? namespace, tool: mapping?.tools.find((t) => t.fn === fn)?.tool ?? fn };
+            return [
+              fn,
+              async (args: unknown, signal: AbortSignal, info: Parameters<typeof call>[2]) => {
+                try {
+                  const value = await call(args, signal, info);
+                  calls.push({ ...where, args, ok: true });
+                  return value;
+                } catch (error) {
+                  calls.push({ ...where, args, ok: false });
+                  throw error;
+                }
+              },
+            ];
+          }),
+        ),
+      ];
+    }),
+  );
 }
 
 /** One prompt, headless. */
@@ -72,6 +129,8 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
   model: ResolvedModel;
   prompt: string;
   mode?: PromptMode;
+  /** Code mode (default) or classic tool calling. */
+  toolMode?: "code" | "classic";
   policy?: Partial<LoopPolicy>;
   settings?: { temperature?: number; maxOutputTokens?: number };
   /** The conversation before the prompt. */
@@ -81,13 +140,22 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
 
 /** Sends one prompt through the agent loop and returns how it ended. */
 export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoopResult> {
-  const { world, model, prompt, mode = "declarations", policy, settings, history = [], abortSignal, ...observer } = options;
+  const { world, model, prompt, mode = "declarations", toolMode = "code", policy, settings, history = [], abortSignal, ...observer } = options;
+  const classic = toolMode === "classic";
   const user: CodeModeUIMessage = { id: `user-${history.length + 1}`, role: "user", parts: [{ type: "text", text: prompt }] };
   return runAgentLoop({
     ...observer,
     messages: [...history, user],
-    modelStep: directModelStep({ model, instructions: world.systemPrompt(mode), mode, ...(settings ? { settings } : {}) }),
-    handlers: world.handlers,
+    modelStep: directModelStep({
+      model,
+      instructions: classic ? CLASSIC_SYSTEM_PROMPT : world.systemPrompt(mode),
+      mode,
+      toolMode,
+      classicTools: classic ? world.classicTools : [],
+      ...(settings ? { settings } : {}),
+    }),
+    // Classic mode answers ordinary tool calls; code mode offers only execute_code (and search).
+    handlers: classic ? world.handlers : { ...world.handlers, callTools: undefined },
     policy: { maxSteps: policy?.maxSteps ?? DEFAULT_MAX_STEPS, returnDirectly: policy?.returnDirectly ?? false },
     ...(abortSignal ? { abortSignal } : {}),
   });

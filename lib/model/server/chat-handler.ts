@@ -9,7 +9,7 @@ import { createUIMessageStreamResponse, safeValidateUIMessages } from "ai";
 import { serverKeyAccess, serverKeysAllowed } from "../../http/server/access";
 import { appMode } from "../../http/server/deployment";
 import { readJsonBody } from "../../http/read-body";
-import { codeModeTools } from "../code-tools";
+import { allModelTools } from "../code-tools";
 import { streamChat } from "../chat-stream";
 import { baseUrlAllowListFromEnv, type BaseUrlPolicy } from "../base-url-guard";
 import type { ResolveAll } from "../../net/server/guarded-lookup";
@@ -44,7 +44,7 @@ async function handle(request: Request, options: ChatHandlerOptions): Promise<Re
     throw new RouteError("bad_request:chat", `Invalid chat request${where}: ${issue?.message ?? "unknown problem"}`);
   }
   const body = parsed.data;
-  const checked = await safeValidateUIMessages<CodeModeUIMessage>({ messages: body.messages, tools: codeModeTools("search") });
+  const checked = await safeValidateUIMessages<CodeModeUIMessage>({ messages: body.messages, tools: allModelTools(body.classicTools) });
   if (!checked.success) throw new RouteError("bad_request:chat", `Invalid messages: ${checked.error.message}`);
   const policy = (options.baseUrlPolicy ?? defaultPolicy(options.env))(request);
   const env = serverKeysAllowed(request, options.env, body.access) ? options.env : withoutServerKeys(options.env);
@@ -60,6 +60,8 @@ async function handle(request: Request, options: ChatHandlerOptions): Promise<Re
     instructions: body.instructions,
     messages: checked.data,
     mode: body.mode,
+    toolMode: body.toolMode,
+    classicTools: body.classicTools,
     settings: body.settings,
     abortSignal: request.signal,
   });

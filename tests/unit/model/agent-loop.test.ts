@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PromptMode } from "@/lib/codemode";
 import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
 import { directModelStep } from "@/lib/model/chat-stream";
+import { runHeadlessAgent } from "@/lib/model/node/headless-agent";
 import { resolveModel } from "@/lib/model/server/provider-registry";
 import type { CodeModeUIMessage } from "@/lib/model/types";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
@@ -192,6 +193,70 @@ describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
     expect(result.stop).toMatchObject({
       kind: "error",
       message: expect.stringMatching(/^Could not reach the OpenAI-compatible server at http:\/\/127\.0\.0\.1/) as string,
+    });
+  });
+
+  describe("classic mode (the same loop)", () => {
+    it("makes one request per round of tool calls, with every result in the context; code mode needs two requests for the same calls", async () => {
+      server = await startScriptedOpenAIServer([
+        turn.calls(
+          { name: "shipping__get_quote", args: { carrier: "postal", origin: "DE", destination: "US", weightKg: 2 } },
+          { name: "shipping__get_quote", args: { carrier: "swiftair", origin: "DE", destination: "US", weightKg: 2 } },
+        ),
+        turn.calls({ name: "shipping__estimate_delivery", args: { carrier: "postal", origin: "DE", destination: "US" } }),
+        turn.text("Postal is cheaper."),
+      ]);
+      const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+      const callsBefore = world.world.calls.length;
+      const result = await runHeadlessAgent({ world: world.world, model, prompt: "Compare two carriers", toolMode: "classic" });
+      expect(result.stop).toEqual({ kind: "done" });
+      expect(server.requests).toHaveLength(3);
+      // Every MCP tool was offered as an ordinary tool, and no execute_code.
+      const offered = server.requests[0]?.body.tools?.map((t) => t.function.name) ?? [];
+      expect(offered).toContain("shipping__get_quote");
+      expect(offered).not.toContain("execute_code");
+      // Round 1's two results are in request 2; request 3 holds all three.
+      const round1 = toolResultsIn(server.requests[1]!) as Array<{ carrier: string; price: number }>;
+      expect(round1.map((r) => r.carrier)).toEqual(["postal", "swiftair"]);
+      expect(toolResultsIn(server.requests[2]!)).toHaveLength(3);
+      // The calls went through the host functions (validated, recorded) like a program's.
+      expect(world.world.calls.slice(callsBefore).map((c) => c.tool)).toEqual(["get_quote", "get_quote", "estimate_delivery"]);
+
+      const codeServer = await startScriptedOpenAIServer([turn.code(QUOTE), turn.text("done")]);
+      const codeModel = resolveModel(
+        { provider: "openai-compatible", modelId: "m", baseURL: codeServer.baseURL },
+        { env: {}, baseUrlPolicy: { allowPrivate: true } },
+      );
+      const code = await runHeadlessAgent({ world: world.world, model: codeModel, prompt: "Compare two carriers" });
+      expect(code.stop).toEqual({ kind: "done" });
+      expect(codeServer.requests).toHaveLength(2);
+      await codeServer.close();
+    });
+
+    it("answers a call to a tool that does not exist with an error the model can act on", async () => {
+      server = await startScriptedOpenAIServer([turn.calls({ name: "shipping__teleport", args: {} }), turn.text("Sorry.")]);
+      const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+      const result = await runHeadlessAgent({ world: world.world, model, prompt: "Teleport", toolMode: "classic" });
+      expect(result.stop).toEqual({ kind: "done" });
+      // The AI SDK's own NoSuchToolError, as the tool's result: it names the tools that exist.
+      expect(JSON.stringify(server.requests[1]?.body.messages?.find((m) => m.role === "tool")?.content)).toMatch(
+        /unavailable tool 'shipping__teleport'.*shipping__get_quote/,
+      );
+    });
+
+    it("a tool error reaches the model as that call's error; the other calls of the round still answer", async () => {
+      server = await startScriptedOpenAIServer([
+        turn.calls(
+          { name: "shipping__get_quote", args: { carrier: "nope", origin: "DE", destination: "US", weightKg: 2 } },
+          { name: "shipping__list_carriers", args: {} },
+        ),
+        turn.text("ok"),
+      ]);
+      const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+      const result = await runHeadlessAgent({ world: world.world, model, prompt: "Quote", toolMode: "classic" });
+      const [quote, carriers] = result.messages.at(-1)?.parts.filter((p) => p.type.startsWith("tool-")) ?? [];
+      expect(quote).toMatchObject({ state: "output-error", errorText: expect.stringMatching(/carrier/i) as string });
+      expect(carriers).toMatchObject({ state: "output-available", output: { carriers: expect.any(Array) as unknown[] } });
     });
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * How the offline demo model plays classic tool calling: it replays its scripted program one
+ * round at a time. Each turn the program runs again from the start (in this process, as plain
+ * JavaScript: the demo scripts are our own constant text, never input), and every call it makes
+ * is answered from the tool results already in the conversation; the calls it makes that have
+ * no answer yet (those the program issues together, before it can go on) are the next round.
+ * When every call has an answer, the program's value is the answer to summarise. So a classic
+ * session calls the same tools with the same arguments as the program, a round per wave of
+ * Promise.all, and needs as many model steps as the program has waves.
+ */
+import { classicToolName } from "../../codemode/classic-tools";
+import { canonicalJson } from "../../text/canonical-json";
+
+/** A call the model made earlier and what came back. */
+export interface AnsweredCall {
+  toolName: string;
+  input: unknown;
+  output: unknown;
+  isError: boolean;
+}
+
+/** What to do next: call these tools (one round), or answer with the program's value or its error. */
+export type ClassicWave =
+  | { kind: "calls"; calls: Array<{ toolName: string; input: Record<string, unknown> }> }
+  | { kind: "done"; value: unknown }
+  | { kind: "failed"; message: string };
+
+// The constructor of async functions; the program becomes the body of one.
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+
+const key = (toolName: string, input: unknown) => `${toolName}\u0000${canonicalJson(input ?? {})}`;
+
+/** Lets every microtask run, then one more macrotask turn: a program with nothing left to await is finished by then. */
+const quiet = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `code` against the answered calls and returns the next wave. `namespaces` are the
+ * identifiers the program uses; `offered` the classic tool names the model was given.
+ */
+export async function nextClassicWave(
+  code: string,
+  namespaces: readonly string[],
+  answered: readonly AnsweredCall[],
+  offered: ReadonlySet<string>,
+): Promise<ClassicWave> {
+  // Answers by tool and arguments, in the order they were given (a program may repeat a call).
+  const answers = new Map<string, AnsweredCall[]>();
+  for (const call of answered) answers.set(key(call.toolName, call.input), [...(answers.get(key(call.toolName, call.input)) ?? []), call]);
+  const pending: Array<{ toolName: string; input: Record<string, unknown> }> = [];
+  let missing: string | undefined;
+  const namespace = (ns: string) =>
+    new Proxy(
+      {},
+      {
+        get: (_target, fn) => (args: unknown) => {
+          const toolName = classicToolName(ns, String(fn));
+          if (!offered.has(toolName)) {
+            missing ??= toolName;
+            return new Promise(() => undefined);
+          }
+          const queue = answers.get(key(toolName, args));
+          const answer = queue?.shift();
+          if (!answer) {
+            pending.push({ toolName, input: (args ?? {}) as Record<string, unknown> });
+            return new Promise(() => undefined);
+          }
+          return answer.isError
+            ? Promise.reject(new Error(typeof answer.output === "string" ? answer.output : JSON.stringify(answer.output)))
+            : Promise.resolve(answer.output);
+        },
+      },
+    );
+  const silent = { log: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+  let outcome: { value: unknown } | { error: unknown } | undefined;
+  // The demo scripts are constant text written in this repository (demo-script.ts), never input.
+  const program = new AsyncFunction(...namespaces, "console", code);
+  void program(...namespaces.map(namespace), silent).then(
+    (value) => (outcome = { value }),
+    (error: unknown) => (outcome = { error }),
+  );
+  await quiet();
+  await quiet();
+  if (missing !== undefined) return { kind: "failed", message: `the tool ${missing} was not offered` };
+  if (pending.length > 0) return { kind: "calls", calls: pending };
+  if (outcome && "value" in outcome) return { kind: "done", value: outcome.value };
+  if (outcome) return { kind: "failed", message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
+  return { kind: "failed", message: "the program did not finish" };
+}
