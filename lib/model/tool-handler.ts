@@ -8,7 +8,6 @@ import { errorResult } from "../sandbox/errors";
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import type { RunResult } from "../sandbox/types";
 import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, searchOutput, skippedOutput } from "./tool-output";
-import type { ExecuteCodeOutput, SearchToolsOutput } from "./types";
 
 /** What a person decided in step mode: run (possibly edited) code, or skip it with a message for the model. */
 export type CodeApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
@@ -34,10 +33,8 @@ export interface ToolCallRequest {
 
 /** The answer: an output for the model, or an error text (unknown tool, unusable input). */
 export type ToolCallAnswer =
-  { state: "output-available"; output: ExecuteCodeOutput | SearchToolsOutput | ClassicOutput } | { state: "output-error"; errorText: string };
-
-/** A classic tool's answer: the tool's unwrapped result, as a program would have received it. */
-export type ClassicOutput = unknown;
+  /** ExecuteCodeOutput, SearchToolsOutput, or a classic tool's unwrapped result (what a program would have received). */
+  { state: "output-available"; output: unknown } | { state: "output-error"; errorText: string };
 
 function sandboxFailure(error: unknown): RunResult {
   const message = error instanceof Error ? error.message : String(error);

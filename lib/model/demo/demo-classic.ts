@@ -26,7 +26,12 @@ export type ClassicWave =
   | { kind: "failed"; message: string };
 
 // The constructor of async functions; the program becomes the body of one.
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+type AsyncFunctionConstructor = new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+const AsyncFunction = (
+  Object.getPrototypeOf(async function () {
+    await Promise.resolve();
+  }) as { constructor: AsyncFunctionConstructor }
+).constructor;
 
 const key = (toolName: string, input: unknown) => `${toolName}\u0000${canonicalJson(input ?? {})}`;
 
