@@ -19,6 +19,7 @@ const LAYERS = {
   timeline: 3,
   share: 4,
   model: 4,
+  evals: 5,
 };
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
 const FRAMEWORK = ["react", "react-dom", "next", "next/*", "@/components/*", "@/app/*", "**/components/**", "**/app/**"];

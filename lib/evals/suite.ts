@@ -1,0 +1,96 @@
+/**
+ * An eval suite: prompts run through the agent loop in code mode and/or classic mode, against
+ * chosen servers and models, a number of times, each run checked by assertions. The file format
+ * (JSON) is documented in the README ("Evals"); this schema is its definition, and every error
+ * names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
+ */
+import { z } from "zod";
+
+const toolRef = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'Name a tool as "server.tool".');
+
+/** One check on a run. Exactly one key per assertion object. */
+export const assertionSchema = z.union([
+  z.strictObject({ toolCalled: toolRef, args: z.record(z.string(), z.unknown()).optional() }),
+  z.strictObject({ toolNotCalled: toolRef }),
+  z.strictObject({ valueMatches: z.unknown() }),
+  z.strictObject({ answerContains: z.string().min(1) }),
+  z.strictObject({ answerMatches: z.string().min(1) }),
+  z.strictObject({ maxRequests: z.number().int().min(1) }),
+  z.strictObject({ maxInputTokens: z.number().int().min(1) }),
+  z.strictObject({ noError: z.literal(true) }),
+]);
+
+/** A check on a run. */
+export type Assertion = z.infer<typeof assertionSchema>;
+
+/** Code mode or classic tool calling. */
+export const TOOL_MODES = ["code", "classic"] as const;
+export type ToolMode = (typeof TOOL_MODES)[number];
+
+const modelRef = z.string().regex(/^[a-z-]+:.+$/, 'Name a model as "provider:model-id", e.g. "demo:code-mode-demo" or "openai:gpt-5".');
+
+const runSettings = {
+  modes: z.array(z.enum(TOOL_MODES)).min(1).optional(),
+  models: z.array(modelRef).min(1).optional(),
+  runs: z.number().int().min(1).max(100).optional(),
+  maxSteps: z.number().int().min(1).max(100).optional(),
+};
+
+/** One case. */
+export const caseSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  prompt: z.string().min(1).max(20_000),
+  /** Server names: the built-in demo servers (shipping, news, store, lab) or servers of the suite's mcpConfig. */
+  servers: z.array(z.string().min(1)).min(1),
+  assert: z.array(assertionSchema).default([]),
+  ...runSettings,
+});
+
+/** A suite file. */
+export const suiteSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  description: z.string().optional(),
+  /** An mcpServers file (path relative to the suite) for servers that are not built in. */
+  mcpConfig: z.string().optional(),
+  defaults: z.strictObject(runSettings).default({}),
+  cases: z.array(caseSchema).min(1),
+});
+
+export type EvalCase = z.infer<typeof caseSchema>;
+export type EvalSuite = z.infer<typeof suiteSchema>;
+
+/** A case with its settings resolved against the suite's defaults. */
+export interface PlannedCase extends EvalCase {
+  modes: ToolMode[];
+  models: string[];
+  runs: number;
+  maxSteps: number;
+}
+
+/** Parses suite text; errors name the path of each problem. */
+export function parseSuite(text: string): { ok: true; suite: EvalSuite } | { ok: false; errors: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  const parsed = suiteSchema.safeParse(raw);
+  if (!parsed.success)
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".").replace(/\.(\d+)/g, "[$1]") : "(suite)"}: ${i.message}`),
+    };
+  return { ok: true, suite: parsed.data };
+}
+
+/** Every case with its modes, models, runs and step limit, after the overrides a command line gives. */
+export function planCases(suite: EvalSuite, overrides: { modes?: ToolMode[]; models?: string[]; runs?: number } = {}): PlannedCase[] {
+  return suite.cases.map((c) => ({
+    ...c,
+    modes: overrides.modes ?? c.modes ?? suite.defaults.modes ?? ["code", "classic"],
+    models: overrides.models ?? c.models ?? suite.defaults.models ?? ["demo:code-mode-demo"],
+    runs: overrides.runs ?? c.runs ?? suite.defaults.runs ?? 1,
+    maxSteps: c.maxSteps ?? suite.defaults.maxSteps ?? 10,
+  }));
+}

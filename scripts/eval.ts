@@ -1,0 +1,117 @@
+// `npm run eval -- <suite.json> [options]`: runs an eval suite headless (lib/evals), in code
+// mode and classic mode, and prints a table per case × mode × model.
+// Exit codes: 0 every assertion held, 1 an assertion failed (the cases are named), 2 bad usage or suite.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { runSuite } from "../lib/evals/node/run-suite";
+import { junitXml, summarise, type EvalRun } from "../lib/evals/report";
+import { parseSuite, planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
+
+const USAGE = `Usage: npm run eval -- <suite.json> [options]
+
+Runs every case of the suite through the agent loop (in Node: the QuickJS sandbox, MCP over HTTP,
+the provider called directly) and checks its assertions. The suite format is in the README, "Evals".
+
+Options:
+  --model <provider:id>   model to run (repeatable; overrides the suite), e.g. openai:gpt-5, demo:code-mode-demo
+  --base-url <url>        base URL for openai-compatible models
+  --modes <list>          code,classic (default: the suite's, else both)
+  --runs <n>              runs per case, mode and model (default: the suite's, else 1)
+  --json <file>           write every run and the summary as JSON
+  --junit <file>          write JUnit XML (a test case per run)
+
+Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
+Exit codes: 0 all passed, 1 an assertion failed, 2 bad usage or a bad suite file.`;
+
+function usage(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    model: { type: "string", multiple: true },
+    "base-url": { type: "string" },
+    modes: { type: "string" },
+    runs: { type: "string" },
+    json: { type: "string" },
+    junit: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const file = positionals[0];
+if (!file) usage("Name a suite file.");
+let text: string;
+try {
+  text = readFileSync(file, "utf8");
+} catch (error) {
+  usage(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+}
+const parsed = parseSuite(text);
+if (!parsed.ok) {
+  process.stderr.write(`${file} is not a valid suite:\n${parsed.errors.map((e) => `  ${e}`).join("\n")}\n`);
+  process.exit(2);
+}
+const modes = values.modes?.split(",").map((m) => m.trim());
+if (modes && !modes.every((m): m is ToolMode => (TOOL_MODES as readonly string[]).includes(m))) usage(`--modes takes ${TOOL_MODES.join(", ")}.`);
+const runs = values.runs === undefined ? undefined : Number(values.runs);
+if (runs !== undefined && (!Number.isInteger(runs) || runs < 1 || runs > 100)) usage("--runs takes an integer from 1 to 100.");
+const cases = planCases(parsed.suite, { ...(modes ? { modes } : {}), ...(values.model ? { models: values.model } : {}), ...(runs ? { runs } : {}) });
+
+const tty = process.stderr.isTTY;
+const progress = (run: EvalRun, done: number, total: number) => {
+  const line = `[${done}/${total}] ${run.passed ? "pass" : "FAIL"} ${run.case} · ${run.mode} · ${run.model} · run ${run.run}`;
+  process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+};
+
+const pad = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s.padEnd(n));
+
+async function main(): Promise<number> {
+  const aborter = new AbortController();
+  process.once("SIGINT", () => aborter.abort());
+  const all = await runSuite(parsed.ok ? parsed.suite : (undefined as never), {
+    suiteDir: path.dirname(path.resolve(file!)),
+    cases,
+    env: process.env,
+    ...(values["base-url"] ? { baseURL: values["base-url"] } : {}),
+    onRun: progress,
+    signal: aborter.signal,
+  });
+  if (tty) process.stderr.write("\n");
+  const groups = summarise(all);
+  const estimated = all.some((r) => r.estimatedTokens);
+  process.stdout.write(`\n${pad("case", 44)} ${pad("mode", 8)} ${pad("model", 26)} pass  requests  input tok  output tok  wall ms\n`);
+  for (const g of groups) {
+    process.stdout.write(
+      `${pad(g.case, 44)} ${pad(g.mode, 8)} ${pad(g.model, 26)} ${`${g.passed}/${g.runs}`.padEnd(5)} ${String(g.requests).padStart(8)}  ${String(Math.round(g.inputTokens)).padStart(9)}  ${String(Math.round(g.outputTokens)).padStart(10)}  ${String(Math.round(g.wallMs)).padStart(7)}\n`,
+    );
+  }
+  process.stdout.write(
+    `\nMedians per case, mode and model.${estimated ? " Token figures marked estimated where a provider reported none (o200k count of what was sent)." : ""}\n`,
+  );
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ suite: parsed.ok ? parsed.suite.name : "", runs: all, summary: groups }, null, 2)}\n`);
+  if (values.junit) writeFileSync(values.junit, junitXml(parsed.ok ? parsed.suite.name : "suite", all));
+  const failed = all.filter((r) => !r.passed);
+  if (aborter.signal.aborted) process.stderr.write("Stopped: the results above are partial.\n");
+  if (failed.length === 0) return aborter.signal.aborted ? 1 : 0;
+  process.stderr.write(`\n${failed.length} of ${all.length} runs failed:\n`);
+  for (const r of failed) {
+    const why = r.results.filter((a) => a.status === "fail").map((a) => a.message);
+    process.stderr.write(`  ${r.case} [${r.mode}, ${r.model}, run ${r.run}]: ${why.join("; ") || r.error || "failed"}\n`);
+  }
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,67 @@
+/**
+ * `npm run eval`: the suite runner as a person runs it (a real process, the demo servers on
+ * loopback, the offline demo model, the one agent loop in both modes).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const dir = mkdtempSync(path.join(tmpdir(), "cmp-eval-"));
+const run = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/eval.ts", ...args], { cwd: root, timeout: 120_000 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+const suiteFile = (name: string, suite: unknown) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify(suite));
+  return file;
+};
+
+describe("npm run eval", () => {
+  it("runs the built-in demo suite offline in both modes and exits 0; JSON and JUnit reports are written", async () => {
+    const json = path.join(dir, "out.json");
+    const junit = path.join(dir, "out.xml");
+    const { code, stdout, stderr } = await run("evals/demo.json", "--json", json, "--junit", junit);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/cheapest carrier within 5 days\s+code\s+demo:code-mode-demo\s+1\/1\s+2 /);
+    expect(stdout).toMatch(/cheapest carrier within 5 days\s+classic\s+demo:code-mode-demo\s+1\/1\s+3 /);
+    const report = JSON.parse(readFileSync(json, "utf8")) as { runs: Array<{ passed: boolean; mode: string }> };
+    expect(report.runs).toHaveLength(24);
+    expect(report.runs.every((r) => r.passed)).toBe(true);
+    expect(readFileSync(junit, "utf8")).toContain('tests="24" failures="0"');
+  });
+
+  it("exits 1 and names the case when one assertion fails; a case naming an unknown server fails with that reason and the suite goes on", async () => {
+    const file = suiteFile("failing.json", {
+      name: "failing",
+      defaults: { modes: ["code"] },
+      cases: [
+        {
+          name: "wrong claim",
+          prompt: "Which carrier is cheapest to ship 2 kg from DE to US within 5 days?",
+          servers: ["shipping"],
+          assert: [{ answerContains: "Teleport Inc" }],
+        },
+        { name: "missing server", prompt: "hi", servers: ["nowhere"] },
+        { name: "fine", prompt: "List the three most recent sports stories from Europe.", servers: ["news"], assert: [{ noError: true }] },
+      ],
+    });
+    const { code, stderr } = await run(file);
+    expect(code).toBe(1);
+    expect(stderr).toContain('wrong claim [code, demo:code-mode-demo, run 1]: the answer does not contain "Teleport Inc"');
+    expect(stderr).toMatch(/missing server \[code, demo:code-mode-demo, run 1\]: The server "nowhere" is not configured/);
+    expect(stderr).toContain("2 of 3 runs failed");
+  });
+
+  it("exits 2 on a bad suite, naming the path of each problem", async () => {
+    const file = suiteFile("bad.json", { name: "bad", cases: [{ name: "c", prompt: "p", servers: ["shipping"], assert: [{ maxRequests: "two" }] }] });
+    const { code, stderr } = await run(file);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/is not a valid suite:\n {2}cases\[0\]\.assert\[0\]/);
+  });
+}, 180_000);
