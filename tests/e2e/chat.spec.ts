@@ -86,3 +86,35 @@ test.describe("chat in code mode with the offline demo model", () => {
     await expect(chat.getByRole("log", { name: "Conversation" })).toContainText(/API key|OPENAI_API_KEY|provider/i, { timeout: 20_000 });
   });
 });
+
+test.describe("classic tool calling beside code mode", () => {
+  test("the Classic switch offers every tool as a tool: the demo model calls them a round at a time, each round on the timeline, and the answer uses the results", async ({
+    page,
+  }) => {
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("radio", { name: "Classic" }).click();
+    await expect(chat.getByRole("radio", { name: "Classic" })).toHaveAttribute("aria-checked", "true");
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+
+    const conversation = chat.getByRole("log", { name: "Conversation" });
+    // Labelled as scripted, and no program: ordinary tool calls, answered without step mode's pause.
+    await expect(conversation).toContainText("Scripted classic session", { timeout: 20_000 });
+    await expect(conversation).toContainText("SwiftAir Express", { timeout: 30_000 });
+    await expect(conversation.getByTestId("tool-call").filter({ hasText: "shipping__list_carriers" })).toHaveCount(1);
+    expect(await conversation.getByTestId("tool-call").filter({ hasText: "shipping__get_quote" }).count()).toBe(5);
+    await expect(conversation.getByTestId("tool-call").filter({ hasText: "execute_code" })).toHaveCount(0);
+    // Three model calls: round 1, round 2, the answer.
+    await expect(conversation.getByText(/Inspect 3 model calls/)).toBeVisible();
+
+    // Both rounds ran through the sandbox's host functions: they are runs on the timeline.
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    await page.getByRole("tab", { name: /Runs \(2\)/ }).click();
+    await expect(page.getByRole("tab", { name: /Runs \(2\)/ })).toBeVisible();
+
+    // The choice survives a reload.
+    await page.reload();
+    await expect(page.getByRole("region", { name: "Chat" }).getByRole("radio", { name: "Classic" })).toHaveAttribute("aria-checked", "true");
+  });
+});
