@@ -4,6 +4,7 @@ import { useId } from "react";
 import type { BrowserKeys, ChatSettings as Settings, KeyName, ServerKeyAccess } from "@/lib/model/chat-settings";
 import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "@/lib/model/providers";
 import styles from "./ChatSettings.module.css";
+import { DEFAULT_RESULT_BUDGET_TOKENS } from "@/lib/model/result-budget";
 
 interface ChatSettingsProps {
   settings: Settings;
@@ -158,6 +159,21 @@ export function ChatSettings(props: ChatSettingsProps) {
         step={1}
         value={settings.maxSteps}
         onChange={(e) => update({ maxSteps: Math.min(100, Math.max(1, optionalNumber(e.target.value) ?? 1)) })}
+      />
+      <label
+        htmlFor={`${id}-budget`}
+        title="A program's value larger than this reaches the model cut down, with a note saying what was cut and how to get the rest"
+      >
+        Result budget (tokens)
+      </label>
+      <input
+        id={`${id}-budget`}
+        type="number"
+        min={200}
+        max={200000}
+        step={500}
+        value={settings.resultBudgetTokens}
+        onChange={(e) => update({ resultBudgetTokens: Math.min(200_000, Math.max(200, optionalNumber(e.target.value) ?? DEFAULT_RESULT_BUDGET_TOKENS)) })}
       />
 
       <div className={styles.checks}>

@@ -55,7 +55,8 @@ function CodeOutput({ output }: { output: ExecuteCodeOutput }) {
       )}
       {output.ok ? (
         <>
-          <h4>Value</h4>
+          <h4>{output.truncated ? `Value, as the model got it (cut from about ${output.truncated.tokens} tokens)` : "Value"}</h4>
+          {output.truncated ? <p className={styles.note}>{output.truncated.note} The whole value is in the run&apos;s Output.</p> : null}
           <pre className={styles.value}>{formatJson(output.value)}</pre>
         </>
       ) : (

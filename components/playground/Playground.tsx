@@ -46,6 +46,7 @@ export function Playground() {
     requestExtras: chatModel.requestExtras,
     policy: { maxSteps: chatModel.settings.maxSteps, returnDirectly: chatModel.settings.returnDirectly },
     stepMode: chatModel.stepMode,
+    resultBudgetTokens: chatModel.settings.resultBudgetTokens,
   });
   const [sharing, setSharing] = useState(false);
   // A run the person started from the editor can be handed to the model as their next message.

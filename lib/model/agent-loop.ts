@@ -49,6 +49,8 @@ export interface AgentLoopOptions extends AgentLoopObserver {
   policy: LoopPolicy;
   /** Ask `handlers.awaitApproval` before each program runs. */
   stepMode?: boolean;
+  /** A program's value over this many tokens reaches the model cut, with a note (result-budget.ts). */
+  resultBudgetTokens?: number;
   abortSignal?: AbortSignal;
 }
 
@@ -136,6 +138,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       };
       const pending = answerToolCall({ toolCallId: part.toolCallId, toolName: toolNameOf(part), input: part.input }, handlers, {
         stepMode: options.stepMode === true,
+        ...(options.resultBudgetTokens === undefined ? {} : { resultBudgetTokens: options.resultBudgetTokens }),
       });
       answers.set(
         part.toolCallId,

@@ -19,6 +19,8 @@ export interface ChatSessionConfig {
   handlers: ToolHandlers;
   policy: LoopPolicy;
   stepMode: boolean;
+  /** Tokens a program's value may take before it reaches the model cut. */
+  resultBudgetTokens?: number;
   /** Called on Stop while a tool call is in progress: cancel the sandbox run and settle any approval still waiting. */
   stopRun?: () => void;
 }
@@ -121,6 +123,7 @@ export class ChatSession {
       handlers: config.handlers,
       policy: config.policy,
       stepMode: config.stepMode,
+      ...(config.resultBudgetTokens === undefined ? {} : { resultBudgetTokens: config.resultBudgetTokens }),
       abortSignal: aborter.signal,
       onMessages: (list) => this.update({ messages: list }),
       onStatus: (status) => this.update({ status }),

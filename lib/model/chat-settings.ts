@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_STEPS } from "./loop-policy";
+import { DEFAULT_RESULT_BUDGET_TOKENS } from "./result-budget";
 import { PROVIDER_IDS, type ProviderId, type ServerKeyStatus } from "./providers";
 
 /** localStorage key of the settings. */
@@ -25,6 +26,8 @@ const settingsSchema = z.object({
   /** Unset: on when a connected server has destructive tools. */
   stepMode: z.boolean().optional(),
   returnDirectly: z.boolean().default(false),
+  /** Tokens a program's value may take before it reaches the model cut, with a note. */
+  resultBudgetTokens: z.number().int().min(200).max(200_000).default(DEFAULT_RESULT_BUDGET_TOKENS),
   searchMode: z.boolean().default(false),
   /** Code mode (the model writes a program) or classic tool calling (every MCP tool offered as a tool). */
   toolMode: z.enum(["code", "classic"]).default("code"),

@@ -41,7 +41,7 @@ function sandboxFailure(error: unknown): RunResult {
   return errorResult({ kind: "runtime", message: `The sandbox failed: ${message}` });
 }
 
-async function answerExecuteCode(call: ToolCallRequest, handlers: ToolHandlers, stepMode: boolean): Promise<ToolCallAnswer> {
+async function answerExecuteCode(call: ToolCallRequest, handlers: ToolHandlers, stepMode: boolean, budget: number | undefined): Promise<ToolCallAnswer> {
   const input = parseExecuteCodeInput(call.input);
   if ("error" in input) return { state: "output-error", errorText: input.error };
   let code = input.code;
@@ -51,14 +51,18 @@ async function answerExecuteCode(call: ToolCallRequest, handlers: ToolHandlers, 
     code = decision.code;
   }
   const result = await handlers.runCode(code, call.toolCallId).catch(sandboxFailure);
-  const output = runResultToOutput(result);
+  const output = runResultToOutput(result, budget);
   return { state: "output-available", output: code === input.code || "skipped" in output ? output : { ...output, editedCode: code } };
 }
 
 /** Answers a tool call; never throws. `stepMode` asks `awaitApproval` before code runs. */
-export async function answerToolCall(call: ToolCallRequest, handlers: ToolHandlers, options: { stepMode?: boolean } = {}): Promise<ToolCallAnswer> {
+export async function answerToolCall(
+  call: ToolCallRequest,
+  handlers: ToolHandlers,
+  options: { stepMode?: boolean; resultBudgetTokens?: number } = {},
+): Promise<ToolCallAnswer> {
   try {
-    if (call.toolName === EXECUTE_CODE_TOOL) return await answerExecuteCode(call, handlers, options.stepMode === true);
+    if (call.toolName === EXECUTE_CODE_TOOL) return await answerExecuteCode(call, handlers, options.stepMode === true, options.resultBudgetTokens);
     if (call.toolName === SEARCH_TOOLS_TOOL) {
       const input = parseSearchToolsInput(call.input);
       if ("error" in input) return { state: "output-error", errorText: input.error };

@@ -4,6 +4,7 @@
  * browser hook and the Node agent loop, so tests pin exactly what the model sees.
  */
 import type { LogEntry, RunResult } from "../sandbox/types";
+import { DEFAULT_RESULT_BUDGET_TOKENS, shapeValue } from "./result-budget";
 import type { ExecuteCodeInput, ExecuteCodeOutput, SearchToolsInput, SearchToolsOutput } from "./types";
 
 /** Default number of search hits when the model gives no limit. */
@@ -15,10 +16,12 @@ export function formatLog(entry: LogEntry): string {
   return entry.level === "log" ? entry.text : `[${entry.level}] ${entry.text}`;
 }
 
-/** The execute_code output for a finished run. */
-export function runResultToOutput(result: RunResult): ExecuteCodeOutput {
+/** The execute_code output for a finished run; a value over the budget (tokens) is cut, with a note (result-budget.ts). */
+export function runResultToOutput(result: RunResult, budget: number = DEFAULT_RESULT_BUDGET_TOKENS): ExecuteCodeOutput {
   const logs = result.logs.map(formatLog);
-  return result.ok ? { ok: true, value: result.value, logs } : { ok: false, error: result.error, logs };
+  if (!result.ok) return { ok: false, error: result.error, logs };
+  const shaped = shapeValue(result.value, budget);
+  return shaped.truncated ? { ok: true, value: shaped.value, logs, truncated: shaped.truncated } : { ok: true, value: result.value, logs };
 }
 
 /** The execute_code output when a person declined to run the code (step mode). */

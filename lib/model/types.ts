@@ -6,6 +6,7 @@
 import type { UIMessage } from "ai";
 import type { LanguageModelV4 } from "./spec-types";
 import type { SandboxError } from "../sandbox/types";
+import type { Truncation } from "./result-budget";
 
 /** Input of execute_code. */
 export interface ExecuteCodeInput {
@@ -26,7 +27,7 @@ export interface SearchToolsInput {
  * misled about which program produced the result.
  */
 export type ExecuteCodeOutput =
-  | { ok: true; value: unknown; logs: string[]; editedCode?: string }
+  | { ok: true; value: unknown; logs: string[]; editedCode?: string; truncated?: Truncation }
   | { ok: false; error: SandboxError; logs: string[]; editedCode?: string }
   | { ok: false; skipped: true; message: string };
 

@@ -131,6 +131,8 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
   mode?: PromptMode;
   /** Code mode (default) or classic tool calling. */
   toolMode?: "code" | "classic";
+  /** Tokens a program's value may take before it reaches the model cut (default result-budget.ts). */
+  resultBudgetTokens?: number;
   policy?: Partial<LoopPolicy>;
   settings?: { temperature?: number; maxOutputTokens?: number };
   /** The conversation before the prompt. */
@@ -140,7 +142,19 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
 
 /** Sends one prompt through the agent loop and returns how it ended. */
 export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoopResult> {
-  const { world, model, prompt, mode = "declarations", toolMode = "code", policy, settings, history = [], abortSignal, ...observer } = options;
+  const {
+    world,
+    model,
+    prompt,
+    mode = "declarations",
+    toolMode = "code",
+    policy,
+    settings,
+    history = [],
+    abortSignal,
+    resultBudgetTokens,
+    ...observer
+  } = options;
   const classic = toolMode === "classic";
   const user: CodeModeUIMessage = { id: `user-${history.length + 1}`, role: "user", parts: [{ type: "text", text: prompt }] };
   return runAgentLoop({
@@ -158,5 +172,6 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     handlers: classic ? world.handlers : { ...world.handlers, callTools: undefined },
     policy: { maxSteps: policy?.maxSteps ?? DEFAULT_MAX_STEPS, returnDirectly: policy?.returnDirectly ?? false },
     ...(abortSignal ? { abortSignal } : {}),
+    ...(resultBudgetTokens === undefined ? {} : { resultBudgetTokens }),
   });
 }

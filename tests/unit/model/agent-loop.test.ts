@@ -143,6 +143,20 @@ describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
     expect(toolResultsIn(server!.requests[2]!)[1]).toMatchObject({ ok: true, value: 2 });
   });
 
+  it("a value over the result budget reaches the model cut, with a note saying how to get the rest", async () => {
+    const result = await loop([turn.code("return Array.from({ length: 5000 }, (_, i) => ({ i, s: 'abcdefghij' }));"), turn.text("ok")], {
+      resultBudgetTokens: 500,
+    });
+    expect(result.stop).toEqual({ kind: "done" });
+    const [seen] = toolResultsIn(server!.requests[1]!) as Array<{ ok: boolean; value: unknown[]; truncated: { note: string; tokens: number } }>;
+    expect(seen?.ok).toBe(true);
+    expect(seen?.truncated.note).toMatch(/over the 500-token budget/);
+    expect(seen?.value.at(-1)).toMatch(/^… \d+ more items$/);
+    expect(JSON.stringify(seen?.value).length / 4).toBeLessThanOrEqual(500);
+    // The run itself kept the whole value (the Output panel and the timeline show it).
+    expect((world.runs.at(-1)?.result as { value: unknown[] }).value).toHaveLength(5000);
+  });
+
   it("returns the value directly, without another model turn, when asked", async () => {
     const result = await loop([turn.code("return { answer: 42 };"), turn.text("never sent")], { policy: { maxSteps: 10, returnDirectly: true } });
     expect(result.stop).toMatchObject({ kind: "returned-directly", toolCallIds: ["call_0_0"] });

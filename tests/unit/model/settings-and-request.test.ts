@@ -47,6 +47,41 @@ describe("chat settings storage", () => {
 });
 
 describe("request body", () => {
+  it("classic mode sends its tools (name, description, schema) and code mode sends none", () => {
+    const tools = [
+      {
+        name: "shipping__get_quote",
+        description: "Quote",
+        inputSchema: { type: "object" },
+        namespace: "shipping",
+        fn: "get_quote",
+        server: "shipping",
+        tool: "get_quote",
+      },
+    ];
+    const classic = buildRequestExtras({
+      settings: { ...DEFAULT_SETTINGS, toolMode: "classic" },
+      keys: {},
+      serverKeys: noServerKeys,
+      instructions: "C",
+      classicTools: tools,
+    });
+    expect(classic).toMatchObject({
+      toolMode: "classic",
+      classicTools: [{ name: "shipping__get_quote", description: "Quote", inputSchema: { type: "object" } }],
+    });
+    expect(Object.keys(classic.classicTools?.[0] ?? {})).toEqual(["name", "description", "inputSchema"]);
+    expect(
+      buildRequestExtras({ settings: DEFAULT_SETTINGS, keys: {}, serverKeys: noServerKeys, instructions: "C", classicTools: tools }).classicTools,
+    ).toBeUndefined();
+    const refused = chatRequestSchema.safeParse({
+      ...classic,
+      classicTools: [{ name: "bad name!", description: "", inputSchema: {} }],
+      messages: [{ id: "u", role: "user", parts: [] }],
+    });
+    expect(refused.success).toBe(false);
+  });
+
   it("carries the model, the browser key only for its provider, the prompt, the mode and settings", () => {
     const extras = buildRequestExtras({
       settings: {
@@ -65,6 +100,7 @@ describe("request body", () => {
       model: { provider: "openai-compatible", modelId: "qwen", apiKey: "k1", baseURL: "http://localhost:11434/v1" },
       instructions: "SYSTEM",
       mode: "search",
+      toolMode: "code",
       settings: { temperature: 0.3 },
     });
     const parsed = chatRequestSchema.parse({ ...extras, messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "x" }] }] });
