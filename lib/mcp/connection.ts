@@ -59,10 +59,11 @@ const DEFAULT_CLIENT_INFO = { name: "code-mode-playground", version: "0.1.0" };
 type Route = "direct" | "proxy";
 type Wire = "streamable-http" | "sse";
 
+// Exported for the Node stdio client (node/stdio-connection.ts), which wants the same.
 // The SDK's Client validates structuredContent against outputSchema on callTool and compiles
 // every outputSchema on listTools, throwing on a schema ajv rejects. We want mismatches
 // flagged (lib/mcp/validate.ts, in host-functions.ts), never a whole tools/list lost.
-const ACCEPT_ALL: jsonSchemaValidator = {
+export const ACCEPT_ALL: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
   },

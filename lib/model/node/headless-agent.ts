@@ -1,6 +1,6 @@
 /**
- * The agent loop without a page, in Node: MCP servers connected over HTTP, the typed API and
- * system prompt built from what they list, the real QuickJS sandbox in this process, and the
+ * The agent loop without a page, in Node: MCP servers connected over HTTP or started as local
+ * commands (stdio), the typed API and system prompt built from what they list, the real QuickJS sandbox in this process, and the
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
@@ -15,6 +15,7 @@ import {
 } from "../../codemode";
 import { connectToServer, type McpConnection } from "../../mcp/connection";
 import { buildHostFunctions, type HostServer } from "../../mcp/host-functions";
+import { connectStdio } from "../../mcp/node/stdio-connection";
 import type { ServerConfig } from "../../mcp/types";
 import { runInNode } from "../../sandbox/node/node-engine";
 import type { HostFunctions, RunResult } from "../../sandbox/types";
@@ -48,15 +49,17 @@ export interface ToolWorld {
   close(): Promise<void>;
 }
 
-/** Connects each enabled HTTP server (relative URLs resolve against `baseUrl`) and builds the world. */
+/** Connects each enabled server (HTTP: relative URLs resolve against `baseUrl`; stdio: its command is started) and builds the world. */
 export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string }): Promise<ToolWorld> {
-  const connections: McpConnection[] = [];
+  const connections: Array<Pick<McpConnection, "close">> = [];
   const hostServers: HostServer[] = [];
   try {
     for (const server of servers) {
       if (!server.enabled) continue;
-      if (server.transport === "stdio") throw new Error(`${server.name}: stdio servers are not supported by the headless runner yet; use an HTTP server.`);
-      const connection = await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
+      const connection =
+        server.transport === "stdio"
+          ? await connectStdio(server)
+          : await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
       connections.push(connection);
       hostServers.push({ name: server.name, connection, tools: await connection.listTools() });
     }

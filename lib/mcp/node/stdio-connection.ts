@@ -1,0 +1,73 @@
+/**
+ * An MCP server started as a local command, connected from a Node process (the headless runner,
+ * evals): the SDK's stdio client transport and Client. It offers what host functions and a tool
+ * world need (list tools, call a tool, close); the page reaches stdio servers through the app's
+ * bridge instead (lib/mcp/server/stdio-bridge.ts). The child's stderr is kept (the last 4 KB)
+ * for error messages, never printed.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ACCEPT_ALL } from "../connection";
+import type { CallToolOptions } from "../live-connection";
+import type { ServerConfig } from "../types";
+
+/** A connected stdio server. */
+export interface NodeStdioConnection {
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+const STDERR_KEPT = 4_096;
+
+/** Starts the server's command and completes the MCP handshake, or throws with what the child said. */
+export async function connectStdio(
+  server: ServerConfig,
+  options: { timeoutMs?: number; clientInfo?: { name: string; version: string } } = {},
+): Promise<NodeStdioConnection> {
+  if (!server.command) throw new Error(`${server.name}: a stdio server needs a command.`);
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args ?? [],
+    env: { ...getDefaultEnvironment(), ...(server.env ?? {}) },
+    ...(server.cwd ? { cwd: server.cwd } : {}),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_KEPT);
+  });
+  // Output schemas are checked by the host functions (validate.ts), as in the page: never a thrown callTool.
+  const client = new Client(options.clientInfo ?? { name: "code-mode-playground", version: "0.1.0" }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
+  const timeout = options.timeoutMs ?? 15_000;
+  try {
+    await client.connect(transport, { timeout });
+  } catch (error) {
+    await transport.close().catch(() => undefined);
+    const said = stderr.trim() === "" ? "" : ` It said: ${stderr.trim().split("\n").slice(-3).join(" / ")}`;
+    throw new Error(`${server.name}: could not start "${server.command}": ${error instanceof Error ? error.message : String(error)}.${said}`, { cause: error });
+  }
+  return {
+    async listTools() {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+      return tools;
+    },
+    async callTool(name, args, callOptions = {}) {
+      const result = await client.callTool({ name, ...(args === undefined ? {} : { arguments: args }) }, undefined, {
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+        ...(callOptions.timeoutMs === undefined ? {} : { timeout: callOptions.timeoutMs }),
+        ...(callOptions.onProgress ? { onprogress: callOptions.onProgress } : {}),
+      });
+      return result as CallToolResult;
+    },
+    close: () => client.close(),
+  };
+}
