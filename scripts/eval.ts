@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { runSuite } from "../lib/evals/node/run-suite";
 import { junitXml, summarise, type EvalRun } from "../lib/evals/report";
 import { parseSuite, planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
+import { otlpTraces } from "../lib/timeline/otlp";
 
 const USAGE = `Usage: npm run eval -- <suite.json> [options]
 
@@ -20,6 +21,7 @@ Options:
   --runs <n>              runs per case, mode and model (default: the suite's, else 1)
   --json <file>           write every run and the summary as JSON
   --junit <file>          write JUnit XML (a test case per run)
+  --otlp <file>           write every run as an OpenTelemetry trace (OTLP JSON: model steps and tool calls)
 
 Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
 Exit codes: 0 all passed, 1 an assertion failed, 2 bad usage or a bad suite file.`;
@@ -38,6 +40,7 @@ const { values, positionals } = parseArgs({
     runs: { type: "string" },
     json: { type: "string" },
     junit: { type: "string" },
+    otlp: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -95,7 +98,12 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\nMedians per case, mode and model.${estimated ? " Token figures marked estimated where a provider reported none (o200k count of what was sent)." : ""}\n`,
   );
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ suite: parsed.ok ? parsed.suite.name : "", runs: all, summary: groups }, null, 2)}\n`);
+  if (values.json)
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ suite: parsed.ok ? parsed.suite.name : "", runs: all.map(({ trace: _trace, ...run }) => run), summary: groups }, null, 2)}\n`,
+    );
+  if (values.otlp) writeFileSync(values.otlp, `${JSON.stringify(otlpTraces(all.flatMap((r) => (r.trace ? [r.trace] : []))))}\n`);
   if (values.junit) writeFileSync(values.junit, junitXml(parsed.ok ? parsed.suite.name : "suite", all));
   const failed = all.filter((r) => !r.passed);
   if (aborter.signal.aborted) process.stderr.write("Stopped: the results above are partial.\n");

@@ -4,6 +4,18 @@ import { useCallback, useState } from "react";
 import { addToHistory, removeFromHistory, type HistoryEntry } from "@/lib/timeline/history";
 import { exportRunFile, parseRunFile, runFileName, type RunFileError } from "@/lib/timeline/run-file";
 import type { RunRecord } from "@/lib/timeline/run-record";
+import { otlpTraces, runRecordSpan } from "@/lib/timeline/otlp";
+
+/** Starts a download of a JSON text. */
+function saveJson(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // Revoked on the next task: the click has started the download by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
 
 /** This session's recorded runs, and saving and loading run files. */
 export interface UseTimelineHistoryResult {
@@ -15,6 +27,8 @@ export interface UseTimelineHistoryResult {
   importFile: (file: File) => Promise<{ record: RunRecord } | { error: RunFileError }>;
   /** Saves a run as a .json file (a download). */
   download: (record: RunRecord) => void;
+  /** Saves a run as an OpenTelemetry trace (OTLP JSON; no arguments or results). */
+  downloadTrace: (record: RunRecord) => void;
 }
 
 /** Keeps the session's runs in memory (bounded by MAX_HISTORY); nothing is stored or sent. */
@@ -32,16 +46,11 @@ export function useTimelineHistory(): UseTimelineHistoryResult {
     return { record: parsed.record };
   }, []);
 
-  const download = useCallback((record: RunRecord) => {
-    const blob = new Blob([exportRunFile(record)], { type: "application/json" });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = runFileName(record);
-    link.click();
-    // Revoked on the next task: the click has started the download by then.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }, []);
+  const download = useCallback((record: RunRecord) => saveJson(exportRunFile(record), runFileName(record)), []);
+  const downloadTrace = useCallback(
+    (record: RunRecord) => saveJson(JSON.stringify(otlpTraces([runRecordSpan(record)]), null, 2), runFileName(record).replace(/\.json$/, ".otlp.json")),
+    [],
+  );
 
-  return { history, add, remove, clear, importFile, download };
+  return { history, add, remove, clear, importFile, download, downloadTrace };
 }

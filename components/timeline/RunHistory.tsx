@@ -15,6 +15,8 @@ export interface RunHistoryProps {
   onView: (id: string | undefined) => void;
   onReplay: (record: RunRecord) => void;
   onExport: (record: RunRecord) => void;
+  /** Saves the run as an OpenTelemetry trace. */
+  onExportTrace?: (record: RunRecord) => void;
   onRemove: (id: string) => void;
   onCompare: (a: string, b: string) => void;
   /** Reads a run file; resolves with an error message when it was refused. */
@@ -22,7 +24,7 @@ export interface RunHistoryProps {
 }
 
 /** This session's runs: status, duration, call count; view, replay, export, compare two, import a file. */
-export function RunHistory({ history, viewing, onView, onReplay, onExport, onRemove, onCompare, onImport }: RunHistoryProps) {
+export function RunHistory({ history, viewing, onView, onReplay, onExport, onExportTrace, onRemove, onCompare, onImport }: RunHistoryProps) {
   const [picked, setPicked] = useState<readonly string[]>([]);
   const [importError, setImportError] = useState<string | undefined>(undefined);
   const toggle = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current.slice(-1), id]));
@@ -104,6 +106,16 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onRem
                       <button type="button" onClick={() => onExport(record)} aria-label={`Export ${summary.id}`}>
                         export
                       </button>
+                      {onExportTrace ? (
+                        <button
+                          type="button"
+                          onClick={() => onExportTrace(record)}
+                          aria-label={`Export ${summary.id} as an OpenTelemetry trace`}
+                          title="OTLP JSON: the run and a span per tool call"
+                        >
+                          trace
+                        </button>
+                      ) : null}
                       <button type="button" onClick={() => onRemove(summary.id)} aria-label={`Remove ${summary.id}`}>
                         ×
                       </button>

@@ -122,6 +122,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
               }}
               onReplay={(record) => setReplay({ record, onMismatch: replay?.onMismatch ?? "stop" })}
               onExport={history.download}
+              onExportTrace={history.downloadTrace}
               onRemove={(id) => {
                 history.remove(id);
                 if (viewing === id) setViewing(undefined);

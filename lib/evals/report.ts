@@ -2,6 +2,7 @@
  * Eval results: one record per run, a summary per case × mode × model (pass rate and medians),
  * and the JUnit XML that CI systems read. Pure.
  */
+import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
 import type { ToolMode } from "./suite";
 
@@ -26,6 +27,8 @@ export interface EvalRun {
   /** How the loop ended (done, max-steps, error: message...). */
   stop: string;
   error?: string;
+  /** The run as a span tree (model steps and tool calls), for OpenTelemetry export. */
+  trace?: TraceSpan;
 }
 
 /** Medians of a case × mode × model. */

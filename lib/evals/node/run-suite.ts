@@ -17,6 +17,7 @@ import { PROVIDER_IDS, providerInfo, type ProviderId } from "../../model/provide
 import { resolveModel, type Env } from "../../model/server/provider-registry";
 import type { InspectorStep, ResolvedModel } from "../../model/types";
 import { checkAll, type RunFacts } from "../assertions";
+import type { TraceSpan } from "../../timeline/otlp";
 import type { EvalRun } from "../report";
 import type { EvalSuite, PlannedCase } from "../suite";
 
@@ -126,6 +127,7 @@ async function runOne(
 ): Promise<EvalRun> {
   const base = { case: planned.name, mode, model, run: n };
   const started = performance.now();
+  const startedAt = Date.now();
   try {
     const world = await worldFor(planned.servers);
     const resolved = resolve(model, options);
@@ -163,6 +165,44 @@ async function runOne(
       error,
     };
     const verdict = checkAll(planned.assert, facts);
+    const trace: TraceSpan = {
+      name: `eval ${planned.name}`,
+      startMs: startedAt,
+      endMs: Date.now(),
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "cmp.eval.case": planned.name,
+        "cmp.tool_mode": mode,
+        "gen_ai.request.model": model,
+        "cmp.eval.run": n,
+        "cmp.eval.passed": verdict.passed,
+      },
+      ...(error === undefined ? {} : { error }),
+      children: [
+        ...result.steps.map((step, i) => ({
+          name: `chat ${step.modelId}`,
+          startMs: step.startedAt,
+          endMs: step.startedAt + step.latencyMs,
+          attributes: {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": step.provider,
+            "gen_ai.request.model": step.modelId,
+            "gen_ai.usage.input_tokens": step.usage?.inputTokens,
+            "gen_ai.usage.output_tokens": step.usage?.outputTokens,
+            "gen_ai.response.finish_reasons": step.response.finishReason,
+            "cmp.step": i + 1,
+          },
+          ...(step.response.error ? { error: step.response.error } : {}),
+        })),
+        ...calls.map((call) => ({
+          name: `${call.server}.${call.tool}`,
+          startMs: call.startedAt,
+          endMs: call.endedAt,
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.tool, "mcp.server.name": call.server },
+          ...(call.error === undefined ? {} : { error: call.error }),
+        })),
+      ],
+    };
     return {
       ...base,
       passed: verdict.passed,
@@ -176,6 +216,7 @@ async function runOne(
       answer,
       stop: result.stop.kind,
       ...(error === undefined ? {} : { error }),
+      trace,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

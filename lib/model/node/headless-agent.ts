@@ -34,6 +34,11 @@ export interface WorldToolCall {
   tool: string;
   args: unknown;
   ok: boolean;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  endedAt: number;
+  /** The error's message when the call failed. */
+  error?: string;
 }
 
 /** Connected servers and what the model and the sandbox need of them. */
@@ -109,12 +114,13 @@ function recordCalls(host: HostFunctions, namespaces: ReturnType<typeof buildHos
             return [
               fn,
               async (args: unknown, signal: AbortSignal, info: Parameters<typeof call>[2]) => {
+                const startedAt = Date.now();
                 try {
                   const value = await call(args, signal, info);
-                  calls.push({ ...where, args, ok: true });
+                  calls.push({ ...where, args, ok: true, startedAt, endedAt: Date.now() });
                   return value;
                 } catch (error) {
-                  calls.push({ ...where, args, ok: false });
+                  calls.push({ ...where, args, ok: false, startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) });
                   throw error;
                 }
               },

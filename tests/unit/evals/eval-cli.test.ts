@@ -26,7 +26,8 @@ describe("npm run eval", () => {
   it("runs the built-in demo suite offline in both modes and exits 0; JSON and JUnit reports are written", async () => {
     const json = path.join(dir, "out.json");
     const junit = path.join(dir, "out.xml");
-    const { code, stdout, stderr } = await run("evals/demo.json", "--json", json, "--junit", junit);
+    const otlp = path.join(dir, "out.otlp.json");
+    const { code, stdout, stderr } = await run("evals/demo.json", "--json", json, "--junit", junit, "--otlp", otlp);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/cheapest carrier within 5 days\s+code\s+demo:code-mode-demo\s+1\/1\s+2 /);
     expect(stdout).toMatch(/cheapest carrier within 5 days\s+classic\s+demo:code-mode-demo\s+1\/1\s+3 /);
@@ -34,6 +35,16 @@ describe("npm run eval", () => {
     expect(report.runs).toHaveLength(24);
     expect(report.runs.every((r) => r.passed)).toBe(true);
     expect(readFileSync(junit, "utf8")).toContain('tests="24" failures="0"');
+    // One trace per run: the run, its model steps (with token usage) and its tool calls.
+    const spans = (
+      JSON.parse(readFileSync(otlp, "utf8")) as {
+        resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string; parentSpanId?: string; attributes: Array<{ key: string }> }> }> }>;
+      }
+    ).resourceSpans[0]!.scopeSpans[0]!.spans;
+    expect(spans.filter((s) => s.parentSpanId === undefined)).toHaveLength(24);
+    expect(spans.filter((s) => s.name.startsWith("chat ")).length).toBeGreaterThanOrEqual(48);
+    expect(spans.some((s) => s.name === "shipping.get_quote")).toBe(true);
+    expect(spans.find((s) => s.name.startsWith("chat "))?.attributes.map((a) => a.key)).toContain("gen_ai.usage.input_tokens");
   });
 
   it("exits 1 and names the case when one assertion fails; a case naming an unknown server fails with that reason and the suite goes on", async () => {
