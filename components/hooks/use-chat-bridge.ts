@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { classicTools, type ClassicTool } from "@/lib/codemode";
 import { classicCallsHandler } from "@/lib/model/classic";
 import type { CodeApprovalDecision, ToolHandlers } from "@/lib/model/tool-handler";
+import type { RunResult } from "@/lib/sandbox/types";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
 import type { UseToolCatalogResult } from "./use-tool-catalog";
@@ -29,6 +30,8 @@ export interface UseChatBridgeResult {
   handlers: Required<ToolHandlers>;
   /** Every connected tool as a classic tool (classic mode offers these; handlers.callTools answers them). */
   classicTools: readonly ClassicTool[];
+  /** Runs a program through the page's sandbox and host functions without taking over the editor (classic rounds, compare lanes). */
+  runQuiet: (code: string) => Promise<RunResult>;
   /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
   stopRun: () => void;
   /** A connected server has destructive tools: step mode defaults to on. */
@@ -88,10 +91,8 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
 
   // Classic rounds run through the same sandbox and host functions, without taking over the editor.
   const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
-  const callTools = useMemo(
-    () => classicCallsHandler(classic, (code) => run(code, prepareHost, observer, limits)),
-    [classic, run, prepareHost, observer, limits],
-  );
+  const runQuiet = useCallback((code: string) => run(code, prepareHost, observer, limits), [run, prepareHost, observer, limits]);
+  const callTools = useMemo(() => classicCallsHandler(classic, runQuiet), [classic, runQuiet]);
 
   const settle = useCallback((decision: CodeApprovalDecision) => {
     const resolve = resolveRef.current;
@@ -131,6 +132,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   return {
     handlers,
     classicTools: classic,
+    runQuiet,
     stopRun,
     hasDestructiveTools,
     connectedServers,

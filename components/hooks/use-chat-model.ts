@@ -22,6 +22,15 @@ export interface UseChatModelResult extends UseChatSettingsResult {
   systemPrompt: UseChatSystemPromptResult;
   /** The body fields of the next chat request. */
   requestExtras: () => ChatRequestExtras;
+  /** The same with another tool mode or model (a compare lane); keys and prompts as configured. */
+  requestExtrasFor: (lane: LaneChoice) => ChatRequestExtras;
+}
+
+/** What a compare lane changes about the chat's request. */
+export interface LaneChoice {
+  toolMode: "code" | "classic";
+  provider: ProviderId;
+  modelId: string;
 }
 
 /**
@@ -36,6 +45,19 @@ export function useChatModel(prompts: Record<PromptMode, string>, hasDestructive
   const mode: PromptMode = settings.settings.searchMode ? "search" : "declarations";
   const systemPrompt = useChatSystemPrompt(prompts, mode);
   const provider = effectiveProvider(settings.settings, serverKeys, settings.keys);
+  const extrasFor = (lane: LaneChoice | undefined) => {
+    const current = settings.settings;
+    const chosen = lane
+      ? { ...current, provider: lane.provider, models: { ...current.models, [lane.provider]: lane.modelId }, toolMode: lane.toolMode }
+      : current;
+    return buildRequestExtras({
+      settings: chosen,
+      keys: settings.keys,
+      serverKeys,
+      instructions: chosen.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : systemPrompt.prompt,
+      classicTools,
+    });
+  };
   return {
     ...settings,
     access: providers.access,
@@ -45,13 +67,7 @@ export function useChatModel(prompts: Record<PromptMode, string>, hasDestructive
     mode,
     stepMode: effectiveStepMode(settings.settings, hasDestructiveTools),
     systemPrompt,
-    requestExtras: () =>
-      buildRequestExtras({
-        settings: settings.settings,
-        keys: settings.keys,
-        serverKeys,
-        instructions: settings.settings.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : systemPrompt.prompt,
-        classicTools,
-      }),
+    requestExtras: () => extrasFor(undefined),
+    requestExtrasFor: (lane) => extrasFor(lane),
   };
 }

@@ -16,6 +16,9 @@ import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
+import { useCompare } from "@/components/hooks/use-compare";
+import { CompareDialog } from "@/components/compare/CompareDialog";
+import { lastUserMessage } from "@/lib/model/conversation";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
@@ -48,6 +51,8 @@ export function Playground() {
     stepMode: chatModel.stepMode,
     resultBudgetTokens: chatModel.settings.resultBudgetTokens,
   });
+  const compare = useCompare(chatModel, bridge);
+  const [comparing, setComparing] = useState(false);
   const [sharing, setSharing] = useState(false);
   // A run the person started from the editor can be handed to the model as their next message.
   const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
@@ -101,11 +106,25 @@ export function Playground() {
         <span className="muted" data-testid="sandbox-state">
           {sandbox.ready ? "sandbox ready" : "sandbox starting…"}
         </span>
+        <button type="button" onClick={() => setComparing(true)} title="Run one prompt in code mode and classic mode side by side">
+          Compare modes
+        </button>
         <button type="button" onClick={() => setSharing(true)}>
           Share
         </button>
       </header>
       <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
+      {comparing && (
+        <CompareDialog
+          compare={compare}
+          initialPrompt={lastUserMessage(chat.state.messages)?.text ?? ""}
+          approvals={debug.approvals}
+          onClose={() => {
+            compare.stop();
+            setComparing(false);
+          }}
+        />
+      )}
       {sharing && (
         <ShareDialog
           inputs={{

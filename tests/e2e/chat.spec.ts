@@ -118,3 +118,51 @@ test.describe("classic tool calling beside code mode", () => {
     await expect(page.getByRole("region", { name: "Chat" }).getByRole("radio", { name: "Classic" })).toHaveAttribute("aria-checked", "true");
   });
 });
+
+test.describe("compare", () => {
+  test("one prompt in a code lane and a classic lane: figures, ratios and both answers side by side", async ({ page }) => {
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    await page.getByRole("button", { name: "Compare modes" }).click();
+    const dialog = page.getByRole("dialog", { name: /Compare code mode and classic/ });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("textbox", { name: "Prompt" }).fill("Which carrier is cheapest to ship 2 kg from DE to US within 5 days?");
+    await expect(dialog.getByRole("combobox", { name: "Lane 1 mode" })).toHaveValue("code");
+    await expect(dialog.getByRole("combobox", { name: "Lane 2 mode" })).toHaveValue("classic");
+    await dialog.getByRole("button", { name: "Run compare" }).click();
+    await expect(dialog.getByRole("button", { name: "Run compare" })).toBeVisible({ timeout: 45_000 });
+
+    await expect(dialog.getByTestId("compare-requests-1")).toContainText("2");
+    await expect(dialog.getByTestId("compare-requests-2")).toContainText("3");
+    await expect(dialog.getByTestId("compare-requests-2")).toContainText("1.50×");
+    await expect(dialog.getByTestId("compare-toolCalls-1")).toContainText("11");
+    await expect(dialog.getByTestId("compare-toolCalls-2")).toContainText("11");
+    await expect(dialog.locator("details").nth(0)).toContainText("SwiftAir Express");
+    await expect(dialog.locator("details").nth(1)).toContainText("SwiftAir Express");
+    // The chat was not touched: the compare's conversations are its own.
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(page.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).not.toContainText("SwiftAir Express");
+  });
+});
+
+test.describe("compare with a destructive tool", () => {
+  test("each lane's place_order waits for approval inside the compare; deny in one lane, approve in the other", async ({ page }) => {
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    await page.getByRole("button", { name: "Compare modes" }).click();
+    const dialog = page.getByRole("dialog", { name: /Compare code mode and classic/ });
+    await dialog
+      .getByRole("textbox", { name: "Prompt" })
+      .fill("Order two margheritas from the best-rated open pizza place near Kreuzberg, paying by card to Oranienstraße 25.");
+    await dialog.getByRole("button", { name: "Run compare" }).click();
+    const waiting = dialog.getByRole("region", { name: "Waiting for your approval" });
+    await expect(waiting).toContainText("lane 1", { timeout: 30_000 });
+    await waiting.getByRole("button", { name: "Deny" }).click();
+    await expect(waiting).toContainText("lane 2", { timeout: 30_000 });
+    await waiting.getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(dialog.getByRole("button", { name: "Run compare" })).toBeVisible({ timeout: 45_000 });
+    // Lane 1's program caught the denial; lane 2 placed the order.
+    await expect(dialog.getByTestId("compare-errors-2")).toContainText("0");
+    await expect(dialog.locator("details").nth(1)).toContainText("Ordered two margheritas");
+  });
+});

@@ -15,6 +15,7 @@ import type { ServerConfig } from "../../mcp/types";
 import { openToolWorld, runHeadlessAgent, type ToolWorld } from "../../model/node/headless-agent";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "../../model/providers";
 import { resolveModel, type Env } from "../../model/server/provider-registry";
+import { finalAnswer } from "../../model/compare";
 import type { InspectorStep, ResolvedModel } from "../../model/types";
 import { checkAll, type RunFacts } from "../assertions";
 import type { TraceSpan } from "../../timeline/otlp";
@@ -142,11 +143,7 @@ async function runOne(
       ...(options.signal ? { abortSignal: options.signal } : {}),
     });
     const wallMs = performance.now() - started;
-    const answer =
-      result.messages
-        .at(-1)
-        ?.parts.flatMap((p) => (p.type === "text" ? [p.text] : []))
-        .join("\n") ?? "";
+    const answer = finalAnswer(result.messages);
     const tokens = tokensOf(result.steps, model);
     const error =
       result.stop.kind === "done" || result.stop.kind === "returned-directly"

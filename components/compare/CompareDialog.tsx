@@ -1,0 +1,202 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { UseCompareResult } from "@/components/hooks/use-compare";
+import { MAX_LANES } from "@/components/hooks/use-compare";
+import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
+import { Markdown } from "@/components/chat/Markdown";
+import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
+import { Badge, toneOf } from "@/components/ui/Badge";
+import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/compare";
+import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
+import styles from "./CompareDialog.module.css";
+
+export interface CompareDialogProps {
+  compare: UseCompareResult;
+  /** The prompt to start from (the chat's last message). */
+  initialPrompt: string;
+  /** Destructive calls of a lane wait here for the person (the timeline is behind this dialog). */
+  approvals: Pick<UseTimelineApprovalsResult, "pending" | "decide">;
+  onClose: () => void;
+}
+
+const format = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en-US") : n.toFixed(0));
+
+/** Compare: one prompt in side-by-side lanes (code / classic, and models), with figures, ratios and bars. */
+export function CompareDialog({ compare, initialPrompt, approvals, onClose }: CompareDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [prompt, setPrompt] = useState(initialPrompt);
+  const { lanes, setLanes, results, running } = compare;
+  useEffect(() => {
+    // See ShareDialog: showModal once; Escape closes through the dialog's own "close" event.
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  const update = (i: number, patch: Partial<(typeof lanes)[number]>) => setLanes(lanes.map((lane, j) => (j === i ? { ...lane, ...patch } : lane)));
+  const done = results.filter((r) => r.status === "done" || r.status === "error").length;
+
+  return (
+    <dialog ref={ref} className={styles.dialog} aria-label="Compare code mode and classic tool calling" onClose={onClose}>
+      <div className={styles.body}>
+        <h2 className={styles.title}>Compare</h2>
+        <p className="muted small">
+          The same prompt in each lane, each a fresh conversation: code mode (one program) against classic tool calling (every tool offered to the model), and
+          other models if you like. Lanes run one after another through this page&apos;s sandbox and servers; mocks and approvals apply to every call.
+        </p>
+        <label className="field">
+          <span>Prompt</span>
+          <textarea value={prompt} rows={3} onChange={(e) => setPrompt(e.target.value)} placeholder="Ask something your servers can answer…" />
+        </label>
+        <table className={styles.lanes} aria-label="Lanes">
+          <tbody>
+            {lanes.map((lane, i) => (
+              <tr key={i}>
+                <th scope="row">Lane {i + 1}</th>
+                <td>
+                  <select
+                    aria-label={`Lane ${i + 1} mode`}
+                    value={lane.toolMode}
+                    onChange={(e) => update(i, { toolMode: e.target.value as "code" | "classic" })}
+                    disabled={running}
+                  >
+                    <option value="code">code mode</option>
+                    <option value="classic">classic tools</option>
+                  </select>
+                </td>
+                <td>
+                  <select
+                    aria-label={`Lane ${i + 1} provider`}
+                    value={lane.provider}
+                    onChange={(e) => update(i, { provider: e.target.value as ProviderId, modelId: providerInfo(e.target.value as ProviderId).defaultModel })}
+                    disabled={running}
+                  >
+                    {PROVIDER_IDS.map((id) => (
+                      <option key={id} value={id}>
+                        {providerInfo(id).label}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input
+                    aria-label={`Lane ${i + 1} model`}
+                    value={lane.modelId}
+                    onChange={(e) => update(i, { modelId: e.target.value })}
+                    disabled={running || lane.provider === "demo"}
+                  />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Remove lane ${i + 1}`}
+                    onClick={() => setLanes(lanes.filter((_, j) => j !== i))}
+                    disabled={running || lanes.length <= 1}
+                  >
+                    ×
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div className="toolbar">
+          <button type="button" onClick={() => setLanes([...lanes, { ...lanes.at(-1)! }])} disabled={running || lanes.length >= MAX_LANES}>
+            Add lane
+          </button>
+          <span className="spacer" />
+          {running ? (
+            <>
+              <span role="status" className="muted">
+                Lane {Math.min(done + 1, lanes.length)} of {lanes.length} running…
+              </span>
+              <button type="button" onClick={compare.stop}>
+                Stop
+              </button>
+            </>
+          ) : (
+            <button type="button" className="primary" onClick={() => compare.run(prompt)} disabled={prompt.trim() === ""}>
+              Run compare
+            </button>
+          )}
+          <button type="button" onClick={() => ref.current?.close()}>
+            Close
+          </button>
+        </div>
+        {running && approvals.pending.length > 0 ? (
+          <section className={styles.waiting} aria-label="Waiting for your approval">
+            <h3>Waiting for you: lane {Math.min(done + 1, lanes.length)} wants to run a destructive tool</h3>
+            {approvals.pending.map((approval) => (
+              <ApprovalPrompt key={approval.callId} approval={approval} onDecide={approvals.decide} />
+            ))}
+          </section>
+        ) : null}
+        {results.length > 0 ? <Results results={results} /> : null}
+      </div>
+    </dialog>
+  );
+}
+
+function Results({ results }: { results: readonly LaneResult[] }) {
+  const estimated = results.some((r) => r.estimatedTokens);
+  return (
+    <section aria-label="Compare results" className={styles.results}>
+      <table className={styles.figures}>
+        <thead>
+          <tr>
+            <th scope="col">metric</th>
+            {results.map((r) => (
+              <th key={r.spec.id} scope="col">
+                {r.spec.label}{" "}
+                <Badge tone={toneOf(r.status === "done" ? "ok" : r.status === "running" ? "running" : r.status === "error" ? "error" : "idle")}>
+                  {r.status}
+                </Badge>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {COMPARE_METRICS.map((metric) => {
+            const ratios = ratiosTo(results, metric.key);
+            const max = Math.max(1, ...results.map((r) => r[metric.key]));
+            return (
+              <tr key={metric.key}>
+                <th scope="row">
+                  {metric.label}
+                  {estimated && (metric.key === "inputTokens" || metric.key === "outputTokens") ? " (estimated)" : ""}
+                </th>
+                {results.map((r, i) => (
+                  <td key={r.spec.id} data-testid={`compare-${metric.key}-${i + 1}`}>
+                    {r.status === "waiting" ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <>
+                        <div className={styles.bar} style={{ width: `${(r[metric.key] / max) * 100}%` }} aria-hidden="true" />
+                        <span className={styles.figure}>{format(r[metric.key])}</span>
+                        {i > 0 && ratios[i] !== undefined ? <span className="muted"> · {ratios[i].toFixed(2)}×</span> : null}
+                      </>
+                    )}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p className="muted small">
+        Ratios are against lane 1. {estimated ? "Token figures marked estimated: a provider (or the demo model) reported estimates." : ""}
+      </p>
+      <div className={styles.answers}>
+        {results.map((r) => (
+          <details key={r.spec.id} className={styles.answer} open={results.length <= 2}>
+            <summary>Answer, {r.spec.label}</summary>
+            {r.error ? <div className="error-box">{r.error}</div> : null}
+            <div className={styles.answerText}>
+              {r.answer ? <Markdown text={r.answer} /> : <p className="muted">{r.status === "running" ? "…" : "(no answer)"}</p>}
+            </div>
+          </details>
+        ))}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import type { LaneChoice, UseChatModelResult } from "./use-chat-model";
+import type { UseChatBridgeResult } from "./use-chat-bridge";
+import { httpModelStep } from "@/lib/model/browser/http-model-step";
+import { runCompare, type LaneResult, type LaneRunner } from "@/lib/model/compare";
+import { providerInfo } from "@/lib/model/providers";
+
+export interface UseCompareResult {
+  lanes: readonly LaneChoice[];
+  setLanes: (lanes: LaneChoice[]) => void;
+  results: readonly LaneResult[];
+  running: boolean;
+  run: (prompt: string) => void;
+  stop: () => void;
+}
+
+/** Most lanes in one compare. */
+export const MAX_LANES = 4;
+
+/**
+ * Compare lanes in the page: each lane is its own conversation through the one agent loop, its
+ * requests through /api/chat with the lane's tool mode and model, its programs through the
+ * page's sandbox and host functions (so mocks and approvals apply per call), without taking over
+ * the editor or the chat.
+ */
+export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridgeResult, "runQuiet" | "handlers" | "stopRun">): UseCompareResult {
+  const [lanes, setLanes] = useState<LaneChoice[]>(() => [
+    { toolMode: "code", provider: model.provider, modelId: model.modelId },
+    { toolMode: "classic", provider: model.provider, modelId: model.modelId },
+  ]);
+  const [results, setResults] = useState<readonly LaneResult[]>([]);
+  const [running, setRunning] = useState(false);
+  const aborter = useRef<AbortController | null>(null);
+
+  const run = useCallback(
+    (prompt: string) => {
+      if (prompt.trim() === "" || aborter.current) return;
+      const controller = new AbortController();
+      aborter.current = controller;
+      setRunning(true);
+      const runners: LaneRunner[] = lanes.map((lane, i) => {
+        let hostCalls = 0;
+        return {
+          spec: {
+            id: String(i + 1),
+            toolMode: lane.toolMode,
+            label: `${lane.toolMode} · ${lane.provider === "demo" ? "demo model" : `${providerInfo(lane.provider).label} ${lane.modelId}`}`,
+          },
+          modelStep: httpModelStep({ body: () => model.requestExtrasFor(lane) }),
+          hostCalls: () => hostCalls,
+          handlers: {
+            runCode: async (code) => {
+              const result = await bridge.runQuiet(code);
+              hostCalls += result.stats.hostCalls;
+              return result;
+            },
+            searchTools: bridge.handlers.searchTools,
+            ...(lane.toolMode === "classic" ? { callTools: bridge.handlers.callTools } : {}),
+          },
+        };
+      });
+      void runCompare(prompt, runners, {
+        policy: { maxSteps: model.settings.maxSteps, returnDirectly: false },
+        onChange: setResults,
+        abortSignal: controller.signal,
+      }).finally(() => {
+        aborter.current = null;
+        setRunning(false);
+      });
+    },
+    [lanes, model, bridge],
+  );
+
+  const { stopRun } = bridge;
+  const stop = useCallback(() => {
+    if (!aborter.current) return;
+    aborter.current.abort();
+    // The lane's program may be running (or waiting on an approval): stop it too.
+    stopRun();
+  }, [stopRun]);
+  return { lanes, setLanes, results, running, run, stop };
+}
