@@ -1,12 +1,13 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { UseCompareResult } from "@/components/hooks/use-compare";
 import { MAX_LANES } from "@/components/hooks/use-compare";
 import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
 import { Markdown } from "@/components/chat/Markdown";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge, toneOf } from "@/components/ui/Badge";
+import { Modal } from "@/components/ui/Modal";
 import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/compare";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
 import styles from "./CompareDialog.module.css";
@@ -27,113 +28,105 @@ export function CompareDialog({ compare, initialPrompt, approvals, onClose }: Co
   const ref = useRef<HTMLDialogElement>(null);
   const [prompt, setPrompt] = useState(initialPrompt);
   const { lanes, setLanes, results, running } = compare;
-  useEffect(() => {
-    // See ShareDialog: showModal once; Escape closes through the dialog's own "close" event.
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   const update = (i: number, patch: Partial<(typeof lanes)[number]>) => setLanes(lanes.map((lane, j) => (j === i ? { ...lane, ...patch } : lane)));
   const done = results.filter((r) => r.status === "done" || r.status === "error").length;
 
   return (
-    <dialog ref={ref} className={styles.dialog} aria-label="Compare code mode and classic tool calling" onClose={onClose}>
-      <div className={styles.body}>
-        <h2 className={styles.title}>Compare</h2>
-        <p className="muted small">
-          The same prompt in each lane, each a fresh conversation: code mode (one program) against classic tool calling (every tool offered to the model), and
-          other models if you like. Lanes run one after another through this page&apos;s sandbox and servers; mocks and approvals apply to every call.
-        </p>
-        <label className="field">
-          <span>Prompt</span>
-          <textarea value={prompt} rows={3} onChange={(e) => setPrompt(e.target.value)} placeholder="Ask something your servers can answer…" />
-        </label>
-        <table className={styles.lanes} aria-label="Lanes">
-          <tbody>
-            {lanes.map((lane, i) => (
-              <tr key={i}>
-                <th scope="row">Lane {i + 1}</th>
-                <td>
-                  <select
-                    aria-label={`Lane ${i + 1} mode`}
-                    value={lane.toolMode}
-                    onChange={(e) => update(i, { toolMode: e.target.value as "code" | "classic" })}
-                    disabled={running}
-                  >
-                    <option value="code">code mode</option>
-                    <option value="classic">classic tools</option>
-                  </select>
-                </td>
-                <td>
-                  <select
-                    aria-label={`Lane ${i + 1} provider`}
-                    value={lane.provider}
-                    onChange={(e) => update(i, { provider: e.target.value as ProviderId, modelId: providerInfo(e.target.value as ProviderId).defaultModel })}
-                    disabled={running}
-                  >
-                    {PROVIDER_IDS.map((id) => (
-                      <option key={id} value={id}>
-                        {providerInfo(id).label}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>
-                  <input
-                    aria-label={`Lane ${i + 1} model`}
-                    value={lane.modelId}
-                    onChange={(e) => update(i, { modelId: e.target.value })}
-                    disabled={running || lane.provider === "demo"}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`Remove lane ${i + 1}`}
-                    onClick={() => setLanes(lanes.filter((_, j) => j !== i))}
-                    disabled={running || lanes.length <= 1}
-                  >
-                    ×
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <div className="toolbar">
-          <button type="button" onClick={() => setLanes([...lanes, { ...lanes.at(-1)! }])} disabled={running || lanes.length >= MAX_LANES}>
-            Add lane
-          </button>
-          <span className="spacer" />
-          {running ? (
-            <>
-              <span role="status" className="muted">
-                Lane {Math.min(done + 1, lanes.length)} of {lanes.length} running…
-              </span>
-              <button type="button" onClick={compare.stop}>
-                Stop
-              </button>
-            </>
-          ) : (
-            <button type="button" className="primary" onClick={() => compare.run(prompt)} disabled={prompt.trim() === ""}>
-              Run compare
+    <Modal title="Compare code mode and classic tool calling" width="wide" onClose={onClose} dialogRef={ref}>
+      <p className="muted small">
+        The same prompt in each lane, each a fresh conversation: code mode (one program) against classic tool calling (every tool offered to the model), and
+        other models if you like. Lanes run one after another through this page&apos;s sandbox and servers; mocks and approvals apply to every call.
+      </p>
+      <label className="field">
+        <span>Prompt</span>
+        <textarea value={prompt} rows={3} onChange={(e) => setPrompt(e.target.value)} placeholder="Ask something your servers can answer…" />
+      </label>
+      <table className={styles.lanes} aria-label="Lanes">
+        <tbody>
+          {lanes.map((lane, i) => (
+            <tr key={i}>
+              <th scope="row">Lane {i + 1}</th>
+              <td>
+                <select
+                  aria-label={`Lane ${i + 1} mode`}
+                  value={lane.toolMode}
+                  onChange={(e) => update(i, { toolMode: e.target.value as "code" | "classic" })}
+                  disabled={running}
+                >
+                  <option value="code">code mode</option>
+                  <option value="classic">classic tools</option>
+                </select>
+              </td>
+              <td>
+                <select
+                  aria-label={`Lane ${i + 1} provider`}
+                  value={lane.provider}
+                  onChange={(e) => update(i, { provider: e.target.value as ProviderId, modelId: providerInfo(e.target.value as ProviderId).defaultModel })}
+                  disabled={running}
+                >
+                  {PROVIDER_IDS.map((id) => (
+                    <option key={id} value={id}>
+                      {providerInfo(id).label}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input
+                  aria-label={`Lane ${i + 1} model`}
+                  value={lane.modelId}
+                  onChange={(e) => update(i, { modelId: e.target.value })}
+                  disabled={running || lane.provider === "demo"}
+                />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  aria-label={`Remove lane ${i + 1}`}
+                  onClick={() => setLanes(lanes.filter((_, j) => j !== i))}
+                  disabled={running || lanes.length <= 1}
+                >
+                  ×
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="toolbar">
+        <button type="button" onClick={() => setLanes([...lanes, { ...lanes.at(-1)! }])} disabled={running || lanes.length >= MAX_LANES}>
+          Add lane
+        </button>
+        <span className="spacer" />
+        {running ? (
+          <>
+            <span role="status" className="muted">
+              Lane {Math.min(done + 1, lanes.length)} of {lanes.length} running…
+            </span>
+            <button type="button" onClick={compare.stop}>
+              Stop
             </button>
-          )}
-          <button type="button" onClick={() => ref.current?.close()}>
-            Close
+          </>
+        ) : (
+          <button type="button" className="primary" onClick={() => compare.run(prompt)} disabled={prompt.trim() === ""}>
+            Run compare
           </button>
-        </div>
-        {running && approvals.pending.length > 0 ? (
-          <section className={styles.waiting} aria-label="Waiting for your approval">
-            <h3>Waiting for you: lane {Math.min(done + 1, lanes.length)} wants to run a destructive tool</h3>
-            {approvals.pending.map((approval) => (
-              <ApprovalPrompt key={approval.callId} approval={approval} onDecide={approvals.decide} />
-            ))}
-          </section>
-        ) : null}
-        {results.length > 0 ? <Results results={results} /> : null}
+        )}
+        <button type="button" onClick={() => ref.current?.close()}>
+          Close
+        </button>
       </div>
-    </dialog>
+      {running && approvals.pending.length > 0 ? (
+        <section className={styles.waiting} aria-label="Waiting for your approval">
+          <h3>Waiting for you: lane {Math.min(done + 1, lanes.length)} wants to run a destructive tool</h3>
+          {approvals.pending.map((approval) => (
+            <ApprovalPrompt key={approval.callId} approval={approval} onDecide={approvals.decide} />
+          ))}
+        </section>
+      ) : null}
+      {results.length > 0 ? <Results results={results} /> : null}
+    </Modal>
   );
 }
 

@@ -1,12 +1,13 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { useShare } from "@/components/hooks/use-share";
 import type { UseShareResult } from "@/components/hooks/use-share";
 import type { ShareInputs } from "@/lib/share/build";
 import { SHARE_CAPS } from "@/lib/share/caps";
 import { SHARE_FILE_NAME } from "@/lib/share/file-format";
 import type { PreparedShare } from "@/lib/share/prepare";
+import { Modal } from "@/components/ui/Modal";
 import styles from "./ShareDialog.module.css";
 
 /** Props of the Share dialog. */
@@ -31,56 +32,43 @@ export function ShareDialog({ inputs, onClose, onOpenFile }: ShareDialogProps) {
   const share = useShare(inputs);
   const ref = useRef<HTMLDialogElement>(null);
 
-  useEffect(() => {
-    // A modal <dialog> traps focus and closes on Escape by itself. No close() on cleanup: its
-    // "close" event would reach onClose after Strict Mode's rehearsal unmount and shut the
-    // dialog at once; removing the element from the DOM ends the modal state anyway.
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
-
   return (
-    <dialog ref={ref} className={styles.dialog} aria-labelledby="share-dialog-title" onClose={onClose}>
-      <div className={styles.body}>
-        <h2 id="share-dialog-title" className={styles.title}>
-          Share this playground
-        </h2>
-        {share.prep.status === "preparing" && <p className="muted">Preparing the share…</p>}
-        {share.prep.status === "error" && (
-          <div className="error-box" role="alert">
-            {share.prep.message}
-          </div>
-        )}
-        {share.prep.status === "ready" && <Prepared share={share} prepared={share.prep.share} link={share.prep.link} />}
-        {onOpenFile && (
-          <section className={styles.section}>
-            <h3>Open</h3>
-            <div className="toolbar">
-              <label className="file-button">
-                Open a share file…
-                <input
-                  type="file"
-                  accept="application/json,.json"
-                  onChange={(event) => {
-                    const file = event.target.files?.[0];
-                    if (file) {
-                      onOpenFile(file);
-                      ref.current?.close();
-                    }
-                  }}
-                />
-              </label>
-            </div>
-          </section>
-        )}
-        <div className="toolbar">
-          <span className="spacer" />
-          <button type="button" onClick={() => ref.current?.close()}>
-            Close
-          </button>
+    <Modal title="Share this playground" onClose={onClose} dialogRef={ref}>
+      {share.prep.status === "preparing" && <p className="muted">Preparing the share…</p>}
+      {share.prep.status === "error" && (
+        <div className="error-box" role="alert">
+          {share.prep.message}
         </div>
+      )}
+      {share.prep.status === "ready" && <Prepared share={share} prepared={share.prep.share} link={share.prep.link} />}
+      {onOpenFile && (
+        <section className={styles.section}>
+          <h3>Open</h3>
+          <div className="toolbar">
+            <label className="file-button">
+              Open a share file…
+              <input
+                type="file"
+                accept="application/json,.json"
+                onChange={(event) => {
+                  const file = event.target.files?.[0];
+                  if (file) {
+                    onOpenFile(file);
+                    ref.current?.close();
+                  }
+                }}
+              />
+            </label>
+          </div>
+        </section>
+      )}
+      <div className="toolbar">
+        <span className="spacer" />
+        <button type="button" onClick={() => ref.current?.close()}>
+          Close
+        </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }
 
