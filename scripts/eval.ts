@@ -9,7 +9,7 @@ import { junitXml, summarise, type EvalRun } from "../lib/evals/report";
 import { parseSuite, planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
 import { otlpTraces } from "../lib/timeline/otlp";
 
-const USAGE = `Usage: npm run eval -- <suite.json> [options]
+const USAGE = `Usage: npm run eval -- <suite.json|suite.yaml> [options]
 
 Runs every case of the suite through the agent loop (in Node: the QuickJS sandbox, MCP over HTTP,
 the provider called directly) and checks its assertions. The suite format is in the README, "Evals".
@@ -56,7 +56,7 @@ try {
 } catch (error) {
   usage(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
 }
-const parsed = parseSuite(text);
+const parsed = parseSuite(text, file);
 if (!parsed.ok) {
   process.stderr.write(`${file} is not a valid suite:\n${parsed.errors.map((e) => `  ${e}`).join("\n")}\n`);
   process.exit(2);

@@ -1,9 +1,10 @@
 /**
  * An eval suite: prompts run through the agent loop in code mode and/or classic mode, against
  * chosen servers and models, a number of times, each run checked by assertions. The file format
- * (JSON) is documented in the README ("Evals"); this schema is its definition, and every error
- * names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
+ * (JSON or YAML, the same structure) is documented in the README ("Evals"); this schema is its
+ * definition, and every error names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
  */
+import { parseDocument } from "yaml";
 import { z } from "zod";
 
 const toolRef = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'Name a tool as "server.tool".');
@@ -67,13 +68,20 @@ export interface PlannedCase extends EvalCase {
   maxSteps: number;
 }
 
-/** Parses suite text; errors name the path of each problem. */
-export function parseSuite(text: string): { ok: true; suite: EvalSuite } | { ok: false; errors: string[] } {
+/** Parses suite text, JSON or (by file name, or when it does not start with "{") YAML; errors name the path of each problem. */
+export function parseSuite(text: string, fileName = ""): { ok: true; suite: EvalSuite } | { ok: false; errors: string[] } {
   let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  const yaml = /\.ya?ml$/i.test(fileName) || (fileName === "" && !text.trimStart().startsWith("{"));
+  if (yaml) {
+    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => `not YAML: ${e.message.split("\n")[0] ?? e.message}`) };
+    raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  } else {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    }
   }
   const parsed = suiteSchema.safeParse(raw);
   if (!parsed.success)

@@ -35,8 +35,37 @@ describe("suite files", () => {
     if (!parsed.ok) expect(parsed.errors[0]).toMatch(pattern);
   });
 
+  it("reads the same suite from YAML, with the same path-named errors", () => {
+    const yaml = `name: s
+defaults:
+  modes: [classic]
+cases:
+  - name: c
+    prompt: "Which carrier is cheapest?"
+    servers: [shipping]
+    assert:
+      - toolCalled: shipping.get_quote
+        args: { weightKg: 2 }
+      - maxRequests: 3
+`;
+    const parsed = parseSuite(yaml, "suite.yaml");
+    expect(parsed).toMatchObject({
+      ok: true,
+      suite: { defaults: { modes: ["classic"] }, cases: [{ assert: [{ toolCalled: "shipping.get_quote", args: { weightKg: 2 } }, { maxRequests: 3 }] }] },
+    });
+    expect(parseSuite(yaml.replace("maxRequests: 3", "maxRequests: three"), "suite.yml")).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^cases\[0\]\.assert\[1\]/) as string],
+    });
+    expect(parseSuite("name: [unclosed", "s.yaml")).toMatchObject({ ok: false, errors: [expect.stringMatching(/^not YAML/) as string] });
+    expect(parseSuite("name: a\nname: b\ncases: []", "s.yaml")).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^not YAML: .*[Mm]ap keys must be unique/) as string],
+    });
+  });
+
   it("says when the file is not JSON", () => {
-    expect(parseSuite("{ nope")).toMatchObject({ ok: false, errors: [expect.stringMatching(/^not JSON/) as string] });
+    expect(parseSuite("{ nope", "suite.json")).toMatchObject({ ok: false, errors: [expect.stringMatching(/^not JSON/) as string] });
   });
 });
 
