@@ -2,6 +2,7 @@
  * Eval results: one record per run, a summary per case × mode × model (pass rate and medians),
  * and the JUnit XML that CI systems read. Pure.
  */
+import type { CodeModeUIMessage } from "../model/types";
 import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
 import type { ToolMode } from "./suite";
@@ -29,6 +30,8 @@ export interface EvalRun {
   error?: string;
   /** The run as a span tree (model steps and tool calls), for OpenTelemetry export. */
   trace?: TraceSpan;
+  /** The run's conversation, to open it. */
+  messages?: CodeModeUIMessage[];
 }
 
 /** Medians of a case × mode × model. */

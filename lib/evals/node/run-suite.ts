@@ -15,10 +15,8 @@ import type { ServerConfig } from "../../mcp/types";
 import { openToolWorld, runHeadlessAgent, type ToolWorld } from "../../model/node/headless-agent";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "../../model/providers";
 import { resolveModel, type Env } from "../../model/server/provider-registry";
-import { finalAnswer } from "../../model/compare";
-import type { InspectorStep, ResolvedModel } from "../../model/types";
-import { checkAll, type RunFacts } from "../assertions";
-import type { TraceSpan } from "../../timeline/otlp";
+import type { ResolvedModel } from "../../model/types";
+import { runEvalCases } from "../run-cases";
 import type { EvalRun } from "../report";
 import type { EvalSuite, PlannedCase } from "../suite";
 
@@ -39,19 +37,6 @@ export interface RunSuiteOptions {
 
 function demoServer(name: (typeof DEMO_SERVER_NAMES)[number]): ServerConfig {
   return { id: name, name, transport: "streamable-http", url: demoServerPath(name), headers: {}, enabled: true };
-}
-
-/** Token figures of a run: the provider's, or the o200k estimate of what was sent and received when it reported none. */
-function tokensOf(steps: readonly InspectorStep[], model: string): { input: number; output: number; estimated: boolean } {
-  let estimated = model.startsWith("demo:");
-  let input = 0;
-  let output = 0;
-  for (const step of steps) {
-    if (step.usage?.inputTokens === undefined || step.usage.outputTokens === undefined) estimated = true;
-    input += step.usage?.inputTokens ?? countTokens(JSON.stringify(step.request));
-    output += step.usage?.outputTokens ?? countTokens(JSON.stringify(step.response));
-  }
-  return { input, output, estimated };
 }
 
 function resolve(ref: string, options: RunSuiteOptions): ResolvedModel {
@@ -96,140 +81,32 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
     return world;
   };
 
-  const total = options.cases.reduce((n, c) => n + c.modes.length * c.models.length * c.runs, 0);
-  const runs: EvalRun[] = [];
   try {
-    for (const planned of options.cases) {
-      for (const model of planned.models) {
-        for (const mode of planned.modes) {
-          for (let n = 1; n <= planned.runs; n++) {
-            if (options.signal?.aborted) return runs;
-            const run = await runOne(planned, mode, model, n, worldFor, options);
-            runs.push(run);
-            options.onRun?.(run, runs.length, total);
-          }
-        }
-      }
-    }
-    return runs;
+    return await runEvalCases(
+      options.cases,
+      async (planned, mode, model, signal) => {
+        const world = await worldFor(planned.servers);
+        const resolved = resolve(model, options);
+        const callsBefore = world.calls.length;
+        const runsBefore = world.runs.length;
+        const result = await runHeadlessAgent({
+          world,
+          model: resolved,
+          prompt: planned.prompt,
+          toolMode: mode,
+          policy: { maxSteps: planned.maxSteps },
+          ...(signal ? { abortSignal: signal } : {}),
+        });
+        return {
+          result,
+          calls: world.calls.slice(callsBefore),
+          values: world.runs.slice(runsBefore).flatMap((r) => (r.result.ok ? [r.result.value] : [])),
+        };
+      },
+      { ...(options.onRun ? { onRun: options.onRun } : {}), ...(options.signal ? { signal: options.signal } : {}), countTokens },
+    );
   } finally {
     await Promise.all([...worlds.values()].map((w) => w.then((world) => world.close()).catch(() => undefined)));
     await host?.close();
-  }
-}
-
-async function runOne(
-  planned: PlannedCase,
-  mode: "code" | "classic",
-  model: string,
-  n: number,
-  worldFor: (servers: readonly string[]) => Promise<ToolWorld>,
-  options: RunSuiteOptions,
-): Promise<EvalRun> {
-  const base = { case: planned.name, mode, model, run: n };
-  const started = performance.now();
-  const startedAt = Date.now();
-  try {
-    const world = await worldFor(planned.servers);
-    const resolved = resolve(model, options);
-    const callsBefore = world.calls.length;
-    const runsBefore = world.runs.length;
-    const result = await runHeadlessAgent({
-      world,
-      model: resolved,
-      prompt: planned.prompt,
-      toolMode: mode,
-      policy: { maxSteps: planned.maxSteps },
-      ...(options.signal ? { abortSignal: options.signal } : {}),
-    });
-    const wallMs = performance.now() - started;
-    const answer = finalAnswer(result.messages);
-    const tokens = tokensOf(result.steps, model);
-    const error =
-      result.stop.kind === "done" || result.stop.kind === "returned-directly"
-        ? undefined
-        : result.stop.kind === "error"
-          ? result.stop.message
-          : result.stop.kind;
-    const calls = world.calls.slice(callsBefore);
-    const facts: RunFacts = {
-      mode,
-      answer,
-      calls,
-      values: world.runs.slice(runsBefore).flatMap((r) => (r.result.ok ? [r.result.value] : [])),
-      requests: result.steps.length,
-      inputTokens: tokens.input,
-      error,
-    };
-    const verdict = checkAll(planned.assert, facts);
-    const trace: TraceSpan = {
-      name: `eval ${planned.name}`,
-      startMs: startedAt,
-      endMs: Date.now(),
-      attributes: {
-        "gen_ai.operation.name": "invoke_agent",
-        "cmp.eval.case": planned.name,
-        "cmp.tool_mode": mode,
-        "gen_ai.request.model": model,
-        "cmp.eval.run": n,
-        "cmp.eval.passed": verdict.passed,
-      },
-      ...(error === undefined ? {} : { error }),
-      children: [
-        ...result.steps.map((step, i) => ({
-          name: `chat ${step.modelId}`,
-          startMs: step.startedAt,
-          endMs: step.startedAt + step.latencyMs,
-          attributes: {
-            "gen_ai.operation.name": "chat",
-            "gen_ai.provider.name": step.provider,
-            "gen_ai.request.model": step.modelId,
-            "gen_ai.usage.input_tokens": step.usage?.inputTokens,
-            "gen_ai.usage.output_tokens": step.usage?.outputTokens,
-            "gen_ai.response.finish_reasons": step.response.finishReason,
-            "cmp.step": i + 1,
-          },
-          ...(step.response.error ? { error: step.response.error } : {}),
-        })),
-        ...calls.map((call) => ({
-          name: `${call.server}.${call.tool}`,
-          startMs: call.startedAt,
-          endMs: call.endedAt,
-          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.tool, "mcp.server.name": call.server },
-          ...(call.error === undefined ? {} : { error: call.error }),
-        })),
-      ],
-    };
-    return {
-      ...base,
-      passed: verdict.passed,
-      results: verdict.results,
-      requests: facts.requests,
-      inputTokens: tokens.input,
-      outputTokens: tokens.output,
-      estimatedTokens: tokens.estimated,
-      toolCalls: calls.length,
-      wallMs,
-      answer,
-      stop: result.stop.kind,
-      ...(error === undefined ? {} : { error }),
-      trace,
-    };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      ...base,
-      passed: false,
-      results: [],
-      requests: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      estimatedTokens: false,
-      toolCalls: 0,
-      wallMs: performance.now() - started,
-      answer: "",
-      stop: "error",
-      error: message,
-    };
   }
 }

@@ -16,9 +16,10 @@ import {
 import { connectToServer, type McpConnection } from "../../mcp/connection";
 import { buildHostFunctions, type HostServer } from "../../mcp/host-functions";
 import { connectStdio } from "../../mcp/node/stdio-connection";
+import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
 import type { ServerConfig } from "../../mcp/types";
 import { runInNode } from "../../sandbox/node/node-engine";
-import type { HostFunctions, RunResult } from "../../sandbox/types";
+import type { RunResult } from "../../sandbox/types";
 import { runAgentLoop, type AgentLoopObserver, type AgentLoopResult } from "../agent-loop";
 import { directModelStep } from "../chat-stream";
 import { classicCallsHandler } from "../classic";
@@ -29,17 +30,7 @@ import type { ToolHandlers } from "../tool-handler";
 import type { CodeModeUIMessage } from "../types";
 
 /** One MCP tool call a run made (both modes), for assertions and reports. */
-export interface WorldToolCall {
-  server: string;
-  tool: string;
-  args: unknown;
-  ok: boolean;
-  /** Epoch milliseconds. */
-  startedAt: number;
-  endedAt: number;
-  /** The error's message when the call failed. */
-  error?: string;
-}
+export type WorldToolCall = MadeToolCall;
 
 /** Connected servers and what the model and the sandbox need of them. */
 export interface ToolWorld {
@@ -77,7 +68,7 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
   const search = createToolSearch(serverTools, declarations);
   const calls: WorldToolCall[] = [];
   const { host, namespaces } = buildHostFunctions(hostServers);
-  const recorded = recordCalls(host, namespaces, calls);
+  const recorded = recordCalls(host, namespaces, (call) => calls.push(call));
   const runs: ToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {
     const result = await runInNode({ code }, recorded);
@@ -99,37 +90,6 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
       await Promise.all(connections.map((c) => c.close()));
     },
   };
-}
-
-/** The host functions, recording each call's server, tool, arguments and outcome. */
-function recordCalls(host: HostFunctions, namespaces: ReturnType<typeof buildHostFunctions>["namespaces"], calls: WorldToolCall[]): HostFunctions {
-  return Object.fromEntries(
-    Object.entries(host).map(([namespace, fns]) => {
-      const mapping = namespaces.find((n) => n.namespace === namespace);
-      return [
-        namespace,
-        Object.fromEntries(
-          Object.entries(fns).map(([fn, call]) => {
-            const where = { server: mapping?.server ?? namespace, tool: mapping?.tools.find((t) => t.fn === fn)?.tool ?? fn };
-            return [
-              fn,
-              async (args: unknown, signal: AbortSignal, info: Parameters<typeof call>[2]) => {
-                const startedAt = Date.now();
-                try {
-                  const value = await call(args, signal, info);
-                  calls.push({ ...where, args, ok: true, startedAt, endedAt: Date.now() });
-                  return value;
-                } catch (error) {
-                  calls.push({ ...where, args, ok: false, startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) });
-                  throw error;
-                }
-              },
-            ];
-          }),
-        ),
-      ];
-    }),
-  );
 }
 
 /** One prompt, headless. */
