@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { classicTools, type ClassicTool } from "@/lib/codemode";
 import { classicCallsHandler } from "@/lib/model/classic";
+import { recordCalls, type MadeToolCall } from "@/lib/mcp/record-calls";
 import type { CodeApprovalDecision, ToolHandlers } from "@/lib/model/tool-handler";
 import type { RunResult } from "@/lib/sandbox/types";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
@@ -32,6 +33,8 @@ export interface UseChatBridgeResult {
   classicTools: readonly ClassicTool[];
   /** Runs a program through the page's sandbox and host functions without taking over the editor (classic rounds, compare lanes). */
   runQuiet: (code: string) => Promise<RunResult>;
+  /** The same, telling `sink` about every MCP call the program makes (evals). */
+  runRecorded: (code: string, sink: (call: MadeToolCall) => void) => Promise<RunResult>;
   /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
   stopRun: () => void;
   /** A connected server has destructive tools: step mode defaults to on. */
@@ -92,6 +95,10 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   // Classic rounds run through the same sandbox and host functions, without taking over the editor.
   const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
   const runQuiet = useCallback((code: string) => run(code, prepareHost, observer, limits), [run, prepareHost, observer, limits]);
+  const runRecorded = useCallback(
+    (code: string, sink: (call: MadeToolCall) => void) => run(code, (report) => recordCalls(prepareHost(report), debug.namespaces, sink), observer, limits),
+    [run, prepareHost, observer, limits, debug.namespaces],
+  );
   const callTools = useMemo(() => classicCallsHandler(classic, runQuiet), [classic, runQuiet]);
 
   const settle = useCallback((decision: CodeApprovalDecision) => {
@@ -133,6 +140,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     handlers,
     classicTools: classic,
     runQuiet,
+    runRecorded,
     stopRun,
     hasDestructiveTools,
     connectedServers,

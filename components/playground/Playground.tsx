@@ -17,6 +17,8 @@ import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
 import { useCompare } from "@/components/hooks/use-compare";
+import { useEvals } from "@/components/hooks/use-evals";
+import { EvalsDialog } from "@/components/evals/EvalsDialog";
 import { CompareDialog } from "@/components/compare/CompareDialog";
 import { lastUserMessage } from "@/lib/model/conversation";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
@@ -53,6 +55,8 @@ export function Playground() {
   });
   const compare = useCompare(chatModel, bridge);
   const [comparing, setComparing] = useState(false);
+  const evals = useEvals(chatModel, bridge);
+  const [evaluating, setEvaluating] = useState(false);
   const [sharing, setSharing] = useState(false);
   // A run the person started from the editor can be handed to the model as their next message.
   const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
@@ -106,6 +110,9 @@ export function Playground() {
         <span className="muted" data-testid="sandbox-state">
           {sandbox.ready ? "sandbox ready" : "sandbox starting…"}
         </span>
+        <button type="button" onClick={() => setEvaluating(true)} title="Run an eval suite: prompts × modes × models, with assertions">
+          Evals
+        </button>
         <button type="button" onClick={() => setComparing(true)} title="Run one prompt in code mode and classic mode side by side">
           Compare modes
         </button>
@@ -114,6 +121,16 @@ export function Playground() {
         </button>
       </header>
       <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
+      {evaluating && (
+        <EvalsDialog
+          evals={evals}
+          approvals={debug.approvals}
+          onClose={() => {
+            evals.stop();
+            setEvaluating(false);
+          }}
+        />
+      )}
       {comparing && (
         <CompareDialog
           compare={compare}

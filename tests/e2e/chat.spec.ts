@@ -166,3 +166,45 @@ test.describe("compare with a destructive tool", () => {
     await expect(dialog.locator("details").nth(1)).toContainText("Ordered two margheritas");
   });
 });
+
+test.describe("evals in the page", () => {
+  test("the demo suite runs in both modes with a progress bar; destructive calls wait for approval; every case passes; a run opens with its conversation", async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    await page.getByRole("button", { name: "Evals" }).click();
+    const dialog = page.getByRole("dialog", { name: "Evals" });
+
+    // A broken suite is refused with the path of the problem, and nothing is lost.
+    await dialog.getByText("Paste a suite (JSON or YAML)").click();
+    await dialog
+      .getByRole("textbox", { name: "Suite text" })
+      .fill('{"name": "x", "cases": [{"name": "c", "prompt": "p", "servers": ["shipping"], "assert": [{"maxRequests": "two"}]}]}');
+    await dialog.getByRole("button", { name: "Load", exact: true }).click();
+    await expect(dialog.getByRole("alert")).toContainText("cases[0].assert[0]");
+
+    await dialog.getByRole("button", { name: "Load the demo suite" }).click();
+    await expect(dialog).toContainText("demo: 12 cases");
+    await dialog.getByRole("button", { name: "Run suite" }).click();
+    const status = dialog.getByRole("status").filter({ hasText: /of 24 runs/ });
+    await expect(status).toBeVisible();
+    // place_order asks in each mode: approve both.
+    const approve = dialog.getByRole("region", { name: "Waiting for your approval" }).getByRole("button", { name: "Approve", exact: true });
+    for (let approved = 0; approved < 2;) {
+      if (await approve.isVisible()) {
+        await approve.click();
+        approved++;
+      } else await page.waitForTimeout(200);
+    }
+    await expect(status).toHaveText("24 of 24 runs", { timeout: 120_000 });
+    await expect(dialog.getByTestId("eval-row")).toHaveCount(24);
+    await expect(dialog.getByTestId("eval-row").filter({ hasText: "0/1" })).toHaveCount(0);
+
+    await dialog.getByRole("button", { name: "Open cheapest carrier within 5 days, classic, run 1" }).click();
+    const opened = dialog.getByRole("region", { name: /cheapest carrier within 5 days, classic/ });
+    await expect(opened).toContainText("SwiftAir Express");
+    await expect(opened).toContainText("shipping__get_quote");
+  });
+});

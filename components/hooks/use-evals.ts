@@ -1,0 +1,119 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import type { UseChatBridgeResult } from "./use-chat-bridge";
+import type { UseChatModelResult } from "./use-chat-model";
+import { runEvalCases } from "@/lib/evals/run-cases";
+import type { EvalRun } from "@/lib/evals/report";
+import { parseSuite, planCases, type EvalSuite } from "@/lib/evals/suite";
+import type { MadeToolCall } from "@/lib/mcp/record-calls";
+import { runAgentLoop } from "@/lib/model/agent-loop";
+import { classicCallsHandler } from "@/lib/model/classic";
+import { httpModelStep } from "@/lib/model/browser/http-model-step";
+import { PROVIDER_IDS, type ProviderId } from "@/lib/model/providers";
+
+export interface UseEvalsResult {
+  suite: EvalSuite | undefined;
+  /** Why the last suite text was refused, one line per problem. */
+  errors: readonly string[];
+  load: (text: string, fileName?: string) => void;
+  runs: readonly EvalRun[];
+  progress: { done: number; total: number } | undefined;
+  running: boolean;
+  run: () => void;
+  stop: () => void;
+}
+
+/**
+ * Evals in the page: the suite's cases through the one agent loop, each run a fresh
+ * conversation over POST /api/chat with the case's mode and model, its programs in this page's
+ * sandbox against the servers connected here (mocks and approvals apply), its MCP calls
+ * recorded for the assertions. Cases name servers by their registered names.
+ */
+export function useEvals(
+  model: UseChatModelResult,
+  bridge: Pick<UseChatBridgeResult, "runRecorded" | "classicTools" | "handlers" | "stopRun" | "connectedServers">,
+): UseEvalsResult {
+  const [suite, setSuite] = useState<EvalSuite | undefined>(undefined);
+  const [errors, setErrors] = useState<readonly string[]>([]);
+  const [runs, setRuns] = useState<readonly EvalRun[]>([]);
+  const [progress, setProgress] = useState<{ done: number; total: number } | undefined>(undefined);
+  const aborter = useRef<AbortController | null>(null);
+  const [running, setRunning] = useState(false);
+
+  const load = useCallback((text: string, fileName = "") => {
+    const parsed = parseSuite(text, fileName);
+    if (parsed.ok) {
+      setSuite(parsed.suite);
+      setErrors([]);
+      setRuns([]);
+      setProgress(undefined);
+    } else setErrors(parsed.errors);
+  }, []);
+
+  const run = useCallback(() => {
+    if (!suite || aborter.current) return;
+    const controller = new AbortController();
+    aborter.current = controller;
+    setRuns([]);
+    const cases = planCases(suite);
+    setProgress({ done: 0, total: cases.reduce((n, c) => n + c.modes.length * c.models.length * c.runs, 0) });
+    void runEvalCases(
+      cases,
+      async (planned, mode, modelRef, signal) => {
+        const missing = planned.servers.filter((name) => !bridge.connectedServers.includes(name));
+        if (missing.length > 0) throw new Error(`Not connected in this page: ${missing.join(", ")}. Connect the server, or run the suite with npm run eval.`);
+        const colon = modelRef.indexOf(":");
+        const provider = modelRef.slice(0, colon) as ProviderId;
+        if (!PROVIDER_IDS.includes(provider)) throw new Error(`Unknown provider "${modelRef.slice(0, colon)}".`);
+        const calls: MadeToolCall[] = [];
+        const values: unknown[] = [];
+        const runCode = async (code: string) => {
+          const result = await bridge.runRecorded(code, (call) => calls.push(call));
+          if (result.ok) values.push(result.value);
+          return result;
+        };
+        // Only the case's servers' tools are offered, as the headless runner does.
+        const tools = bridge.classicTools.filter((t) => planned.servers.includes(t.server));
+        const lane = { toolMode: mode, provider, modelId: modelRef.slice(colon + 1) };
+        const result = await runAgentLoop({
+          messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
+          modelStep: httpModelStep({
+            body: () => ({
+              ...model.requestExtrasFor(lane),
+              ...(mode === "classic" ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
+            }),
+          }),
+          handlers: {
+            runCode,
+            searchTools: bridge.handlers.searchTools,
+            ...(mode === "classic" ? { callTools: classicCallsHandler(tools, runCode) } : {}),
+          },
+          policy: { maxSteps: planned.maxSteps, returnDirectly: false },
+          ...(signal ? { abortSignal: signal } : {}),
+        });
+        return { result, calls, values };
+      },
+      {
+        signal: controller.signal,
+        onRun: (evalRun, done, total) => {
+          setRuns((current) => [...current, evalRun]);
+          setProgress({ done, total });
+        },
+      },
+    ).finally(() => {
+      aborter.current = null;
+      setRunning(false);
+    });
+    setRunning(true);
+  }, [suite, model, bridge]);
+
+  const { stopRun } = bridge;
+  const stop = useCallback(() => {
+    if (!aborter.current) return;
+    aborter.current.abort();
+    stopRun();
+  }, [stopRun]);
+
+  return { suite, errors, load, runs, progress, running, run, stop };
+}
