@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { UseEvalsResult } from "@/components/hooks/use-evals";
 import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
@@ -162,8 +162,10 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
 }
 
 function OpenRun({ run, onClose }: { run: EvalRun; onClose: () => void }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: "start" }), [run]);
   return (
-    <section className={styles.open} aria-label={`Run ${run.case}, ${run.mode}, run ${run.run}`}>
+    <section ref={ref} className={styles.open} aria-label={`Run ${run.case}, ${run.mode}, run ${run.run}`}>
       <div className="toolbar">
         <strong>
           {run.case} · {run.mode} · {run.model} · run {run.run}

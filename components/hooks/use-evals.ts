@@ -3,6 +3,7 @@
 import { useCallback, useRef, useState } from "react";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
 import type { UseChatModelResult } from "./use-chat-model";
+import { buildSystemPrompt, generateDeclarations, type ServerTools } from "@/lib/codemode";
 import { runEvalCases } from "@/lib/evals/run-cases";
 import type { EvalRun } from "@/lib/evals/report";
 import { parseSuite, planCases, type EvalSuite } from "@/lib/evals/suite";
@@ -33,6 +34,7 @@ export interface UseEvalsResult {
 export function useEvals(
   model: UseChatModelResult,
   bridge: Pick<UseChatBridgeResult, "runRecorded" | "classicTools" | "handlers" | "stopRun" | "connectedServers">,
+  serverTools: readonly ServerTools[],
 ): UseEvalsResult {
   const [suite, setSuite] = useState<EvalSuite | undefined>(undefined);
   const [errors, setErrors] = useState<readonly string[]>([]);
@@ -73,15 +75,18 @@ export function useEvals(
           if (result.ok) values.push(result.value);
           return result;
         };
-        // Only the case's servers' tools are offered, as the headless runner does.
+        // Only the case's servers are offered, in both modes, as the headless runner does.
         const tools = bridge.classicTools.filter((t) => planned.servers.includes(t.server));
+        const declarations = generateDeclarations(serverTools.filter((s) => planned.servers.includes(s.name)));
         const lane = { toolMode: mode, provider, modelId: modelRef.slice(colon + 1) };
         const result = await runAgentLoop({
           messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
           modelStep: httpModelStep({
             body: () => ({
               ...model.requestExtrasFor(lane),
-              ...(mode === "classic" ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
+              ...(mode === "classic"
+                ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+                : { instructions: buildSystemPrompt(declarations) }),
             }),
           }),
           handlers: {
@@ -106,7 +111,7 @@ export function useEvals(
       setRunning(false);
     });
     setRunning(true);
-  }, [suite, model, bridge]);
+  }, [suite, model, bridge, serverTools]);
 
   const { stopRun } = bridge;
   const stop = useCallback(() => {

@@ -55,7 +55,7 @@ export function Playground() {
   });
   const compare = useCompare(chatModel, bridge);
   const [comparing, setComparing] = useState(false);
-  const evals = useEvals(chatModel, bridge);
+  const evals = useEvals(chatModel, bridge, mcp.serverTools);
   const [evaluating, setEvaluating] = useState(false);
   const [sharing, setSharing] = useState(false);
   // A run the person started from the editor can be handed to the model as their next message.
