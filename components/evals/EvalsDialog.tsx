@@ -48,9 +48,18 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
         </label>
         <span className="spacer" />
         {evals.suite ? (
-          <span className="muted">
-            {evals.suite.name}: {evals.suite.cases.length} cases
-          </span>
+          <>
+            <span className="muted">
+              {evals.suite.name}: {evals.suite.cases.length} {evals.suite.cases.length === 1 ? "case" : "cases"}
+            </span>
+            <a
+              className="button"
+              download="suite.json"
+              href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(evals.suite, null, 2))}`}
+            >
+              Save suite
+            </a>
+          </>
         ) : null}
         {evals.running ? (
           <button type="button" onClick={evals.stop}>

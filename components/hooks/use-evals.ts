@@ -6,7 +6,7 @@ import type { UseChatModelResult } from "./use-chat-model";
 import { buildSystemPrompt, generateDeclarations, type ServerTools } from "@/lib/codemode";
 import { runEvalCases } from "@/lib/evals/run-cases";
 import type { EvalRun } from "@/lib/evals/report";
-import { parseSuite, planCases, type EvalSuite } from "@/lib/evals/suite";
+import { parseSuite, planCases, withCase, type EvalCase, type EvalSuite } from "@/lib/evals/suite";
 import type { MadeToolCall } from "@/lib/mcp/record-calls";
 import { runAgentLoop } from "@/lib/model/agent-loop";
 import { classicCallsHandler } from "@/lib/model/classic";
@@ -18,6 +18,8 @@ export interface UseEvalsResult {
   /** Why the last suite text was refused, one line per problem. */
   errors: readonly string[];
   load: (text: string, fileName?: string) => void;
+  /** Adds a case to the suite (starting one when there is none): a test call saved from the Tools tab. */
+  addCase: (added: EvalCase) => void;
   runs: readonly EvalRun[];
   progress: { done: number; total: number } | undefined;
   running: boolean;
@@ -51,6 +53,11 @@ export function useEvals(
       setRuns([]);
       setProgress(undefined);
     } else setErrors(parsed.errors);
+  }, []);
+
+  const addCase = useCallback((added: EvalCase) => {
+    setSuite((current) => withCase(current, added));
+    setErrors([]);
   }, []);
 
   const run = useCallback(() => {
@@ -120,5 +127,5 @@ export function useEvals(
     stopRun();
   }, [stopRun]);
 
-  return { suite, errors, load, runs, progress, running, run, stop };
+  return { suite, errors, load, runs, progress, running, run, stop, addCase };
 }

@@ -19,6 +19,7 @@ import { useChatSession } from "@/components/hooks/use-chat-session";
 import { useCompare } from "@/components/hooks/use-compare";
 import { useEvals } from "@/components/hooks/use-evals";
 import { EvalsDialog } from "@/components/evals/EvalsDialog";
+import { caseFromTestCall } from "@/lib/evals/suite";
 import { CompareDialog } from "@/components/compare/CompareDialog";
 import { lastUserMessage } from "@/lib/model/conversation";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
@@ -161,7 +162,7 @@ export function Playground() {
       <main className="app-main">
         <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
           <Panel id="servers" defaultSize="23%" minSize="12%">
-            <ServersPanel mcp={mcp} catalog={catalog} />
+            <ServersPanel mcp={mcp} catalog={catalog} onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))} />
           </Panel>
           <Separator className="separator" />
           <Panel id="chat" defaultSize="25%" minSize="15%">

@@ -5,9 +5,10 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { ServerList } from "./ServerList";
 import { ToolsView } from "@/components/tools/ToolsView";
+import type { SaveTestCall } from "@/components/tools/TestCallForm";
 
 /** The left column: registered servers and their tools. */
-export function ServersPanel({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToolCatalogResult }) {
+export function ServersPanel({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: UseToolCatalogResult; onSaveCase?: SaveTestCall }) {
   const [tab, setTab] = useState<"servers" | "tools">("servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
   return (
@@ -23,7 +24,7 @@ export function ServersPanel({ mcp, catalog }: { mcp: UseMcpResult; catalog: Use
         </div>
       </div>
       <div className="panel-body" role="tabpanel">
-        {tab === "servers" ? <ServerList mcp={mcp} /> : <ToolsView mcp={mcp} catalog={catalog} />}
+        {tab === "servers" ? <ServerList mcp={mcp} /> : <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />}
       </div>
     </section>
   );

@@ -9,7 +9,22 @@ import { SchemaField } from "./SchemaForm";
 import styles from "./Tools.module.css";
 
 /** A form generated from the tool's input schema (or raw JSON), a Call button, and the raw result with its time. */
-export function TestCallForm({ manager, serverId, tool }: { manager: ConnectionManager | undefined; serverId: string; tool: Tool }) {
+/** Saves a test call (server and tool as registered, and its arguments) as an eval case. */
+export type SaveTestCall = (server: string, tool: string, args: Record<string, unknown>) => void;
+
+export function TestCallForm({
+  manager,
+  serverId,
+  tool,
+  onSaveCase,
+}: {
+  manager: ConnectionManager | undefined;
+  serverId: string;
+  tool: Tool;
+  /** Saves these arguments as an eval case (the Evals dialog's suite). */
+  onSaveCase?: (args: Record<string, unknown>) => void;
+}) {
+  const [saved, setSaved] = useState(false);
   const node = useMemo(() => buildFormModel(tool.inputSchema), [tool.inputSchema]);
   const [value, setValue] = useState<FormValue>(() => initialValue(node));
   const [mode, setMode] = useState<"form" | "json">(node.kind === "json" ? "json" : "form");
@@ -92,6 +107,25 @@ export function TestCallForm({ manager, serverId, tool }: { manager: ConnectionM
             Cancel
           </button>
         )}
+        {onSaveCase ? (
+          <button
+            type="button"
+            title="Add a case to the eval suite: the model is asked to make this call, and the case checks it did, with these arguments"
+            onClick={() => {
+              const args = currentArgs();
+              if (!args.ok) return;
+              onSaveCase(args.args);
+              setSaved(true);
+            }}
+          >
+            Save as eval case
+          </button>
+        ) : null}
+        {saved ? (
+          <span className="muted" role="status">
+            Saved: open Evals to run it.
+          </span>
+        ) : null}
       </div>
       <TestCallResult state={state} />
     </form>

@@ -6,11 +6,13 @@ import type { ConnectedServer, UseMcpResult } from "@/components/hooks/use-mcp";
 import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { declarationsFor } from "@/lib/codemode";
 import { annotationBadges } from "./annotations";
-import { TestCallForm } from "./TestCallForm";
+import { TestCallForm, type SaveTestCall } from "./TestCallForm";
 import { Badge } from "@/components/ui/Badge";
 import styles from "./Tools.module.css";
 
 export interface ToolDetailsProps {
+  /** Saves a test call as an eval case. */
+  onSaveCase?: SaveTestCall;
   server: ConnectedServer;
   tool: Tool;
   mcp: UseMcpResult;
@@ -19,7 +21,7 @@ export interface ToolDetailsProps {
 }
 
 /** One tool: description, annotations, its typed declaration, lint findings, schemas and a test-call form. */
-export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsProps) {
+export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: ToolDetailsProps) {
   const declaration = useMemo(() => {
     const ns = catalog.declarations.namespaces.find((n) => n.server === server.config.name);
     const decl = ns?.tools.find((t) => t.tool === tool.name);
@@ -83,7 +85,13 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack }: ToolDetailsP
             : "The server declares no outputSchema: code must inspect the value before relying on its shape."}
         </pre>
       </details>
-      <TestCallForm key={`${server.config.id}:${tool.name}`} manager={mcp.manager} serverId={server.config.id} tool={tool} />
+      <TestCallForm
+        key={`${server.config.id}:${tool.name}`}
+        manager={mcp.manager}
+        serverId={server.config.id}
+        tool={tool}
+        {...(onSaveCase ? { onSaveCase: (args: Record<string, unknown>) => onSaveCase(server.config.name, tool.name, args) } : {})}
+      />
     </div>
   );
 }

@@ -7,9 +7,10 @@ import { ToolDetails } from "./ToolDetails";
 import { annotationBadges } from "./annotations";
 import { Badge } from "@/components/ui/Badge";
 import styles from "./Tools.module.css";
+import type { SaveTestCall } from "./TestCallForm";
 
 /** Every connected server's tools, searchable, with token estimates; click one for its details and a test call. */
-export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToolCatalogResult }) {
+export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: UseToolCatalogResult; onSaveCase?: SaveTestCall }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>(undefined);
   const hits = useMemo(() => (query.trim() ? catalog.search.search(query, 25).hits : undefined), [catalog.search, query]);
@@ -27,7 +28,9 @@ export function ToolsView({ mcp, catalog }: { mcp: UseMcpResult; catalog: UseToo
   const server = selected && mcp.connected.find((s) => s.config.name === selected.server);
   const tool = server?.tools.find((t) => t.name === selected?.tool);
   if (selected && server && tool) {
-    return <ToolDetails server={server} tool={tool} mcp={mcp} catalog={catalog} onBack={() => setSelected(undefined)} />;
+    return (
+      <ToolDetails server={server} tool={tool} mcp={mcp} catalog={catalog} onBack={() => setSelected(undefined)} {...(onSaveCase ? { onSaveCase } : {})} />
+    );
   }
   if (mcp.connected.length === 0) {
     return (

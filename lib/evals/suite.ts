@@ -102,3 +102,22 @@ export function planCases(suite: EvalSuite, overrides: { modes?: ToolMode[]; mod
     maxSteps: c.maxSteps ?? suite.defaults.maxSteps ?? 10,
   }));
 }
+
+/** A case made from a test call in the Tools tab: ask the model to make that call, and check it did, with those arguments. */
+export function caseFromTestCall(server: string, tool: string, args: Record<string, unknown>): EvalCase {
+  return {
+    name: `${server}.${tool} test call`,
+    prompt: `Call the ${tool} tool of the ${server} server with these arguments, and tell me what it returned: ${JSON.stringify(args)}`,
+    servers: [server],
+    assert: [{ toolCalled: `${server}.${tool}`, args }, { noError: true }],
+  };
+}
+
+/** The suite with one more case (a new suite when there is none); a repeated name gets a number. */
+export function withCase(suite: EvalSuite | undefined, added: EvalCase): EvalSuite {
+  const base: EvalSuite = suite ?? { name: "my suite", defaults: {}, cases: [] };
+  const names = new Set(base.cases.map((c) => c.name));
+  let name = added.name;
+  for (let n = 2; names.has(name); n++) name = `${added.name} (${n})`;
+  return { ...base, cases: [...base.cases, { ...added, name }] };
+}

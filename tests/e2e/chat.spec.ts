@@ -208,3 +208,26 @@ test.describe("evals in the page", () => {
     await expect(opened).toContainText("shipping__get_quote");
   });
 });
+
+test.describe("a test call becomes an eval case", () => {
+  test("Save as eval case in the Tools tab adds a case to the suite; it runs and reports what the model did", async ({ page }) => {
+    await new PlaygroundPage(page).goto();
+    const servers = new ServersPanel(page);
+    await servers.expectConnected("shipping", "news", "store", "lab");
+    await servers.openTool("lab", "echo");
+    const details = page.getByLabel("Tool echo");
+    await details.getByRole("button", { name: "Edit as JSON" }).click();
+    await details.getByRole("textbox", { name: "Arguments JSON" }).fill('{"message": "hello"}');
+    await details.getByRole("button", { name: "Save as eval case" }).click();
+    await expect(details.getByRole("status")).toContainText("Saved");
+
+    await page.getByRole("button", { name: "Evals" }).click();
+    const dialog = page.getByRole("dialog", { name: "Evals" });
+    await expect(dialog).toContainText("my suite: 1 case");
+    await dialog.getByRole("button", { name: "Run suite" }).click();
+    await expect(dialog.getByRole("status").filter({ hasText: "2 of 2 runs" })).toBeVisible({ timeout: 60_000 });
+    // The offline demo model does not follow free prompts: the case fails and says why.
+    await expect(dialog.getByTestId("eval-row")).toHaveCount(2);
+    await expect(dialog).toContainText("lab.echo was never called");
+  });
+});

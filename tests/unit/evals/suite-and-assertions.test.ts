@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { check, checkAll, partialMatch, type RunFacts } from "@/lib/evals/assertions";
 import { junitXml, median, summarise, type EvalRun } from "@/lib/evals/report";
-import { parseSuite, planCases } from "@/lib/evals/suite";
+import { caseFromTestCall, parseSuite, planCases, withCase } from "@/lib/evals/suite";
 
 const minimal = { name: "s", cases: [{ name: "c", prompt: "p", servers: ["shipping"] }] };
 
@@ -62,6 +62,14 @@ cases:
       ok: false,
       errors: [expect.stringMatching(/^not YAML: .*[Mm]ap keys must be unique/) as string],
     });
+  });
+
+  it("a test call becomes a case that the suite schema accepts; repeated names get a number", () => {
+    const made = caseFromTestCall("lab", "echo", { value: "hi" });
+    expect(made).toMatchObject({ servers: ["lab"], assert: [{ toolCalled: "lab.echo", args: { value: "hi" } }, { noError: true }] });
+    const suite = withCase(withCase(undefined, made), made);
+    expect(suite.cases.map((c) => c.name)).toEqual(["lab.echo test call", "lab.echo test call (2)"]);
+    expect(parseSuite(JSON.stringify(suite), "s.json").ok).toBe(true);
   });
 
   it("says when the file is not JSON", () => {
