@@ -177,7 +177,10 @@ function Results({ results }: { results: readonly LaneResult[] }) {
         </tbody>
       </table>
       <p className="muted small">
-        Ratios are against lane 1. {estimated ? "Token figures marked estimated: a provider (or the demo model) reported estimates." : ""}
+        Ratios are against lane 1. {estimated ? "Token figures marked estimated: a provider (or the demo model) reported estimates." : ""}{" "}
+        <a className="button" download="compare.json" href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(results, null, 2))}`}>
+          Export JSON
+        </a>
       </p>
       <div className={styles.answers}>
         {results.map((r) => (

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
 import { ChatMessage } from "@/components/chat/ChatMessage";
 import { summarise, type EvalRun } from "@/lib/evals/report";
+import { otlpTraces } from "@/lib/timeline/otlp";
 import demoSuite from "@/evals/demo.json";
 import styles from "./EvalsDialog.module.css";
 
@@ -148,6 +149,24 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {evals.runs.length > 0 && !evals.running ? (
+        <div className="toolbar">
+          <a
+            className="button"
+            download="eval-results.json"
+            href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify({ suite: evals.suite?.name, runs: evals.runs.map(({ trace: _trace, ...run }) => run), summary: groups }, null, 2))}`}
+          >
+            Export results (JSON)
+          </a>
+          <a
+            className="button"
+            download="eval-traces.otlp.json"
+            href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(otlpTraces(evals.runs.flatMap((r) => (r.trace ? [r.trace] : [])))))}`}
+          >
+            Export traces (OTLP)
+          </a>
+        </div>
       ) : null}
       {failed.length > 0 && !evals.running ? (
         <div className="warn-box">

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
@@ -201,6 +202,12 @@ test.describe("evals in the page", () => {
     await expect(status).toHaveText("24 of 24 runs", { timeout: 120_000 });
     await expect(dialog.getByTestId("eval-row")).toHaveCount(24);
     await expect(dialog.getByTestId("eval-row").filter({ hasText: "0/1" })).toHaveCount(0);
+
+    // Results export as a file.
+    const download = page.waitForEvent("download");
+    await dialog.getByRole("link", { name: "Export results (JSON)" }).click();
+    const saved = JSON.parse(await readFile(await (await download).path(), "utf8")) as { runs: unknown[] };
+    expect(saved.runs).toHaveLength(24);
 
     await dialog.getByRole("button", { name: "Open cheapest carrier within 5 days, classic, run 1" }).click();
     const opened = dialog.getByRole("region", { name: /cheapest carrier within 5 days, classic/ });
