@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import type { LaneChoice, UseChatModelResult } from "./use-chat-model";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
@@ -26,10 +26,16 @@ export const MAX_LANES = 4;
  * the editor or the chat.
  */
 export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridgeResult, "runQuiet" | "handlers" | "stopRun">): UseCompareResult {
-  const [lanes, setLanes] = useState<LaneChoice[]>(() => [
-    { toolMode: "code", provider: model.provider, modelId: model.modelId },
-    { toolMode: "classic", provider: model.provider, modelId: model.modelId },
-  ]);
+  // Until the person edits the lanes, they follow the chat's model (code and classic with it).
+  const [custom, setLanes] = useState<LaneChoice[] | undefined>(undefined);
+  const lanes = useMemo<LaneChoice[]>(
+    () =>
+      custom ?? [
+        { toolMode: "code", provider: model.provider, modelId: model.modelId },
+        { toolMode: "classic", provider: model.provider, modelId: model.modelId },
+      ],
+    [custom, model.provider, model.modelId],
+  );
   const [results, setResults] = useState<readonly LaneResult[]>([]);
   const [running, setRunning] = useState(false);
   const aborter = useRef<AbortController | null>(null);

@@ -139,3 +139,28 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     await expect(page.getByTestId("timeline-row")).toContainText("shipping.list_carriers");
   });
 });
+
+test.describe("compare against a scripted OpenAI-compatible model", () => {
+  test("a code lane and a classic lane with the provider's own token figures; both answers quote the same real numbers", async ({ page }) => {
+    await setUp(page, "scripted-compare");
+    await page.getByRole("button", { name: "Compare modes" }).click();
+    const dialog = page.getByRole("dialog", { name: /Compare code mode and classic/ });
+    await expect(dialog.getByRole("combobox", { name: "Lane 1 provider" })).toHaveValue("openai-compatible");
+    await expect(dialog.getByRole("textbox", { name: "Lane 2 model" })).toHaveValue("scripted-compare");
+    await dialog.getByRole("textbox", { name: "Prompt" }).fill("How many climate stories and carriers?");
+    await dialog.getByRole("button", { name: "Run compare" }).click();
+    await expect(dialog.getByRole("button", { name: "Run compare" })).toBeVisible({ timeout: 45_000 });
+
+    // Two requests each; the scripted server reports 123 input tokens per request (not an estimate).
+    await expect(dialog.getByTestId("compare-requests-1")).toContainText("2");
+    await expect(dialog.getByTestId("compare-requests-2")).toContainText("2");
+    await expect(dialog.getByTestId("compare-inputTokens-1")).toContainText("246");
+    await expect(dialog.getByRole("rowheader", { name: "Input tokens", exact: true })).toBeVisible();
+    await expect(dialog.getByTestId("compare-toolCalls-1")).toContainText("2");
+    await expect(dialog.getByTestId("compare-toolCalls-2")).toContainText("2");
+    const [code, classic] = [dialog.locator("details").nth(0), dialog.locator("details").nth(1)];
+    await expect(code).toContainText(/\d+ climate stories and \d+ carriers\./);
+    const codeAnswer = (await code.textContent())?.match(/\d+ climate stories and \d+ carriers\./)?.[0];
+    await expect(classic).toContainText(codeAnswer ?? "??");
+  });
+});
