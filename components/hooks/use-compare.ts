@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
+import { usePageTask } from "./use-page-task";
 import type { LaneChoice, UseChatModelResult } from "./use-chat-model";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
@@ -37,15 +38,11 @@ export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridge
     [custom, model.provider, model.modelId],
   );
   const [results, setResults] = useState<readonly LaneResult[]>([]);
-  const [running, setRunning] = useState(false);
-  const aborter = useRef<AbortController | null>(null);
+  const task = usePageTask(bridge.stopRun);
 
   const run = useCallback(
     (prompt: string) => {
-      if (prompt.trim() === "" || aborter.current) return;
-      const controller = new AbortController();
-      aborter.current = controller;
-      setRunning(true);
+      if (prompt.trim() === "") return;
       const runners: LaneRunner[] = lanes.map((lane, i) => {
         let hostCalls = 0;
         return {
@@ -67,24 +64,12 @@ export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridge
           },
         };
       });
-      void runCompare(prompt, runners, {
-        policy: { maxSteps: model.settings.maxSteps, returnDirectly: false },
-        onChange: setResults,
-        abortSignal: controller.signal,
-      }).finally(() => {
-        aborter.current = null;
-        setRunning(false);
-      });
+      task.start((signal) =>
+        runCompare(prompt, runners, { policy: { maxSteps: model.settings.maxSteps, returnDirectly: false }, onChange: setResults, abortSignal: signal }),
+      );
     },
-    [lanes, model, bridge],
+    [lanes, model, bridge, task],
   );
 
-  const { stopRun } = bridge;
-  const stop = useCallback(() => {
-    if (!aborter.current) return;
-    aborter.current.abort();
-    // The lane's program may be running (or waiting on an approval): stop it too.
-    stopRun();
-  }, [stopRun]);
-  return { lanes, setLanes, results, running, run, stop };
+  return { lanes, setLanes, results, running: task.running, run, stop: task.stop };
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useState } from "react";
+import { usePageTask } from "./use-page-task";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
 import type { UseChatModelResult } from "./use-chat-model";
 import { buildSystemPrompt, generateDeclarations, type ServerTools } from "@/lib/codemode";
@@ -42,8 +43,7 @@ export function useEvals(
   const [errors, setErrors] = useState<readonly string[]>([]);
   const [runs, setRuns] = useState<readonly EvalRun[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | undefined>(undefined);
-  const aborter = useRef<AbortController | null>(null);
-  const [running, setRunning] = useState(false);
+  const task = usePageTask(bridge.stopRun);
 
   const load = useCallback((text: string, fileName = "") => {
     const parsed = parseSuite(text, fileName);
@@ -61,71 +61,60 @@ export function useEvals(
   }, []);
 
   const run = useCallback(() => {
-    if (!suite || aborter.current) return;
-    const controller = new AbortController();
-    aborter.current = controller;
-    setRuns([]);
+    if (!suite || task.running) return;
     const cases = planCases(suite);
-    setProgress({ done: 0, total: cases.reduce((n, c) => n + c.modes.length * c.models.length * c.runs, 0) });
-    void runEvalCases(
-      cases,
-      async (planned, mode, modelRef, signal) => {
-        const missing = planned.servers.filter((name) => !bridge.connectedServers.includes(name));
-        if (missing.length > 0) throw new Error(`Not connected in this page: ${missing.join(", ")}. Connect the server, or run the suite with npm run eval.`);
-        const colon = modelRef.indexOf(":");
-        const provider = modelRef.slice(0, colon) as ProviderId;
-        if (!PROVIDER_IDS.includes(provider)) throw new Error(`Unknown provider "${modelRef.slice(0, colon)}".`);
-        const calls: MadeToolCall[] = [];
-        const values: unknown[] = [];
-        const runCode = async (code: string) => {
-          const result = await bridge.runRecorded(code, (call) => calls.push(call));
-          if (result.ok) values.push(result.value);
-          return result;
-        };
-        // Only the case's servers are offered, in both modes, as the headless runner does.
-        const tools = bridge.classicTools.filter((t) => planned.servers.includes(t.server));
-        const declarations = generateDeclarations(serverTools.filter((s) => planned.servers.includes(s.name)));
-        const lane = { toolMode: mode, provider, modelId: modelRef.slice(colon + 1) };
-        const result = await runAgentLoop({
-          messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
-          modelStep: httpModelStep({
-            body: () => ({
-              ...model.requestExtrasFor(lane),
-              ...(mode === "classic"
-                ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
-                : { instructions: buildSystemPrompt(declarations) }),
+    task.start((taskSignal) => {
+      setRuns([]);
+      setProgress({ done: 0, total: cases.reduce((n, c) => n + c.modes.length * c.models.length * c.runs, 0) });
+      return runEvalCases(
+        cases,
+        async (planned, mode, modelRef, signal) => {
+          const missing = planned.servers.filter((name) => !bridge.connectedServers.includes(name));
+          if (missing.length > 0) throw new Error(`Not connected in this page: ${missing.join(", ")}. Connect the server, or run the suite with npm run eval.`);
+          const colon = modelRef.indexOf(":");
+          const provider = modelRef.slice(0, colon) as ProviderId;
+          if (!PROVIDER_IDS.includes(provider)) throw new Error(`Unknown provider "${modelRef.slice(0, colon)}".`);
+          const calls: MadeToolCall[] = [];
+          const values: unknown[] = [];
+          const runCode = async (code: string) => {
+            const result = await bridge.runRecorded(code, (call) => calls.push(call));
+            if (result.ok) values.push(result.value);
+            return result;
+          };
+          // Only the case's servers are offered, in both modes, as the headless runner does.
+          const tools = bridge.classicTools.filter((t) => planned.servers.includes(t.server));
+          const declarations = generateDeclarations(serverTools.filter((s) => planned.servers.includes(s.name)));
+          const lane = { toolMode: mode, provider, modelId: modelRef.slice(colon + 1) };
+          const result = await runAgentLoop({
+            messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
+            modelStep: httpModelStep({
+              body: () => ({
+                ...model.requestExtrasFor(lane),
+                ...(mode === "classic"
+                  ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+                  : { instructions: buildSystemPrompt(declarations) }),
+              }),
             }),
-          }),
-          handlers: {
-            runCode,
-            searchTools: bridge.handlers.searchTools,
-            ...(mode === "classic" ? { callTools: classicCallsHandler(tools, runCode) } : {}),
-          },
-          policy: { maxSteps: planned.maxSteps, returnDirectly: false },
-          ...(signal ? { abortSignal: signal } : {}),
-        });
-        return { result, calls, values };
-      },
-      {
-        signal: controller.signal,
-        onRun: (evalRun, done, total) => {
-          setRuns((current) => [...current, evalRun]);
-          setProgress({ done, total });
+            handlers: {
+              runCode,
+              searchTools: bridge.handlers.searchTools,
+              ...(mode === "classic" ? { callTools: classicCallsHandler(tools, runCode) } : {}),
+            },
+            policy: { maxSteps: planned.maxSteps, returnDirectly: false },
+            ...(signal ? { abortSignal: signal } : {}),
+          });
+          return { result, calls, values };
         },
-      },
-    ).finally(() => {
-      aborter.current = null;
-      setRunning(false);
+        {
+          signal: taskSignal,
+          onRun: (evalRun, done, total) => {
+            setRuns((current) => [...current, evalRun]);
+            setProgress({ done, total });
+          },
+        },
+      );
     });
-    setRunning(true);
-  }, [suite, model, bridge, serverTools]);
+  }, [suite, model, bridge, serverTools, task]);
 
-  const { stopRun } = bridge;
-  const stop = useCallback(() => {
-    if (!aborter.current) return;
-    aborter.current.abort();
-    stopRun();
-  }, [stopRun]);
-
-  return { suite, errors, load, runs, progress, running, run, stop, addCase };
+  return { suite, errors, load, runs, progress, running: task.running, run, stop: task.stop, addCase };
 }
