@@ -68,3 +68,21 @@ export const SEARCH_TOOLS_INPUT_SCHEMA = {
   required: ["query"],
   additionalProperties: false,
 } as const;
+
+/**
+ * execute_code's description when the playground serves code mode to other agents (the
+ * code-mode MCP server): the rules, then the declarations while they fit its budget, otherwise
+ * the namespaces and the advice to search. `declarations` is undefined when they do not fit.
+ */
+export function codeModeServerDescription(namespaces: Declarations["namespaces"], declarations: string | undefined): string {
+  const head = `Run a JavaScript program (TypeScript annotations are stripped) in a QuickJS sandbox against a typed API of MCP tools, and get back {"value", "logs", "calls"}.
+
+- The program is the body of an async function: call a tool as \`await namespace.function({ ... })\`, make independent calls together with Promise.all, and end with \`return value\` (JSON-serialisable, only what you need).
+- Results are already unwrapped: a tool's structured content, else its text parsed as JSON, else the text. A failing call throws; catch it when the program can go on.
+- \`data\` (optional object): its keys become read-only globals, for inputs you would otherwise paste into the code.
+- console.log output comes back in "logs". There is no network, file system, timer or module loader.
+- A failure comes back as an error result that names its kind (syntax, runtime, tool, timeout, memory, limit, busy ...): fix the program and retry.`;
+  if (declarations !== undefined) return `${head}\n\nThe tool API:\n\`\`\`ts\n${declarations}\n\`\`\``;
+  const list = namespaces.map((ns) => `- ${ns.namespace}: ${ns.tools.length} ${ns.tools.length === 1 ? "function" : "functions"}`);
+  return `${head}\n\nThe API is too large to list here. These namespaces exist:\n${list.join("\n")}\n\nFind functions with the ${SEARCH_TOOLS_TOOL} tool first: it returns their TypeScript declarations. Call only functions a search has shown you.`;
+}

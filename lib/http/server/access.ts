@@ -5,7 +5,7 @@
  * their own keys. A hosted playground must never be a free proxy to its operator's quota.
  */
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
+import { secretsEqual } from "../../secrets/node/equal";
 import { appMode } from "./deployment";
 import type { Env } from "./deployment";
 
@@ -27,8 +27,5 @@ export function serverKeyAccess(request: Request, env: Env): ServerKeyAccess {
 export function serverKeysAllowed(request: Request, env: Env, presented: string | undefined): boolean {
   const access = serverKeyAccess(request, env);
   if (access !== "secret") return access === "open";
-  const secret = configuredSecret(env) ?? "";
-  const a = Buffer.from(presented ?? "");
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return secretsEqual(presented ?? "", configuredSecret(env) ?? "");
 }

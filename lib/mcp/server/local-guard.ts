@@ -21,7 +21,7 @@
  *   no response carries CORS headers.
  */
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
+import { secretsEqual } from "../../secrets/node/equal";
 import { appMode, forwardedForOthers } from "../../http/server/deployment";
 import type { Env } from "../../http/server/deployment";
 import { processListenAddresses } from "../../http/server/listen-addresses";
@@ -53,12 +53,6 @@ const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 /** How a person gets the token, for refusals. */
 export const HOW_TO_GET_TOKEN = `Open the playground with the link that \`npm start\` printed in its terminal (it ends in #${LOCAL_TOKEN_FRAGMENT}=…); the page keeps the token from then on.`;
 
-function tokensEqual(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 function refuse(reason: string): LocalGuardResult {
   return { ok: false, reason };
 }
@@ -89,7 +83,7 @@ export function checkLocalRequest(request: Request, context: LocalGuardContext):
   if (context.token === undefined) return refuse(`The stdio bridge needs the local token, which this server was not started with. ${HOW_TO_GET_TOKEN}`);
   const token = headers.get(LOCAL_TOKEN_HEADER);
   if (token === null || token === "") return refuse(`This page has no local token. ${HOW_TO_GET_TOKEN}`);
-  if (!tokensEqual(token, context.token)) return refuse(`This page's local token is not this server's (was the app restarted?). ${HOW_TO_GET_TOKEN}`);
+  if (!secretsEqual(token, context.token)) return refuse(`This page's local token is not this server's (was the app restarted?). ${HOW_TO_GET_TOKEN}`);
   return { ok: true };
 }
 

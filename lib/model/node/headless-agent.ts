@@ -13,9 +13,8 @@ import {
   type ClassicTool,
   type PromptMode,
 } from "../../codemode";
-import { connectToServer, type McpConnection } from "../../mcp/connection";
-import { buildHostFunctions, type HostServer } from "../../mcp/host-functions";
-import { connectStdio } from "../../mcp/node/stdio-connection";
+import { buildHostFunctions } from "../../mcp/host-functions";
+import { connectServers } from "../../mcp/node/connect-servers";
 import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
 import type { ServerConfig } from "../../mcp/types";
 import { runInNode } from "../../sandbox/node/node-engine";
@@ -47,22 +46,8 @@ export interface ToolWorld {
 
 /** Connects each enabled server (HTTP: relative URLs resolve against `baseUrl`; stdio: its command is started) and builds the world. */
 export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string }): Promise<ToolWorld> {
-  const connections: Array<Pick<McpConnection, "close">> = [];
-  const hostServers: HostServer[] = [];
-  try {
-    for (const server of servers) {
-      if (!server.enabled) continue;
-      const connection =
-        server.transport === "stdio"
-          ? await connectStdio(server)
-          : await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
-      connections.push(connection);
-      hostServers.push({ name: server.name, connection, tools: await connection.listTools() });
-    }
-  } catch (error) {
-    await Promise.all(connections.map((c) => c.close()));
-    throw error;
-  }
+  const connected = await connectServers(servers, options);
+  const hostServers = connected.servers;
   const serverTools = hostServers.map((s) => ({ name: s.name, tools: s.tools }));
   const declarations = generateDeclarations(serverTools);
   const search = createToolSearch(serverTools, declarations);
@@ -86,9 +71,7 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
       searchTools: (query, limit) => search.search(query, limit).text,
       callTools: classicCallsHandler(classic, runCode),
     },
-    close: async () => {
-      await Promise.all(connections.map((c) => c.close()));
-    },
+    close: connected.close,
   };
 }
 

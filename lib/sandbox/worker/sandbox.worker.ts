@@ -2,7 +2,7 @@
 // get a .wasm URL right (docs/ARCHITECTURE.md, "The sandbox contract").
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { cappedVariant } from "../wasm-memory";
-import { attachSandboxWorker } from "./worker-entry";
+import { attachSandboxWorker } from "../worker-entry";
 
 attachSandboxWorker(self, async () => {
   const { default: variant } = await import("@jitl/quickjs-singlefile-browser-release-sync");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RunController, type WorkerLike } from "@/lib/sandbox/run-controller";
-import { attachSandboxWorker } from "@/lib/sandbox/worker/worker-entry";
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import type { CallAbortMessage, DoneMessage, RefusedMessage, WorkerToMain } from "@/lib/sandbox/protocol";
 import type { HostFunctions } from "@/lib/sandbox/types";

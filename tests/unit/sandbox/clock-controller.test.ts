@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RunController, type WorkerLike } from "@/lib/sandbox/run-controller";
-import { attachSandboxWorker } from "@/lib/sandbox/worker/worker-entry";
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import { withApprovals } from "@/lib/timeline/approvals";
 import type { ClockMessage, MainToWorker } from "@/lib/sandbox/protocol";
 import type { HostCallInfo, HostFunction, HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import { portPair, workerOver } from "./ports";
-import { threadWorker } from "./thread-worker";
+import { threadWorker } from "@/lib/sandbox/node/thread-worker";
 
 const module = loadNodeModule("release");
 

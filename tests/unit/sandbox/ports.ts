@@ -1,4 +1,4 @@
-import type { PortLike } from "@/lib/sandbox/worker/worker-entry";
+import type { PortLike } from "@/lib/sandbox/worker-entry";
 import type { MainToWorker, WorkerToMain } from "@/lib/sandbox/protocol";
 import type { WorkerLike } from "@/lib/sandbox/run-controller";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attachSandboxWorker } from "@/lib/sandbox/worker/worker-entry";
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import type { DoneMessage, RefusedMessage, WorkerToMain } from "@/lib/sandbox/protocol";
 import { nextMessage, portPair, unbatch } from "./ports";

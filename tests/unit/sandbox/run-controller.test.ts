@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { RunController, type WorkerLike } from "@/lib/sandbox/run-controller";
-import { attachSandboxWorker } from "@/lib/sandbox/worker/worker-entry";
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import { SandboxConfigError } from "@/lib/sandbox/errors";
 import type { MainToWorker } from "@/lib/sandbox/protocol";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RunController } from "@/lib/sandbox/run-controller";
-import { threadWorker } from "./thread-worker";
+import { threadWorker } from "@/lib/sandbox/node/thread-worker";
 
 const controllers: RunController[] = [];
 afterEach(() => controllers.splice(0).forEach((c) => c.dispose()));

@@ -1,10 +1,10 @@
-import { createEngine, type ModuleLoader } from "../engine";
-import { serializeError } from "../errors";
-import type { CallHost } from "../host-calls";
-import { ALIVE_INTERVAL_MS } from "../alive";
-import { Batcher } from "../batcher";
-import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "../protocol";
-import type { RunResult } from "../types";
+import { createEngine, type ModuleLoader } from "./engine";
+import { serializeError } from "./errors";
+import type { CallHost } from "./host-calls";
+import { ALIVE_INTERVAL_MS } from "./alive";
+import { Batcher } from "./batcher";
+import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "./protocol";
+import type { RunResult } from "./types";
 
 /** The part of a worker scope (or a MessagePort) the sandbox needs; tests use an in-memory pair. */
 export interface PortLike {

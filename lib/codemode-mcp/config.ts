@@ -1,0 +1,119 @@
+/**
+ * The code-mode MCP server's configuration: an ordinary mcp.json (the `mcpServers` file the
+ * playground imports and exports) plus an optional `codeMode` section that other clients ignore:
+ *
+ * ```json
+ * { "mcpServers": { ... },
+ *   "codeMode": { "destructive": { "store": "ask" }, "declarationsBudgetTokens": 4000,
+ *                 "maxConcurrent": 2, "queueLimit": 64, "limits": { "wallMs": 30000 },
+ *                 "mocks": { "store": { "place_order": { "kind": "value", "value": { "ok": true } } } } } }
+ * ```
+ * Pure: parsing and defaults only; errors name their path.
+ */
+import { z } from "zod";
+import { importMcpServersConfig } from "../mcp/config";
+import type { ServerConfig } from "../mcp/types";
+import type { SandboxLimits } from "../sandbox/types";
+import type { MockTable } from "../timeline/mocks";
+
+/** What happens when a program calls a tool that declares `destructiveHint: true`. */
+export type DestructivePolicy = "refuse" | "allow" | "ask";
+
+export interface CodeModeOptions {
+  /** Per server name; servers not listed get `defaultDestructive`. */
+  destructive: Record<string, DestructivePolicy>;
+  defaultDestructive: DestructivePolicy;
+  /** The declarations go into execute_code's description while they fit this many tokens. */
+  declarationsBudgetTokens: number;
+  /** Programs running at once (threads); default the machine's CPU count. */
+  maxConcurrent: number;
+  /** Programs waiting for a thread before callers get a busy error. */
+  queueLimit: number;
+  /** Sandbox limits for every program (the playground's defaults otherwise). */
+  limits: Partial<SandboxLimits>;
+  mocks: MockTable;
+}
+
+export const DEFAULT_DECLARATIONS_BUDGET_TOKENS = 4_000;
+export const DEFAULT_QUEUE_LIMIT = 64;
+
+const policy = z.enum(["refuse", "allow", "ask"], { error: 'must be "refuse", "allow" or "ask"' });
+const positiveInt = z.number({ error: "must be a number" }).int("must be an integer").positive("must be positive");
+const mock = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("value"), value: z.unknown() }).strict(),
+  z.object({ kind: z.literal("error"), message: z.string() }).strict(),
+  z.object({ kind: z.literal("script"), source: z.string() }).strict(),
+]);
+const limits = z
+  .object({
+    memoryBytes: positiveInt,
+    stackBytes: positiveInt,
+    cpuMs: positiveInt,
+    wallMs: positiveInt,
+    callTimeoutMs: positiveInt,
+    maxConcurrency: positiveInt,
+    maxCalls: positiveInt,
+    resultBytes: positiveInt,
+    logBytes: positiveInt,
+  })
+  .partial()
+  .strict();
+const section = z
+  .object({
+    destructive: z.record(z.string(), policy).optional(),
+    defaultDestructive: policy.optional(),
+    declarationsBudgetTokens: positiveInt.optional(),
+    maxConcurrent: positiveInt.optional(),
+    queueLimit: z.number({ error: "must be a number" }).int("must be an integer").min(0, "must be 0 or more").optional(),
+    limits: limits.optional(),
+    mocks: z.record(z.string(), z.record(z.string(), mock)).optional(),
+  })
+  .strict();
+
+export type CodeModeConfig = { ok: true; servers: ServerConfig[]; options: CodeModeOptions; warnings: string[] } | { ok: false; errors: string[] };
+
+function pathOf(path: readonly PropertyKey[]): string {
+  return ["codeMode", ...path.map(String)].join(".");
+}
+
+/** Parses an mcp.json text (or value) with its optional codeMode section; `cpuCount` sets the default cap. */
+export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeConfig {
+  let data: unknown = input;
+  if (typeof input === "string") {
+    try {
+      data = JSON.parse(input) as unknown;
+    } catch (error) {
+      return { ok: false, errors: [`not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    }
+  }
+  const imported = importMcpServersConfig(data);
+  const raw = typeof data === "object" && data !== null && "codeMode" in data ? (data as { codeMode: unknown }).codeMode : {};
+  const parsed = section.safeParse(raw ?? {});
+  const errors = [...(imported.ok ? [] : imported.errors), ...(parsed.success ? [] : parsed.error.issues.map((i) => `${pathOf(i.path)}: ${i.message}`))];
+  if (!imported.ok || !parsed.success) return { ok: false, errors };
+  const servers = imported.servers.filter((s) => s.enabled);
+  const names = new Set(servers.map((s) => s.name));
+  const unknown = Object.keys(parsed.data.destructive ?? {}).filter((name) => !names.has(name));
+  if (unknown.length > 0) return { ok: false, errors: unknown.map((name) => `codeMode.destructive.${name}: no enabled server by that name`) };
+  if (servers.length === 0) return { ok: false, errors: ["mcpServers: no enabled server to offer"] };
+  const c = parsed.data;
+  return {
+    ok: true,
+    servers,
+    warnings: imported.warnings,
+    options: {
+      destructive: c.destructive ?? {},
+      defaultDestructive: c.defaultDestructive ?? "ask",
+      declarationsBudgetTokens: c.declarationsBudgetTokens ?? DEFAULT_DECLARATIONS_BUDGET_TOKENS,
+      maxConcurrent: c.maxConcurrent ?? Math.max(1, cpuCount),
+      queueLimit: c.queueLimit ?? DEFAULT_QUEUE_LIMIT,
+      limits: c.limits ?? {},
+      mocks: (c.mocks ?? {}) as MockTable,
+    },
+  };
+}
+
+/** The policy for one server. */
+export function destructivePolicyFor(options: Pick<CodeModeOptions, "destructive" | "defaultDestructive">, server: string): DestructivePolicy {
+  return Object.hasOwn(options.destructive, server) ? (options.destructive[server] ?? options.defaultDestructive) : options.defaultDestructive;
+}

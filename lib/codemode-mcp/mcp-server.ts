@@ -1,0 +1,108 @@
+/**
+ * The code-mode MCP server as an MCP `Server` (the SDK's low-level server, so the tools carry
+ * exactly the JSON Schemas in lib/codemode/system-prompt.ts): `execute_code` and
+ * `search_tools`, logging (console lines of a program become log notifications at the level
+ * the client set). One Server per client connection, all over one CodeModeService; the
+ * transports (stdio, Streamable HTTP) connect it.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ElicitResultSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type LoggingLevel,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { EXECUTE_CODE_INPUT_SCHEMA, EXECUTE_CODE_TOOL, SEARCH_TOOLS_DESCRIPTION, SEARCH_TOOLS_INPUT_SCHEMA, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
+import type { AskClient, CodeModeService, ExecuteOutcome } from "./service";
+
+/** The server's name and version in initialize. */
+export const CODE_MODE_SERVER_INFO = { name: "code-mode-playground", version: "0.1.0" } as const;
+
+const EXECUTE_SCHEMA = {
+  ...EXECUTE_CODE_INPUT_SCHEMA,
+  properties: {
+    ...EXECUTE_CODE_INPUT_SCHEMA.properties,
+    data: { type: "object", description: "Optional inputs: each key becomes a read-only global in the program.", additionalProperties: true },
+  },
+};
+
+const LOG_LEVELS: Record<string, LoggingLevel> = { log: "info", info: "info", debug: "debug", warn: "warning", error: "error" };
+
+/** The tool result for an outcome: JSON text (and structured content) on success; isError with the kind on failure. */
+export function outcomeResult(outcome: ExecuteOutcome): CallToolResult {
+  if (outcome.ok) {
+    const body = { value: outcome.value, logs: outcome.logs, calls: outcome.calls, wallMs: outcome.wallMs };
+    return { content: [{ type: "text", text: JSON.stringify(body, null, 2) }], structuredContent: body };
+  }
+  const where = outcome.line ? ` (line ${outcome.line}${outcome.column ? `, column ${outcome.column}` : ""})` : "";
+  const lines = [`${outcome.kind} error${where}: ${outcome.message}`];
+  if (outcome.logs.length > 0) lines.push("", "console:", ...outcome.logs);
+  if (outcome.calls.total > 0) lines.push("", `tool calls: ${JSON.stringify(outcome.calls)}`);
+  return { isError: true, content: [{ type: "text", text: lines.join("\n") }] };
+}
+
+/** A Server for one client connection. */
+export function createCodeModeMcpServer(service: CodeModeService): Server {
+  const server = new Server(CODE_MODE_SERVER_INFO, {
+    capabilities: { tools: {}, logging: {} },
+    instructions: "Code mode: write one program that calls many tools, run it with execute_code. Use search_tools to find functions when the API is not listed.",
+  });
+  const tools: Tool[] = [
+    {
+      name: EXECUTE_CODE_TOOL,
+      description: service.description,
+      inputSchema: EXECUTE_SCHEMA as unknown as Tool["inputSchema"],
+      annotations: { title: "Run a code-mode program", readOnlyHint: false, openWorldHint: true },
+    },
+    {
+      name: SEARCH_TOOLS_TOOL,
+      description: SEARCH_TOOLS_DESCRIPTION,
+      inputSchema: SEARCH_TOOLS_INPUT_SCHEMA as unknown as Tool["inputSchema"],
+      annotations: { title: "Search the tool API", readOnlyHint: true },
+    },
+  ];
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    if (name === SEARCH_TOOLS_TOOL) {
+      const found = service.search(args ?? {});
+      return found.ok ? { content: [{ type: "text", text: found.text }] } : { isError: true, content: [{ type: "text", text: `input error: ${found.message}` }] };
+    }
+    if (name !== EXECUTE_CODE_TOOL) {
+      return { isError: true, content: [{ type: "text", text: `Unknown tool "${name}". This server offers ${EXECUTE_CODE_TOOL} and ${SEARCH_TOOLS_TOOL}.` }] };
+    }
+    const client = server.getClientVersion();
+    const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
+    const ask: AskClient = async (question, signal) => {
+      const answer = await extra.sendRequest(
+        {
+          method: "elicitation/create",
+          params: {
+            mode: "form",
+            message: `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`,
+            requestedSchema: {
+              type: "object",
+              properties: { approve: { type: "boolean", title: "Allow this call", default: true } },
+              required: ["approve"],
+            },
+          },
+        },
+        ElicitResultSchema,
+        { signal },
+      );
+      return answer.action === "accept" && answer.content?.approve !== false;
+    };
+    const outcome = await service.execute(args ?? {}, {
+      clientName: client?.name ?? "MCP client",
+      signal: extra.signal,
+      ...(canAsk ? { ask } : {}),
+      onLog: (level, text) => {
+        void server.sendLoggingMessage({ level: LOG_LEVELS[level] ?? "info", logger: EXECUTE_CODE_TOOL, data: text }, extra.sessionId).catch(() => undefined);
+      },
+    });
+    return outcomeResult(outcome);
+  });
+  return server;
+}

@@ -1,0 +1,64 @@
+/**
+ * Opens the code-mode MCP server's world in a Node process: reads the config file, connects its
+ * servers (HTTP and stdio), starts the sandbox thread pool and builds the service. The stdio
+ * command and the app's HTTP endpoint both start here.
+ */
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { connectServers } from "../../mcp/node/connect-servers";
+import { runInNode } from "../../sandbox/node/node-engine";
+import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-pool";
+import { MOCK_SCRIPT_LIMITS } from "../../timeline/mocks";
+import { parseCodeModeConfig, type CodeModeOptions } from "../config";
+import type { ServerConfig } from "../../mcp/types";
+import { createCodeModeService, type CodeModeService } from "../service";
+import type { FeedUpdate } from "../run-feed";
+
+export interface OpenedCodeModeServer {
+  service: CodeModeService;
+  pool: ThreadPool;
+  /** Server names, for a start-up line. */
+  serverNames: string[];
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/** Reads and checks a config file; throws an Error whose message lists every problem with its path. */
+export async function readCodeModeConfig(path: string): Promise<{ servers: ServerConfig[]; options: CodeModeOptions; warnings: string[] }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const parsed = parseCodeModeConfig(text, availableParallelism());
+  if (!parsed.ok) throw new Error(`${path}:\n  ${parsed.errors.join("\n  ")}`);
+  return parsed;
+}
+
+export async function openCodeModeServer(
+  config: { servers: readonly ServerConfig[]; options: CodeModeOptions; warnings?: string[] },
+  options: { baseUrl: string; publish?: (update: FeedUpdate) => void },
+): Promise<OpenedCodeModeServer> {
+  const connected = await connectServers(config.servers, { baseUrl: options.baseUrl });
+  const pool = createThreadPool({ size: config.options.maxConcurrent, queueLimit: config.options.queueLimit });
+  const service = createCodeModeService({
+    servers: connected.servers,
+    options: config.options,
+    run: (run) => pool.run(run),
+    // Mock scripts are tiny and tightly limited; they run in-process so that a pool full of
+    // programs waiting on their mocks cannot deadlock.
+    runScript: (request) => runInNode({ ...request, limits: { ...MOCK_SCRIPT_LIMITS, ...request.limits } }),
+    ...(options.publish ? { publish: options.publish } : {}),
+  });
+  return {
+    service,
+    pool,
+    serverNames: connected.servers.map((s) => s.name),
+    warnings: config.warnings ?? [],
+    close: async () => {
+      pool.close();
+      await connected.close();
+    },
+  };
+}

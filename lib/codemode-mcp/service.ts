@@ -1,0 +1,189 @@
+/**
+ * What the code-mode MCP server does with one execute_code or search_tools call, independent of
+ * the MCP transport: the connected servers' host functions (the playground's names, argument
+ * validation and unwrapping, lib/mcp/host-functions.ts), then mocks, then the destructive-tool
+ * policy, then a call summary; the program runs on the injected runner (the thread pool) with a
+ * fresh QuickJS context; its record goes to the live feed. Nothing is shared between calls
+ * except the connections and the read-only catalog. Secrets (headers, env) stay inside the
+ * connections, and every record is redacted by the RunRecorder.
+ */
+import { createToolSearch, generateDeclarations, type Declarations, type ToolSearch } from "../codemode";
+import { codeModeServerDescription } from "../codemode/system-prompt";
+import { countTokens } from "../codemode/tokens";
+import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
+import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
+import { hostApiOf } from "../sandbox/host-api";
+import type { HostFunctions, RunEvent, RunRequest, RunResult } from "../sandbox/types";
+import { approvalPredicate, withApprovals } from "../timeline/approvals";
+import { mapHost } from "../timeline/host-table";
+import { withMocks, type ScriptRunner } from "../timeline/mocks";
+import { RunRecorder } from "../timeline/recorder";
+import type { RunRecord } from "../timeline/run-record";
+import { destructivePolicyFor, type CodeModeOptions } from "./config";
+import { throttledPublisher, type FeedUpdate } from "./run-feed";
+
+/** Runs one program (the thread pool's run). */
+export type ProgramRunner = (run: { request: RunRequest; host: HostFunctions; onEvent?: (event: RunEvent) => void; signal?: AbortSignal }) => Promise<RunResult>;
+
+/** Asks the calling client whether a destructive call may go ahead (MCP elicitation); true = yes. */
+export type AskClient = (question: { server: string; tool: string; namespace: string; name: string; args: unknown }, signal: AbortSignal) => Promise<boolean>;
+
+export interface CodeModeServiceDeps {
+  servers: readonly HostServer[];
+  options: CodeModeOptions;
+  run: ProgramRunner;
+  /** Runs mock scripts; without it script mocks fail with a clear message. */
+  runScript?: ScriptRunner;
+  /** Receives each run's record while it goes and when it ends. */
+  publish?: (update: FeedUpdate) => void;
+}
+
+/** Who called, and how to reach them. */
+export interface CallContext {
+  /** The client's name from initialize (shown in the playground's run history). */
+  clientName: string;
+  /** Absent when the client cannot answer elicitation: "ask" then refuses. */
+  ask?: AskClient;
+  signal?: AbortSignal;
+  /** Console lines as they happen (the MCP server forwards them as log notifications). */
+  onLog?: (level: string, text: string) => void;
+}
+
+/** The outcome as the MCP tool result carries it. */
+export type ExecuteOutcome =
+  | { ok: true; value: unknown; logs: string[]; calls: CallSummary; wallMs: number; runId: string }
+  | { ok: false; kind: string; message: string; line?: number; column?: number; logs: string[]; calls: CallSummary; runId?: string };
+
+export interface CallSummary {
+  total: number;
+  failed: number;
+  /** Calls per `server.tool`. */
+  tools: Record<string, number>;
+}
+
+export interface CodeModeService {
+  declarations: Declarations;
+  /** execute_code's description (declarations while they fit the budget). */
+  description: string;
+  /** True when the declarations did not fit and the description points at search_tools. */
+  searchFirst: boolean;
+  execute(input: unknown, context: CallContext): Promise<ExecuteOutcome>;
+  search(input: unknown): { ok: true; text: string } | { ok: false; message: string };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function summarise(calls: readonly MadeToolCall[]): CallSummary {
+  const tools: Record<string, number> = {};
+  for (const call of calls) {
+    const key = `${call.server}.${call.tool}`;
+    tools[key] = (tools[key] ?? 0) + 1;
+  }
+  return { total: calls.length, failed: calls.filter((c) => !c.ok).length, tools };
+}
+
+/** The message a call refused by policy throws in the program. */
+export function refusedMessage(server: string, tool: string, why: string): string {
+  return `${server}.${tool} is destructive and was not called: ${why}`;
+}
+
+export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeService {
+  const serverTools = deps.servers.map((s) => ({ name: s.name, tools: s.tools }));
+  const declarations = generateDeclarations(serverTools);
+  const toolSearch: ToolSearch = createToolSearch(serverTools, declarations);
+  const fits = countTokens(declarations.text) <= deps.options.declarationsBudgetTokens;
+  const destructive = approvalPredicate(serverTools);
+  let runs = 0;
+
+  /** Host functions for one execution, each wrapper reporting into this run's recorder. */
+  const hostFor = (recorder: () => RunRecorder | undefined, context: CallContext, sink: (call: MadeToolCall) => void) => {
+    const built = buildHostFunctions(deps.servers, {
+      onCallInfo: (callId, info) => recorder()?.onCallInfo(callId, { ...info, source: "live" }),
+      onProgress: (callId, progress) => recorder()?.onProgress(callId, progress),
+    });
+    const names = built.namespaces;
+    let host: HostFunctions = built.host;
+    const mocks = deps.options.mocks;
+    if (Object.keys(mocks).length > 0) {
+      host = withMocks(host, mocks, (callId, info) => recorder()?.onCallInfo(callId, info), deps.runScript ? { runScript: deps.runScript } : {});
+    }
+    const original = new Map(names.flatMap((n) => n.tools.map((t) => [`${n.namespace}\u0000${t.fn}`, { server: n.server, tool: t.tool }] as const)));
+    // Refuse: the program gets an error it can read; nothing is sent.
+    host = mapHost(host, (fn, namespace, name) => {
+      const where = original.get(`${namespace}\u0000${name}`);
+      if (!where || !destructive(where.server, where.tool)) return fn;
+      const policy = destructivePolicyFor(deps.options, where.server);
+      if (policy === "allow") return fn;
+      if (policy === "refuse") return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, `the code-mode server's policy for "${where.server}" is refuse`)));
+      if (!context.ask)
+        return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, "the policy is to ask, and this client cannot be asked (no elicitation support)")));
+      return fn;
+    });
+    // Ask: the playground's approval gate, with the client as the person.
+    const ask = context.ask;
+    if (ask) {
+      host = withApprovals(host, {
+        names,
+        needsApproval: (server, tool) => destructive(server, tool) && destructivePolicyFor(deps.options, server) === "ask",
+        request: async (_callId, request) => ((await ask(request, request.signal)) ? "approve" : "deny"),
+        onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
+      });
+    }
+    return { host: recordCalls(host, names, sink), names };
+  };
+
+  return {
+    declarations,
+    searchFirst: !fits,
+    description: codeModeServerDescription(declarations.namespaces, fits ? declarations.text : undefined),
+
+    async execute(input, context) {
+      const noCalls: CallSummary = { total: 0, failed: 0, tools: {} };
+      if (!isPlainObject(input) || typeof input.code !== "string" || input.code.trim() === "") {
+        return { ok: false, kind: "input", message: "execute_code needs `code`: a non-empty string holding the program", logs: [], calls: noCalls };
+      }
+      if (input.data !== undefined && !isPlainObject(input.data)) {
+        return { ok: false, kind: "input", message: "`data` must be an object; its keys become read-only globals", logs: [], calls: noCalls };
+      }
+      const code = input.code;
+      const runId = `mcp-${Date.now().toString(36)}-${(++runs).toString(36)}`;
+      const made: MadeToolCall[] = [];
+      let recorder: RunRecorder | undefined;
+      const { host, names } = hostFor(() => recorder, context, (call) => made.push(call));
+      const request: RunRequest = { code, ...(input.data ? { data: input.data } : {}), limits: deps.options.limits };
+      recorder = new RunRecorder({ id: runId, code, limits: deps.options.limits, api: hostApiOf(host), names, title: `${context.clientName} · execute_code` });
+      const live = recorder;
+      const feed = deps.publish ? throttledPublisher(deps.publish, () => live.snapshot()) : undefined;
+      feed?.tick();
+      const result = await deps.run({
+        request,
+        host,
+        ...(context.signal ? { signal: context.signal } : {}),
+        onEvent: (event) => {
+          live.onEvent(event);
+          if (event.type === "log") context.onLog?.(event.entry.level, event.entry.text);
+          feed?.tick();
+        },
+      });
+      const record: RunRecord = live.finish(result);
+      feed?.finish(record);
+      const logs = result.logs.map((entry) => (entry.level === "log" ? entry.text : `[${entry.level}] ${entry.text}`));
+      const calls = summarise(made);
+      if (result.ok) return { ok: true, value: result.value, logs, calls, wallMs: Math.round(result.stats.wallMs), runId };
+      const { kind, message, line, column } = result.error;
+      return { ok: false, kind, message, ...(line ? { line } : {}), ...(column ? { column } : {}), logs, calls, runId };
+    },
+
+    search(input) {
+      if (!isPlainObject(input) || typeof input.query !== "string" || input.query.trim() === "") {
+        return { ok: false, message: "search_tools needs `query`: a few keywords" };
+      }
+      const limit = input.limit === undefined ? 5 : input.limit;
+      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 20) return { ok: false, message: "`limit` must be an integer from 1 to 20" };
+      const found = toolSearch.search(input.query, limit);
+      return { ok: true, text: found.hits.length === 0 ? `No function matches "${input.query}". Try other words.` : found.text };
+    },
+  };
+}

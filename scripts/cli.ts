@@ -1,0 +1,60 @@
+// The `code-mode-playground` command (bin/code-mode-playground.mjs).
+//
+//   code-mode-playground mcp --config mcp.json [--base-url URL]
+//
+// Serves the servers of an mcp.json as one code-mode MCP server on stdio: `execute_code` runs a
+// program against their typed API in the QuickJS sandbox, `search_tools` finds functions.
+// stdout carries the protocol; everything else goes to stderr. Exit codes: 0 after the client
+// closed the connection, 2 on bad usage or a config or server that cannot be opened.
+import { parseArgs } from "node:util";
+import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node/open";
+import { serveStdio } from "../lib/codemode-mcp/node/stdio";
+
+const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--base-url <url>]
+
+Serves the MCP servers of an mcp.json as one code-mode MCP server over stdio, with two tools:
+execute_code (a JavaScript program against their typed API, run in a QuickJS sandbox) and
+search_tools. An optional "codeMode" section in the file sets the destructive-tool policy per
+server (refuse, allow, ask), mocks, limits and the concurrency cap; see the README.
+
+Options:
+  --config <file>    the mcp.json to serve (required)
+  --base-url <url>   resolves relative server URLs in the file`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { config: { type: "string" }, "base-url": { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+});
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (positionals[0] !== "mcp") fail(positionals[0] ? `Unknown command "${positionals[0]}".` : "Give a command.");
+if (!values.config) fail("--config is required.");
+
+let opened: Awaited<ReturnType<typeof openCodeModeServer>>;
+try {
+  const config = await readCodeModeConfig(values.config);
+  opened = await openCodeModeServer(config, { baseUrl: values["base-url"] ?? "http://127.0.0.1" });
+} catch (error) {
+  process.stderr.write(`code-mode-playground: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+for (const warning of opened.warnings) process.stderr.write(`warning: ${warning}\n`);
+process.stderr.write(
+  `code-mode-playground: serving ${opened.serverNames.join(", ")} as execute_code on stdio (${opened.service.searchFirst ? "search first: the API is over the description budget" : "API in the description"})\n`,
+);
+const stop = async () => {
+  await opened.close();
+  process.exit(0);
+};
+process.once("SIGINT", () => void stop());
+process.once("SIGTERM", () => void stop());
+await serveStdio(opened.service);
+await stop();
