@@ -19,6 +19,7 @@ const LAYERS = {
   timeline: 3,
   share: 4,
   model: 4,
+  "codemode-mcp": 4,
   evals: 5,
 };
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
@@ -52,6 +53,7 @@ export default tseslint.config(
       "next.config.js",
       // Plain JavaScript run by node on a production install; no TypeScript project to lint it in.
       "scripts/serve.mjs",
+      "bin/*.mjs",
       ".tmp-*",
     ],
   },

@@ -87,7 +87,7 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
     }
   }
   const imported = importMcpServersConfig(data);
-  const raw = typeof data === "object" && data !== null && "codeMode" in data ? (data as { codeMode: unknown }).codeMode : {};
+  const raw = typeof data === "object" && data !== null && "codeMode" in data ? data.codeMode : {};
   const parsed = section.safeParse(raw ?? {});
   const errors = [...(imported.ok ? [] : imported.errors), ...(parsed.success ? [] : parsed.error.issues.map((i) => `${pathOf(i.path)}: ${i.message}`))];
   if (!imported.ok || !parsed.success) return { ok: false, errors };
@@ -108,7 +108,7 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
       maxConcurrent: c.maxConcurrent ?? Math.max(1, cpuCount),
       queueLimit: c.queueLimit ?? DEFAULT_QUEUE_LIMIT,
       limits: c.limits ?? {},
-      mocks: (c.mocks ?? {}) as MockTable,
+      mocks: c.mocks ?? {},
     },
   };
 }

@@ -150,11 +150,12 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       const code = input.code;
       const runId = `mcp-${Date.now().toString(36)}-${(++runs).toString(36)}`;
       const made: MadeToolCall[] = [];
-      let recorder: RunRecorder | undefined;
-      const { host, names } = hostFor(() => recorder, context, (call) => made.push(call));
+      // The host functions report into the recorder, which needs their API first: a slot breaks the cycle.
+      const slot: { recorder?: RunRecorder } = {};
+      const { host, names } = hostFor(() => slot.recorder, context, (call) => made.push(call));
       const request: RunRequest = { code, ...(input.data ? { data: input.data } : {}), limits: deps.options.limits };
-      recorder = new RunRecorder({ id: runId, code, limits: deps.options.limits, api: hostApiOf(host), names, title: `${context.clientName} · execute_code` });
-      const live = recorder;
+      const live = new RunRecorder({ id: runId, code, limits: deps.options.limits, api: hostApiOf(host), names, title: `${context.clientName} · execute_code` });
+      slot.recorder = live;
       const feed = deps.publish ? throttledPublisher(deps.publish, () => live.snapshot()) : undefined;
       feed?.tick();
       const result = await deps.run({

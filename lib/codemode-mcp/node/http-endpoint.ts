@@ -105,7 +105,7 @@ export class CodeModeHttpEndpoint {
     for (const [id, session] of this.sessions) if (session.lastUsed < cutoff) this.drop(id);
   }
 
-  async close(): Promise<void> {
+  close(): void {
     for (const id of [...this.sessions.keys()]) this.drop(id);
   }
 }

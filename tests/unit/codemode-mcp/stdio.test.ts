@@ -71,7 +71,7 @@ describe("code-mode MCP server over stdio", () => {
   });
 
   it("a missing program is an input error, not a crash", async () => {
-    const result = (await client.callTool({ name: "execute_code", arguments: { data: {} } })) as { isError?: boolean };
+    const result = await client.callTool({ name: "execute_code", arguments: { data: {} } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^input error/);
   });
@@ -82,7 +82,7 @@ describe("code-mode MCP server over stdio", () => {
     const yes = await execute(client, program);
     expect(asker.asked.at(-1)).toContain("store.place_order");
     // The call reached the store, which knows no such cart.
-    expect(yes.structuredContent).toMatchObject({ value: expect.stringMatching(/cart-nope/) });
+    expect(String(yes.structuredContent?.value)).toContain("cart-nope");
     expect(yes.structuredContent).toMatchObject({ calls: { total: 1, failed: 1 } });
 
     asker.answer = "decline";

@@ -1,0 +1,138 @@
+/**
+ * The code-mode MCP server over Streamable HTTP (the endpoint the app serves at
+ * /api/codemode/mcp), hosted on loopback: SDK clients with and without the bearer token, the
+ * refuse policy, isolation under 50 concurrent executions from 5 clients, and the busy error
+ * beyond the cap.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
+import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
+import { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
+import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
+import { RunFeed, type FeedUpdate } from "@/lib/codemode-mcp/run-feed";
+import { execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig } from "./fixtures";
+
+const TOKEN = "test-token-0123456789abcdef0123456789";
+let demo: Awaited<ReturnType<typeof startDemoHost>>;
+const opened: OpenedCodeModeServer[] = [];
+const hosts: LoopbackServer[] = [];
+const clients: Client[] = [];
+
+/** Opens a server over `codeMode` options and hosts its endpoint; returns its URL. */
+async function serve(codeMode: Record<string, unknown>, feed?: RunFeed): Promise<{ url: string; endpoint: CodeModeHttpEndpoint }> {
+  const config = await readCodeModeConfig(writeConfig((name) => demo.urlFor(name), codeMode));
+  const server = await openCodeModeServer(config, { baseUrl: demo.url, ...(feed ? { publish: (u: FeedUpdate) => feed.publish(u) } : {}) });
+  opened.push(server);
+  const endpoint = new CodeModeHttpEndpoint({ token: TOKEN, newServer: () => createCodeModeMcpServer(server.service) });
+  const host = await startLoopbackServer((request) => endpoint.handle(request));
+  hosts.push(host);
+  return { url: `${host.url}/api/codemode/mcp`, endpoint };
+}
+
+async function connect(url: string, name: string, token = TOKEN): Promise<Client> {
+  const client = newClient(name);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  clients.push(client);
+  return client;
+}
+
+let main: { url: string; endpoint: CodeModeHttpEndpoint };
+const feed = new RunFeed();
+const published: FeedUpdate[] = [];
+
+beforeAll(async () => {
+  demo = await startDemoHost();
+  feed.subscribe((u) => published.push(u));
+  main = await serve({ destructive: { store: "refuse" }, maxConcurrent: 2, queueLimit: 64 }, feed);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  await Promise.all(hosts.map((h) => h.close()));
+  await Promise.all(opened.map((o) => o.close()));
+  await demo?.close();
+});
+
+describe("code-mode MCP server over Streamable HTTP", () => {
+  it("refuses a caller without the bearer token (401), and one with a wrong token", async () => {
+    const bare = await fetch(main.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    await expect(connect(main.url, "intruder", "wrong-token")).rejects.toThrow();
+  });
+
+  it("an SDK client runs a program over the stdio and HTTP servers in parallel; the run is published to the feed, code and waterfall included", async () => {
+    const client = await connect(main.url, "http-agent");
+    const result = await execute(client, PARALLEL_PROGRAM, { who: "Grace" });
+    expect(result.structuredContent).toMatchObject({ value: { names: ["Grace"], echo: "hello Grace" }, calls: { total: 3 } });
+    const done = published.filter((u) => u.done).at(-1);
+    expect(done?.record.title).toBe("http-agent · execute_code");
+    expect(done?.record.events.find((e) => e.type === "start")).toMatchObject({ code: PARALLEL_PROGRAM });
+    expect(done?.record.events.filter((e) => e.type === "call-start").map((e) => (e.type === "call-start" ? `${e.namespace}.${e.name}` : ""))).toEqual([
+      "memory.create_entities",
+      "lab.echo",
+      "memory.read_graph",
+    ]);
+    expect(done?.record.events.at(-1)).toMatchObject({ type: "end", ok: true });
+  });
+
+  it("policy refuse: the destructive call is never sent and the program reads why", async () => {
+    const client = await connect(main.url, "refused-agent");
+    const result = await execute(
+      client,
+      `try { await store.place_order({ cartId: "c", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); return "sent"; } catch (e) { return e.message; }`,
+    );
+    expect(result.structuredContent).toMatchObject({ value: expect.stringContaining("is destructive and was not called") as unknown });
+  });
+
+  it("a client without elicitation under policy ask is refused with the reason", async () => {
+    const ask = await serve({ destructive: { store: "ask" } });
+    const client = await connect(ask.url, "no-elicitation");
+    const result = await execute(client, `await store.place_order({ cartId: "c", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" });`);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("cannot be asked");
+  });
+
+  it("50 concurrent executions from 5 clients return their own, unmixed results", async () => {
+    const agents = await Promise.all([1, 2, 3, 4, 5].map((n) => connect(main.url, `agent-${n}`)));
+    const runs = agents.flatMap((client, a) =>
+      Array.from({ length: 10 }, (_, i) =>
+        execute(client, `const r = await lab.echo({ message: tag }); const s = await lab.sleep({ ms: 5 }); return { tag: r.message, who: me, slept: s.sleptMs };`, {
+          tag: `a${a}-r${i}`,
+          me: a,
+        }).then((result) => ({ a, i, result })),
+      ),
+    );
+    const results = await Promise.all(runs);
+    for (const { a, i, result } of results) {
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ value: { tag: `a${a}-r${i}`, who: a, slept: 5 }, calls: { total: 2 } });
+    }
+    expect(main.endpoint.sessionCount).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
+  it("beyond the cap and its queue, callers get a clear busy error", async () => {
+    const tight = await serve({ maxConcurrent: 1, queueLimit: 1 });
+    const client = await connect(tight.url, "greedy");
+    const results = await Promise.all(Array.from({ length: 5 }, () => execute(client, `await lab.sleep({ ms: 300 }); return "slept";`)));
+    const busy = results.filter((r) => r.isError);
+    expect(results.filter((r) => !r.isError)).toHaveLength(2);
+    expect(busy).toHaveLength(3);
+    for (const r of busy) expect(textOf(r)).toMatch(/^busy error: Busy: 1 program is running and 1 waiting/);
+  }, 30_000);
+
+  it("an unknown session is 404 (the client must initialize again)", async () => {
+    const response = await fetch(main.url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "mcp-session-id": "nope", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
