@@ -25,6 +25,8 @@ export interface UseMcpResult {
   /** Undefined until the registry has loaded on the client. */
   registry: ServerRegistry | undefined;
   manager: ConnectionManager | undefined;
+  /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
+  localToken: string | undefined;
   servers: readonly ServerConfig[];
   statuses: Readonly<Record<string, ServerStatus>>;
   connected: readonly ConnectedServer[];
@@ -45,7 +47,7 @@ const noop = () => () => undefined;
  * and their live connections. Everything lives on the client: the server never sees them.
  */
 export function useMcp(): UseMcpResult {
-  const [stores, setStores] = useState<{ registry: ServerRegistry; manager: ConnectionManager } | undefined>(undefined);
+  const [stores, setStores] = useState<{ registry: ServerRegistry; manager: ConnectionManager; localToken: string | undefined } | undefined>(undefined);
 
   useEffect(() => {
     // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed.
@@ -69,7 +71,7 @@ export function useMcp(): UseMcpResult {
     });
     // Creating the stores needs `window`, which only exists after mount.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setStores({ registry, manager });
+    setStores({ registry, manager, localToken });
     void manager.connectAll();
     return () => {
       unsubscribeCookie();
@@ -113,5 +115,5 @@ export function useMcp(): UseMcpResult {
     [manager, connected],
   );
 
-  return { registry, manager, servers, statuses, connected, serverTools, hostFor };
+  return { registry, manager, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
 }

@@ -12,6 +12,8 @@ import type { Divergence } from "@/lib/timeline/replay";
 import type { RunObserver } from "@/lib/timeline/run-observer";
 import type { RunRecord } from "@/lib/timeline/run-record";
 import { useTimelineApprovals, type UseTimelineApprovalsResult } from "./use-timeline-approvals";
+import { useAgentRuns } from "./use-agent-runs";
+import type { FeedStatus } from "@/lib/codemode-mcp/browser/run-feed-client";
 import { useTimelineHistory, type UseTimelineHistoryResult } from "./use-timeline-history";
 import { useTimelineMocks, type UseTimelineMocksResult } from "./use-timeline-mocks";
 
@@ -43,6 +45,8 @@ export interface UseTimelineDebuggerResult {
   divergence: Divergence | undefined;
   /** Server and tool names as the code sees them (for the tools list and the mock editor). */
   namespaces: ReturnType<typeof namespacesOf>;
+  /** Whether agents' runs through the app's code-mode MCP endpoint stream into the history (local mode). */
+  agentFeed: FeedStatus | undefined;
 }
 
 interface CurrentRun {
@@ -53,8 +57,9 @@ interface CurrentRun {
 }
 
 /** Wires mocks, replay, approvals and recording around the live host functions (docs/ARCHITECTURE.md, the data flow). */
-export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[]): UseTimelineDebuggerResult {
+export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[], localToken?: string): UseTimelineDebuggerResult {
   const history = useTimelineHistory();
+  const agentFeed = useAgentRuns(localToken, history.add);
   const approvals = useTimelineApprovals(servers);
   const mocks = useTimelineMocks();
   const [replay, setReplay] = useState<ReplayChoice | undefined>(undefined);
@@ -126,5 +131,5 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
     [add, denyAll],
   );
 
-  return { prepareHost, observer, history, approvals, mocks, replay, setReplay, divergence, namespaces };
+  return { prepareHost, observer, history, approvals, mocks, replay, setReplay, divergence, namespaces, agentFeed };
 }

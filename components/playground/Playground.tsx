@@ -41,7 +41,7 @@ export function Playground() {
   const editor = useEditorCode();
   const mcp = useMcp();
   const catalog = useToolCatalog(mcp.serverTools);
-  const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools);
+  const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools, mcp.localToken);
   const limits = useRunLimits();
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
   const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools, bridge.classicTools);

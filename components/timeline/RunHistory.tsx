@@ -4,12 +4,15 @@ import { useState, type ChangeEvent } from "react";
 import { formatDuration } from "@/lib/timeline/format";
 import type { HistoryEntry } from "@/lib/timeline/history";
 import type { RunRecord } from "@/lib/timeline/run-record";
+import type { FeedStatus } from "@/lib/codemode-mcp/browser/run-feed-client";
 import styles from "./Timeline.module.css";
 import { Badge } from "@/components/ui/Badge";
 
 /** What the history list can ask for. */
 export interface RunHistoryProps {
   history: readonly HistoryEntry[];
+  /** Whether agents' runs through /api/codemode/mcp stream in (undefined: not known, or not local mode). */
+  agentFeed?: FeedStatus | undefined;
   /** The run shown in the Calls tab (undefined: the live run). */
   viewing: string | undefined;
   onView: (id: string | undefined) => void;
@@ -24,7 +27,7 @@ export interface RunHistoryProps {
 }
 
 /** This session's runs: status, duration, call count; view, replay, export, compare two, import a file. */
-export function RunHistory({ history, viewing, onView, onReplay, onExport, onExportTrace, onRemove, onCompare, onImport }: RunHistoryProps) {
+export function RunHistory({ history, agentFeed, viewing, onView, onReplay, onExport, onExportTrace, onRemove, onCompare, onImport }: RunHistoryProps) {
   const [picked, setPicked] = useState<readonly string[]>([]);
   const [importError, setImportError] = useState<string | undefined>(undefined);
   const toggle = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current.slice(-1), id]));
@@ -45,6 +48,11 @@ export function RunHistory({ history, viewing, onView, onReplay, onExport, onExp
         <button type="button" disabled={a === undefined || b === undefined} onClick={() => a && b && onCompare(a, b)}>
           Compare selected ({picked.length}/2)
         </button>
+        {agentFeed?.on && (
+          <span className="muted" title="Programs that agents run through this app's code-mode MCP endpoint appear here while they run">
+            Agent runs from /api/codemode/mcp appear here live
+          </span>
+        )}
         {viewing !== undefined && (
           <button type="button" onClick={() => onView(undefined)}>
             Back to the live run

@@ -115,6 +115,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
           ) : (
             <RunHistory
               history={history.history}
+              agentFeed={debug.agentFeed}
               viewing={viewing}
               onView={(id) => {
                 setViewing(id);

@@ -14,7 +14,13 @@ import {
   type LoggingLevel,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { EXECUTE_CODE_INPUT_SCHEMA, EXECUTE_CODE_TOOL, SEARCH_TOOLS_DESCRIPTION, SEARCH_TOOLS_INPUT_SCHEMA, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
+import {
+  EXECUTE_CODE_INPUT_SCHEMA,
+  EXECUTE_CODE_TOOL,
+  SEARCH_TOOLS_DESCRIPTION,
+  SEARCH_TOOLS_INPUT_SCHEMA,
+  SEARCH_TOOLS_TOOL,
+} from "../codemode/system-prompt";
 import type { AskClient, CodeModeService, ExecuteOutcome } from "./service";
 
 /** The server's name and version in initialize. */
@@ -47,7 +53,8 @@ export function outcomeResult(outcome: ExecuteOutcome): CallToolResult {
 export function createCodeModeMcpServer(service: CodeModeService): Server {
   const server = new Server(CODE_MODE_SERVER_INFO, {
     capabilities: { tools: {}, logging: {} },
-    instructions: "Code mode: write one program that calls many tools, run it with execute_code. Use search_tools to find functions when the API is not listed.",
+    instructions:
+      "Code mode: write one program that calls many tools, run it with execute_code. Use search_tools to find functions when the API is not listed.",
   });
   const tools: Tool[] = [
     {
@@ -68,7 +75,9 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
     const { name, arguments: args } = request.params;
     if (name === SEARCH_TOOLS_TOOL) {
       const found = service.search(args ?? {});
-      return found.ok ? { content: [{ type: "text", text: found.text }] } : { isError: true, content: [{ type: "text", text: `input error: ${found.message}` }] };
+      return found.ok
+        ? { content: [{ type: "text", text: found.text }] }
+        : { isError: true, content: [{ type: "text", text: `input error: ${found.message}` }] };
     }
     if (name !== EXECUTE_CODE_TOOL) {
       return { isError: true, content: [{ type: "text", text: `Unknown tool "${name}". This server offers ${EXECUTE_CODE_TOOL} and ${SEARCH_TOOLS_TOOL}.` }] };

@@ -23,7 +23,12 @@ import { destructivePolicyFor, type CodeModeOptions } from "./config";
 import { throttledPublisher, type FeedUpdate } from "./run-feed";
 
 /** Runs one program (the thread pool's run). */
-export type ProgramRunner = (run: { request: RunRequest; host: HostFunctions; onEvent?: (event: RunEvent) => void; signal?: AbortSignal }) => Promise<RunResult>;
+export type ProgramRunner = (run: {
+  request: RunRequest;
+  host: HostFunctions;
+  onEvent?: (event: RunEvent) => void;
+  signal?: AbortSignal;
+}) => Promise<RunResult>;
 
 /** Asks the calling client whether a destructive call may go ahead (MCP elicitation); true = yes. */
 export type AskClient = (question: { server: string; tool: string; namespace: string; name: string; args: unknown }, signal: AbortSignal) => Promise<boolean>;
@@ -116,9 +121,11 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       if (!where || !destructive(where.server, where.tool)) return fn;
       const policy = destructivePolicyFor(deps.options, where.server);
       if (policy === "allow") return fn;
-      if (policy === "refuse") return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, `the code-mode server's policy for "${where.server}" is refuse`)));
+      if (policy === "refuse")
+        return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, `the code-mode server's policy for "${where.server}" is refuse`)));
       if (!context.ask)
-        return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, "the policy is to ask, and this client cannot be asked (no elicitation support)")));
+        return () =>
+          Promise.reject(new Error(refusedMessage(where.server, where.tool, "the policy is to ask, and this client cannot be asked (no elicitation support)")));
       return fn;
     });
     // Ask: the playground's approval gate, with the client as the person.
@@ -152,9 +159,20 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       const made: MadeToolCall[] = [];
       // The host functions report into the recorder, which needs their API first: a slot breaks the cycle.
       const slot: { recorder?: RunRecorder } = {};
-      const { host, names } = hostFor(() => slot.recorder, context, (call) => made.push(call));
+      const { host, names } = hostFor(
+        () => slot.recorder,
+        context,
+        (call) => made.push(call),
+      );
       const request: RunRequest = { code, ...(input.data ? { data: input.data } : {}), limits: deps.options.limits };
-      const live = new RunRecorder({ id: runId, code, limits: deps.options.limits, api: hostApiOf(host), names, title: `${context.clientName} · execute_code` });
+      const live = new RunRecorder({
+        id: runId,
+        code,
+        limits: deps.options.limits,
+        api: hostApiOf(host),
+        names,
+        title: `${context.clientName} · execute_code`,
+      });
       slot.recorder = live;
       const feed = deps.publish ? throttledPublisher(deps.publish, () => live.snapshot()) : undefined;
       feed?.tick();
@@ -182,7 +200,8 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
         return { ok: false, message: "search_tools needs `query`: a few keywords" };
       }
       const limit = input.limit === undefined ? 5 : input.limit;
-      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 20) return { ok: false, message: "`limit` must be an integer from 1 to 20" };
+      if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 20)
+        return { ok: false, message: "`limit` must be an integer from 1 to 20" };
       const found = toolSearch.search(input.query, limit);
       return { ok: true, text: found.hits.length === 0 ? `No function matches "${input.query}". Try other words.` : found.text };
     },

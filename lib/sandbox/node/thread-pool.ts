@@ -64,7 +64,12 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
   let running = 0;
   let closed = false;
 
-  const cancelledResult = (): RunResult => ({ ok: false, error: sandboxError("cancelled", "The run was cancelled before it started"), logs: [], stats: noStats });
+  const cancelledResult = (): RunResult => ({
+    ok: false,
+    error: sandboxError("cancelled", "The run was cancelled before it started"),
+    logs: [],
+    stats: noStats,
+  });
 
   const start = (controller: RunController, waiting: Waiting) => {
     const { run, resolve } = waiting;
@@ -114,7 +119,8 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     },
     close() {
       closed = true;
-      for (const waiting of queue.splice(0)) waiting.resolve({ ok: false, error: sandboxError("cancelled", "The sandbox pool closed"), logs: [], stats: noStats });
+      for (const waiting of queue.splice(0))
+        waiting.resolve({ ok: false, error: sandboxError("cancelled", "The sandbox pool closed"), logs: [], stats: noStats });
       for (const controller of all) controller.dispose();
     },
   };

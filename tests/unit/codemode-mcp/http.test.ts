@@ -60,7 +60,12 @@ describe("code-mode MCP server over Streamable HTTP", () => {
     const bare = await fetch(main.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
     });
     expect(bare.status).toBe(401);
     expect(bare.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -103,10 +108,14 @@ describe("code-mode MCP server over Streamable HTTP", () => {
     const agents = await Promise.all([1, 2, 3, 4, 5].map((n) => connect(main.url, `agent-${n}`)));
     const runs = agents.flatMap((client, a) =>
       Array.from({ length: 10 }, (_, i) =>
-        execute(client, `const r = await lab.echo({ message: tag }); const s = await lab.sleep({ ms: 5 }); return { tag: r.message, who: me, slept: s.sleptMs };`, {
-          tag: `a${a}-r${i}`,
-          me: a,
-        }).then((result) => ({ a, i, result })),
+        execute(
+          client,
+          `const r = await lab.echo({ message: tag }); const s = await lab.sleep({ ms: 5 }); return { tag: r.message, who: me, slept: s.sleptMs };`,
+          {
+            tag: `a${a}-r${i}`,
+            me: a,
+          },
+        ).then((result) => ({ a, i, result })),
       ),
     );
     const results = await Promise.all(runs);
@@ -130,7 +139,12 @@ describe("code-mode MCP server over Streamable HTTP", () => {
   it("an unknown session is 404 (the client must initialize again)", async () => {
     const response = await fetch(main.url, {
       method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "mcp-session-id": "nope", "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "mcp-session-id": "nope",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
     });
     expect(response.status).toBe(404);

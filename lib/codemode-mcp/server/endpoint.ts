@@ -1,0 +1,99 @@
+/**
+ * The app's code-mode MCP endpoint (/api/codemode/mcp) and its live run feed
+ * (/api/codemode/runs). Off until the operator configures it: CMP_CODEMODE_CONFIG names the
+ * mcp.json to serve and CMP_CODEMODE_TOKEN (32+ characters) is the bearer token callers send.
+ * The servers connect and the sandbox threads start on the first request. State is per
+ * process, kept on globalThis so that both routes see the same endpoint and feed
+ * (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ */
+import "server-only";
+import type { Env } from "../../http/server/deployment";
+import { RouteError } from "../../http/route-error";
+import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
+import { createCodeModeMcpServer } from "../mcp-server";
+import { CodeModeHttpEndpoint } from "../node/http-endpoint";
+import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "../node/open";
+import { RunFeed } from "../run-feed";
+
+export const CONFIG_ENV = "CMP_CODEMODE_CONFIG";
+export const TOKEN_ENV = "CMP_CODEMODE_TOKEN";
+const MIN_TOKEN_CHARS = 32;
+
+interface EndpointState {
+  feed: RunFeed;
+  opening?: Promise<{ endpoint: CodeModeHttpEndpoint; opened: OpenedCodeModeServer }>;
+}
+
+const KEY = Symbol.for("code-mode-playground.codemode-endpoint");
+function state(): EndpointState {
+  const holder = globalThis as typeof globalThis & { [KEY]?: EndpointState };
+  holder[KEY] ??= { feed: new RunFeed() };
+  return holder[KEY];
+}
+
+/** The configured path and token, or why the endpoint is off. */
+export function codeModeSettings(env: Env): { ok: true; configPath: string; token: string } | { ok: false; reason: string } {
+  const configPath = env[CONFIG_ENV]?.trim() ?? "";
+  const token = env[TOKEN_ENV]?.trim() ?? "";
+  if (configPath === "")
+    return {
+      ok: false,
+      reason: `The code-mode MCP endpoint is off. Start the app with ${CONFIG_ENV}=<path to an mcp.json> and ${TOKEN_ENV}=<a secret of at least ${MIN_TOKEN_CHARS} characters>.`,
+    };
+  if (token.length < MIN_TOKEN_CHARS)
+    return { ok: false, reason: `The code-mode MCP endpoint is off: ${TOKEN_ENV} must be set to a secret of at least ${MIN_TOKEN_CHARS} characters.` };
+  return { ok: true, configPath, token };
+}
+
+/** Answers one request to /api/codemode/mcp. */
+export async function handleCodeModeMcp(request: Request, env: Env = process.env): Promise<Response> {
+  const settings = codeModeSettings(env);
+  if (!settings.ok) throw new RouteError("not_found:codemode", settings.reason);
+  const s = state();
+  s.opening ??= (async () => {
+    const config = await readCodeModeConfig(settings.configPath);
+    const opened = await openCodeModeServer(config, { baseUrl: new URL(request.url).origin, publish: (update) => s.feed.publish(update) });
+    return { opened, endpoint: new CodeModeHttpEndpoint({ token: settings.token, newServer: () => createCodeModeMcpServer(opened.service) }) };
+  })();
+  let endpoint: CodeModeHttpEndpoint;
+  try {
+    ({ endpoint } = await s.opening);
+  } catch (error) {
+    // Try again on the next request: the operator may fix the file or start a server.
+    s.opening = undefined;
+    throw new RouteError("unavailable:codemode", `The code-mode MCP endpoint could not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return endpoint.handle(request);
+}
+
+/** Server-sent events of the endpoint's runs, for the playground page in local mode (the terminal's token). */
+export function codeModeRunStream(request: Request): Response {
+  const verdict = checkLocalRequest(request, { ...localGuardContext(), disabled: false });
+  if (!verdict.ok) throw new RouteError("refused:codemode", verdict.reason);
+  const feed = state().feed;
+  const encoder = new TextEncoder();
+  let unsubscribe: (() => void) | undefined;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    unsubscribe?.();
+    clearInterval(keepAlive);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      const settings = codeModeSettings(process.env);
+      send(`event: status\ndata: ${JSON.stringify(settings.ok ? { on: true } : { on: false, reason: settings.reason })}\n\n`);
+      unsubscribe = feed.subscribe((update) => send(`event: run\ndata: ${JSON.stringify(update)}\n\n`));
+      keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
+      request.signal.addEventListener("abort", stop, { once: true });
+    },
+    cancel: stop,
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no" } });
+}

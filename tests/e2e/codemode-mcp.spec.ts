@@ -1,0 +1,94 @@
+/**
+ * The app's code-mode MCP endpoint (/api/codemode/mcp) in the production build: the official
+ * MCP conformance suite's server scenarios that apply to a tools-only server, an SDK client
+ * whose program runs live in the playground's run history, and refusals through plain HTTP.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { startBearerProxy } from "../fixtures/bearer-proxy";
+import { expect, test } from "./fixtures";
+import { TimelinePanel } from "./pages/timeline-panel";
+
+const run = promisify(execFile);
+const TOKEN = process.env.E2E_CODEMODE_TOKEN ?? "";
+const APP = `http://127.0.0.1:${process.env.E2E_PORT}`;
+const ENDPOINT = `${APP}/api/codemode/mcp`;
+
+const SCENARIOS = ["server-initialize", "ping", "tools-list", "tools-call-error", "logging-set-level", "dns-rebinding-protection"];
+
+test.describe("code-mode MCP endpoint", () => {
+  test("passes the official conformance scenarios for a tools-only server", async () => {
+    test.setTimeout(180_000);
+    // The conformance runner sends no Authorization header; the proxy adds the operator's token, as an agent's config would.
+    const proxy = await startBearerProxy(APP, TOKEN);
+    try {
+      for (const scenario of SCENARIOS) {
+        const { stdout } = await run(
+          process.execPath,
+          ["node_modules/@modelcontextprotocol/conformance/dist/index.js", "server", "--url", `${proxy.url}/api/codemode/mcp`, "--scenario", scenario],
+          { timeout: 60_000 },
+        ).catch((error: { stdout?: string; stderr?: string }) => {
+          throw new Error(`conformance ${scenario} failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+        });
+        expect(stdout, scenario).toMatch(/Passed:\s*\d+\/\d+, 0 failed/);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test("plain HTTP without the token, or with a rebound Host, is refused", async () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const bare = await fetch(ENDPOINT, { method: "POST", headers, body: JSON.stringify(init) });
+    expect(bare.status).toBe(401);
+    const forged = await fetch(ENDPOINT, {
+      method: "POST",
+      headers: { ...headers, authorization: "Bearer not-the-token-at-all-0123456789abcdef" },
+      body: JSON.stringify(init),
+    });
+    expect(forged.status).toBe(401);
+    // The run feed needs the terminal's local token, not the endpoint's.
+    const feed = await fetch(`${APP}/api/codemode/runs`, { headers: { "x-cmp-local-token": TOKEN } });
+    expect(feed.status).toBe(403);
+  });
+
+  test("an agent's program streams into the playground's run history, and opens with its waterfall", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await timeline.openView("Runs");
+    await expect(page.getByText("Agent runs from /api/codemode/mcp appear here live")).toBeVisible();
+
+    const client = new Client({ name: "e2e-agent", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(ENDPOINT), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    try {
+      const program = `const [a, b] = await Promise.all([lab.echo({ message: "one" }), lab.sleep({ ms: 1500 })]);
+const graph = await memory.read_graph({});
+return { echo: a.message, slept: b.sleptMs, entities: graph.entities.length };`;
+      const pending = client.callTool({ name: "execute_code", arguments: { code: program } }) as Promise<CallToolResult>;
+      // While the program sleeps, its run is already listed, unfinished.
+      const row = timeline.runs.getByRole("row").filter({ hasText: "e2e-agent · execute_code" });
+      await expect(row).toContainText("unfinished");
+      const result = await pending;
+      expect(result.structuredContent).toMatchObject({ value: { echo: "one", slept: 1500, entities: 0 } });
+      await expect(row).toContainText("ok");
+      await expect(row.getByRole("cell").nth(4)).toHaveText("3");
+      await page.screenshot({ path: "test-results/codemode-agent-runs.png" });
+      await row.getByRole("button", { name: /^View / }).click();
+      await expect(timeline.rows).toHaveCount(3);
+      await expect(timeline.rows.first()).toContainText("lab.echo");
+    } finally {
+      await client.close();
+    }
+  });
+});
