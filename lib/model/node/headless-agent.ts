@@ -71,7 +71,7 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
       searchTools: (query, limit) => search.search(query, limit).text,
       callTools: classicCallsHandler(classic, runCode),
     },
-    close: connected.close,
+    close: () => connected.close(),
   };
 }
 
