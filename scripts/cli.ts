@@ -1,6 +1,6 @@
 // The `code-mode-playground` command (bin/code-mode-playground.mjs).
 //
-//   code-mode-playground mcp --config mcp.json [--base-url URL]
+//   code-mode-playground mcp --config mcp.json [--base-url URL] [--playground LINK]
 //
 // Serves the servers of an mcp.json as one code-mode MCP server on stdio: `execute_code` runs a
 // program against their typed API in the QuickJS sandbox, `search_tools` finds functions.
@@ -9,8 +9,9 @@
 import { parseArgs } from "node:util";
 import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node/open";
 import { serveStdio } from "../lib/codemode-mcp/node/stdio";
+import { playgroundPublisher, type PlaygroundPublisher } from "../lib/codemode-mcp/node/playground-push";
 
-const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--base-url <url>]
+const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--base-url <url>] [--playground <link>]
 
 Serves the MCP servers of an mcp.json as one code-mode MCP server over stdio, with two tools:
 execute_code (a JavaScript program against their typed API, run in a QuickJS sandbox) and
@@ -19,11 +20,13 @@ server (refuse, allow, ask), mocks, limits and the concurrency cap; see the READ
 
 Options:
   --config <file>    the mcp.json to serve (required)
-  --base-url <url>   resolves relative server URLs in the file`;
+  --base-url <url>   resolves relative server URLs in the file
+  --playground <link>  show every run live in a running playground: the link \`npm start\` printed
+                     (http://127.0.0.1:3000/#cmp-token=…)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { config: { type: "string" }, "base-url": { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+  options: { config: { type: "string" }, "base-url": { type: "string" }, playground: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
 });
 
 function fail(message: string): never {
@@ -39,9 +42,12 @@ if (positionals[0] !== "mcp") fail(positionals[0] ? `Unknown command "${position
 if (!values.config) fail("--config is required.");
 
 let opened: Awaited<ReturnType<typeof openCodeModeServer>>;
+let pusher: PlaygroundPublisher | undefined;
 try {
   const config = await readCodeModeConfig(values.config);
-  opened = await openCodeModeServer(config, { baseUrl: values["base-url"] ?? "http://127.0.0.1" });
+  const warn = (message: string) => process.stderr.write(`code-mode-playground: ${message}\n`);
+  pusher = values.playground ? playgroundPublisher(values.playground, warn) : undefined;
+  opened = await openCodeModeServer(config, { baseUrl: values["base-url"] ?? "http://127.0.0.1", ...(pusher ? { publish: pusher.publish } : {}) });
 } catch (error) {
   process.stderr.write(`code-mode-playground: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
@@ -51,6 +57,7 @@ process.stderr.write(
   `code-mode-playground: serving ${opened.serverNames.join(", ")} as execute_code on stdio (${opened.service.searchFirst ? "search first: the API is over the description budget" : "API in the description"})\n`,
 );
 const stop = async () => {
+  await pusher?.drain();
   await opened.close();
   process.exit(0);
 };

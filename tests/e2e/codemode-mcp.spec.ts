@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startBearerProxy } from "../fixtures/bearer-proxy";
 import { expect, test } from "./fixtures";
@@ -33,7 +34,9 @@ test.describe("code-mode MCP endpoint", () => {
         ).catch((error: { stdout?: string; stderr?: string }) => {
           throw new Error(`conformance ${scenario} failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
         });
-        expect(stdout, scenario).toMatch(/Passed:\s*\d+\/\d+, 0 failed/);
+        const [, passed, total] = /Passed:\s*(\d+)\/(\d+), 0 failed/.exec(stdout) ?? [];
+        expect(Number(total), `${scenario}: checks run\n${stdout}`).toBeGreaterThan(0);
+        expect(passed, `${scenario}: every check passed\n${stdout}`).toBe(total);
       }
     } finally {
       await proxy.close();
@@ -87,6 +90,30 @@ return { echo: a.message, slept: b.sleptMs, entities: graph.entities.length };`;
       await row.getByRole("button", { name: /^View / }).click();
       await expect(timeline.rows).toHaveCount(3);
       await expect(timeline.rows.first()).toContainText("lab.echo");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a stdio code-mode server started with --playground shows its runs in the page too", async ({ page }) => {
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await timeline.openView("Runs");
+    const client = new Client({ name: "stdio-agent", version: "1.0.0" });
+    const link = `${APP}/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`;
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["bin/code-mode-playground.mjs", "mcp", "--config", process.env.E2E_CODEMODE_CONFIG ?? "", "--playground", link],
+      }),
+    );
+    try {
+      const result = (await client.callTool({ name: "execute_code", arguments: { code: `return (await lab.echo({ message: "from stdio" })).message;` } })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ value: "from stdio" });
+      const row = timeline.runs.getByRole("row").filter({ hasText: "stdio-agent · execute_code" });
+      await expect(row).toContainText("ok");
+      await expect(row.getByRole("cell").nth(4)).toHaveText("1");
     } finally {
       await client.close();
     }

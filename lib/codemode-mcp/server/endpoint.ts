@@ -9,6 +9,9 @@
 import "server-only";
 import type { Env } from "../../http/server/deployment";
 import { RouteError } from "../../http/route-error";
+import { readJsonBody } from "../../http/read-body";
+import { runRecordSchema } from "../../timeline/run-file-schema";
+import type { RunRecord } from "../../timeline/run-record";
 import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
 import { createCodeModeMcpServer } from "../mcp-server";
 import { CodeModeHttpEndpoint } from "../node/http-endpoint";
@@ -66,10 +69,32 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
   return endpoint.handle(request);
 }
 
-/** Server-sent events of the endpoint's runs, for the playground page in local mode (the terminal's token). */
-export function codeModeRunStream(request: Request): Response {
+/** A pushed run is at most this large (a record keeps big values as previews). */
+export const MAX_PUSHED_RUN_BYTES = 8 * 1024 * 1024;
+
+function assertLocalCaller(request: Request): void {
   const verdict = checkLocalRequest(request, { ...localGuardContext(), disabled: false });
   if (!verdict.ok) throw new RouteError("refused:codemode", verdict.reason);
+}
+
+/**
+ * A run pushed by a code-mode MCP server in another process (`code-mode-playground mcp
+ * --playground <link>` over stdio): checked like an imported run file, then published on this
+ * app's feed, so it shows in the page like the endpoint's own runs. Local mode and the terminal's token.
+ */
+export async function acceptPushedRun(request: Request): Promise<Response> {
+  assertLocalCaller(request);
+  const body = await readJsonBody(request, MAX_PUSHED_RUN_BYTES, "codemode");
+  const done = typeof body === "object" && body !== null && "done" in body ? body.done : undefined;
+  const record = runRecordSchema.safeParse(typeof body === "object" && body !== null && "record" in body ? body.record : undefined);
+  if (typeof done !== "boolean" || !record.success) throw new RouteError("bad_request:codemode", "Expected { record: <a run record>, done: boolean }.");
+  state().feed.publish({ record: record.data as RunRecord, done });
+  return new Response(null, { status: 204 });
+}
+
+/** Server-sent events of the endpoint's runs, for the playground page in local mode (the terminal's token). */
+export function codeModeRunStream(request: Request): Response {
+  assertLocalCaller(request);
   const feed = state().feed;
   const encoder = new TextEncoder();
   let unsubscribe: (() => void) | undefined;
