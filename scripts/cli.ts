@@ -26,7 +26,12 @@ Options:
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { config: { type: "string" }, "base-url": { type: "string" }, playground: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+  options: {
+    config: { type: "string" },
+    "base-url": { type: "string" },
+    playground: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
 });
 
 function fail(message: string): never {

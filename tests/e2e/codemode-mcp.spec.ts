@@ -109,7 +109,10 @@ return { echo: a.message, slept: b.sleptMs, entities: graph.entities.length };`;
       }),
     );
     try {
-      const result = (await client.callTool({ name: "execute_code", arguments: { code: `return (await lab.echo({ message: "from stdio" })).message;` } })) as CallToolResult;
+      const result = (await client.callTool({
+        name: "execute_code",
+        arguments: { code: `return (await lab.echo({ message: "from stdio" })).message;` },
+      })) as CallToolResult;
       expect(result.structuredContent).toMatchObject({ value: "from stdio" });
       const row = timeline.runs.getByRole("row").filter({ hasText: "stdio-agent · execute_code" });
       await expect(row).toContainText("ok");

@@ -11,6 +11,9 @@ const pkg = require.resolve("@modelcontextprotocol/server-memory/package.json");
 export const MEMORY_BIN = path.join(path.dirname(pkg), (require(pkg) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
 
 /** An mcp.json with the reference memory server (stdio) and the lab and store demo servers (HTTP) at `demoUrl`. */
+/** A header and an env value the config carries, which must never reach a program, a result or a record. */
+export const CONFIG_SECRET = "sk-live-codemode-secret-0123456789abcdef";
+
 export function writeConfig(demoUrlFor: (name: string) => string, codeMode: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), "cmp-codemode-"));
   const file = path.join(dir, "mcp.json");
@@ -18,8 +21,8 @@ export function writeConfig(demoUrlFor: (name: string) => string, codeMode: Reco
     file,
     JSON.stringify({
       mcpServers: {
-        memory: { command: process.execPath, args: [MEMORY_BIN], env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") } },
-        lab: { type: "http", url: demoUrlFor("lab") },
+        memory: { command: process.execPath, args: [MEMORY_BIN], env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl"), API_KEY: CONFIG_SECRET } },
+        lab: { type: "http", url: demoUrlFor("lab"), headers: { authorization: `Bearer ${CONFIG_SECRET}` } },
         store: { type: "http", url: demoUrlFor("store") },
       },
       codeMode,

@@ -13,7 +13,7 @@ import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } fro
 import { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
 import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
 import { RunFeed, type FeedUpdate } from "@/lib/codemode-mcp/run-feed";
-import { execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig } from "./fixtures";
+import { CONFIG_SECRET, execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig } from "./fixtures";
 
 const TOKEN = "test-token-0123456789abcdef0123456789";
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
@@ -87,6 +87,23 @@ describe("code-mode MCP server over Streamable HTTP", () => {
     expect(done?.record.events.at(-1)).toMatchObject({ type: "end", ok: true });
   });
 
+  it("secrets of the config (headers, env) reach neither the program, its result, its console nor the published record", async () => {
+    const client = await connect(main.url, "curious-agent");
+    const result = await execute(
+      client,
+      `const seen = [];
+for (const name of Object.getOwnPropertyNames(globalThis)) { try { seen.push(name + "=" + JSON.stringify(globalThis[name])); } catch { seen.push(name); } }
+console.log(seen.join("\\n"));
+const echo = await lab.echo({ message: "who am I" });
+return { seen, echo, env: typeof process, fn: String(lab.echo) };`,
+    );
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result)).not.toContain(CONFIG_SECRET);
+    const record = published.filter((u) => u.done).at(-1)?.record;
+    expect(record?.title).toBe("curious-agent · execute_code");
+    expect(JSON.stringify(record)).not.toContain(CONFIG_SECRET);
+  });
+
   it("policy refuse: the destructive call is never sent and the program reads why", async () => {
     const client = await connect(main.url, "refused-agent");
     const result = await execute(
@@ -94,6 +111,26 @@ describe("code-mode MCP server over Streamable HTTP", () => {
       `try { await store.place_order({ cartId: "c", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); return "sent"; } catch (e) { return e.message; }`,
     );
     expect(result.structuredContent).toMatchObject({ value: expect.stringContaining("is destructive and was not called") as unknown });
+  });
+
+  it("mocks from the config answer without the server, and arguments are validated against the tool's schema before any call", async () => {
+    const mocked = await serve({
+      destructive: { store: "allow" },
+      mocks: {
+        store: { place_order: { kind: "value", value: { orderId: "mock-1" } } },
+        lab: { echo: { kind: "script", source: "return { message: args.message.toUpperCase() }" } },
+      },
+    });
+    const client = await connect(mocked.url, "mocking-agent");
+    const result = await execute(
+      client,
+      `const order = await store.place_order({ cartId: "c", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" });
+const echo = await lab.echo({ message: "quiet" });
+let invalid;
+try { await lab.sleep({ ms: "long" }); } catch (e) { invalid = e.message; }
+return { order: order.orderId, echo: echo.message, invalid };`,
+    );
+    expect(result.structuredContent).toMatchObject({ value: { order: "mock-1", echo: "QUIET", invalid: expect.stringMatching(/ms/) as unknown } });
   });
 
   it("a client without elicitation under policy ask is refused with the reason", async () => {

@@ -1,0 +1,54 @@
+/** The pool of sandbox worker threads the code-mode MCP server runs programs on (real threads, real QuickJS). */
+import { afterEach, describe, expect, it } from "vitest";
+import { createThreadPool, type ThreadPool } from "@/lib/sandbox/node/thread-pool";
+
+const pools: ThreadPool[] = [];
+afterEach(() => pools.splice(0).forEach((p) => p.close()));
+function pool(size: number, queueLimit: number): ThreadPool {
+  const p = createThreadPool({ size, queueLimit });
+  pools.push(p);
+  return p;
+}
+const sleepHost = { t: { sleep: (args: unknown) => new Promise((resolve) => setTimeout(() => resolve(args), (args as { ms: number }).ms)) } };
+
+describe("sandbox thread pool", () => {
+  it("runs on `size` threads at once, queues the rest in order, and says busy beyond the queue", async () => {
+    const p = pool(2, 2);
+    const started: number[] = [];
+    const runs = [0, 1, 2, 3, 4].map((n) =>
+      p.run({ request: { code: `await t.sleep({ ms: 150 }); return ${n};` }, host: sleepHost, onEvent: (e) => e.type === "call-start" && started.push(n) }),
+    );
+    expect(p.stats()).toMatchObject({ running: 2, queued: 2 });
+    const results = await Promise.all(runs);
+    expect(results.slice(0, 4).map((r) => (r.ok ? r.value : r.error.kind))).toEqual([0, 1, 2, 3]);
+    expect(results[4]).toMatchObject({ ok: false, error: { kind: "busy" } });
+    expect(started.slice(0, 2).sort()).toEqual([0, 1]);
+    expect(started.slice(2)).toEqual([2, 3]);
+    expect(p.stats()).toMatchObject({ running: 0, queued: 0 });
+  }, 30_000);
+
+  it("each run gets a fresh context: nothing a program leaves behind reaches the next", async () => {
+    const p = pool(1, 4);
+    await p.run({ request: { code: "globalThis.leak = 'secret'; return 1;" }, host: {} });
+    expect(await p.run({ request: { code: "return typeof leak;" }, host: {} })).toMatchObject({ ok: true, value: "undefined" });
+  }, 30_000);
+
+  it("a spinning program hits its CPU limit and the thread goes on serving; a queued run cancelled by its signal never starts", async () => {
+    const p = pool(1, 4);
+    const spin = p.run({ request: { code: "while (true) {}", limits: { cpuMs: 200 } }, host: {} });
+    const stop = new AbortController();
+    const queued = p.run({ request: { code: "return 'should not run'" }, host: {}, signal: stop.signal });
+    stop.abort();
+    expect(await queued).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+    expect(await spin).toMatchObject({ ok: false, error: { kind: "timeout", clock: "cpu" } });
+    expect(await p.run({ request: { code: "return 'after'" }, host: {} })).toMatchObject({ ok: true, value: "after" });
+  }, 30_000);
+
+  it("a running program is cancelled by its signal", async () => {
+    const p = pool(1, 0);
+    const stop = new AbortController();
+    const running = p.run({ request: { code: "await t.sleep({ ms: 5000 }); return 1;" }, host: sleepHost, signal: stop.signal });
+    setTimeout(() => stop.abort(), 100);
+    expect(await running).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+  }, 30_000);
+});
