@@ -11,7 +11,6 @@ import type { Env } from "../../http/server/deployment";
 import { RouteError } from "../../http/route-error";
 import { readJsonBody } from "../../http/read-body";
 import { runRecordSchema } from "../../timeline/run-file-schema";
-import type { RunRecord } from "../../timeline/run-record";
 import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
 import { createCodeModeMcpServer } from "../mcp-server";
 import { CodeModeHttpEndpoint } from "../node/http-endpoint";
@@ -88,7 +87,7 @@ export async function acceptPushedRun(request: Request): Promise<Response> {
   const done = typeof body === "object" && body !== null && "done" in body ? body.done : undefined;
   const record = runRecordSchema.safeParse(typeof body === "object" && body !== null && "record" in body ? body.record : undefined);
   if (typeof done !== "boolean" || !record.success) throw new RouteError("bad_request:codemode", "Expected { record: <a run record>, done: boolean }.");
-  state().feed.publish({ record: record.data as RunRecord, done });
+  state().feed.publish({ record: record.data, done });
   return new Response(null, { status: 204 });
 }
 
