@@ -1,5 +1,5 @@
 // Node worker_threads entry of the sandbox: the same protocol as the browser's Web Worker
-// (worker/worker-entry.ts), served on the thread's parent port, with the wasmfile QuickJS build
+// (../worker-entry.ts), served on the thread's parent port, with the wasmfile QuickJS build
 // that reads its .wasm from disk. thread-pool.ts starts these (docs/ARCHITECTURE.md, "The
 // code-mode MCP server").
 import { parentPort } from "node:worker_threads";
