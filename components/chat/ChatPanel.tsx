@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { useEffect, useRef, useState } from "react";
 import type { UseChatModelResult } from "@/components/hooks/use-chat-model";
 import type { UseChatSessionResult } from "@/components/hooks/use-chat-session";
@@ -76,9 +77,12 @@ export function ChatPanel(props: ChatPanelProps) {
         <button type="button" aria-pressed={open === "settings"} onClick={() => toggle("settings")}>
           Settings
         </button>
-        <button type="button" onClick={actions.clear} disabled={state.messages.length === 0 && !busy}>
-          Clear
-        </button>
+        <ConfirmButton
+          label="Clear"
+          question={`Clear ${state.messages.length === 1 ? "the message" : `all ${state.messages.length} messages`}?`}
+          onConfirm={actions.clear}
+          disabled={state.messages.length === 0 && !busy}
+        />
       </div>
       {open === "settings" ? (
         <ChatSettings

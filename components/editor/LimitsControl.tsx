@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { DEFAULT_LIMITS } from "@/lib/sandbox/limits";
 import { checkLimits, EDITABLE_LIMITS, type LimitOverrides } from "@/lib/editor/limits-store";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
@@ -9,6 +9,7 @@ import styles from "./Editor.module.css";
 /** Per-run sandbox limits, edited in the units people think in; invalid values are refused with the sandbox's message. */
 export function LimitsControl({ limits }: { limits: UseRunLimitsResult }) {
   const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   const [error, setError] = useState<string | undefined>(undefined);
   const changed = Object.keys(limits.overrides).length;
 
@@ -23,8 +24,18 @@ export function LimitsControl({ limits }: { limits: UseRunLimitsResult }) {
   };
 
   return (
-    <div className={styles.limitsControl}>
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} title="Sandbox limits for runs">
+    <div
+      className={styles.limitsControl}
+      onKeyDown={(event) => {
+        // Escape closes the popover and gives focus back to its button, like a menu.
+        if (event.key === "Escape" && open) {
+          event.stopPropagation();
+          setOpen(false);
+          toggle.current?.focus();
+        }
+      }}
+    >
+      <button ref={toggle} type="button" aria-expanded={open} onClick={() => setOpen(!open)} title="Sandbox limits for runs">
         Limits{changed > 0 ? ` (${changed} changed)` : ""}
       </button>
       {open && (

@@ -3,7 +3,9 @@
 import type { ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
+import { plural } from "@/lib/text/display";
 import { Badge, toneOf } from "@/components/ui/Badge";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import styles from "./Servers.module.css";
 
 export interface ServerCardProps {
@@ -34,7 +36,7 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
       <div className={`${styles.serverWhere} muted`} title={where}>
         {transportLabel(server.transport)} · {where}
       </div>
-      <StatusLine status={server.enabled ? status : undefined} />
+      <StatusLine status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>
         <button type="button" onClick={onReconnect} disabled={!server.enabled}>
           Reconnect
@@ -42,20 +44,13 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
         <button type="button" onClick={onEdit}>
           Edit
         </button>
-        <button
-          type="button"
-          onClick={() => {
-            if (window.confirm(`Remove the server "${server.name}"?`)) onRemove();
-          }}
-        >
-          Remove
-        </button>
+        <ConfirmButton label="Remove" question={`Remove ${server.name}?`} onConfirm={onRemove} />
       </div>
     </li>
   );
 }
 
-function StatusLine({ status }: { status: ServerStatus | undefined }) {
+function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio: boolean }) {
   if (!status) return null;
   if (status.state === "error") {
     return (
@@ -68,10 +63,12 @@ function StatusLine({ status }: { status: ServerStatus | undefined }) {
   const change = status.lastChange;
   return (
     <div className={`${styles.serverInfo} muted`}>
-      {status.serverInfo.name} {status.serverInfo.version} · protocol {status.protocolVersion} · {status.transport}
-      {status.via === "proxy" ? " via proxy" : ""} · {status.tools.length} tools
-      {status.prompts.length > 0 ? ` · ${status.prompts.length} prompts` : ""}
-      {status.resources.length > 0 ? ` · ${status.resources.length} resources` : ""}
+      {status.serverInfo.name} {status.serverInfo.version} · protocol {status.protocolVersion} ·{" "}
+      {/* A stdio server reaches the page through the local bridge's HTTP session; what the person set up is stdio. */}
+      {stdio ? "stdio via the local bridge" : status.transport}
+      {status.via === "proxy" ? " via proxy" : ""} · {plural(status.tools.length, "tool")}
+      {status.prompts.length > 0 ? ` · ${plural(status.prompts.length, "prompt")}` : ""}
+      {status.resources.length > 0 ? ` · ${plural(status.resources.length, "resource")}` : ""}
       {(status.prompts.length > 0 || status.resources.length > 0) && (
         <details className={styles.serverExtras}>
           <summary>Prompts and resources</summary>

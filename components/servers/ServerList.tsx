@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { useState } from "react";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import { ServerCard } from "./ServerCard";
@@ -65,15 +66,13 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
         <button type="button" onClick={() => registry.restoreDemoServers()}>
           Restore demo servers
         </button>
-        <button
-          type="button"
+        <ConfirmButton
+          label="Forget secrets"
+          question="Forget every header, token and env value stored in this browser?"
+          confirmLabel="Forget them"
           title="Headers, tokens and env values are kept in this browser's localStorage only"
-          onClick={() => {
-            if (window.confirm("Forget every header, token and env value stored in this browser?")) registry.forgetSecrets();
-          }}
-        >
-          Forget secrets
-        </button>
+          onConfirm={() => registry.forgetSecrets()}
+        />
       </div>
       <p className="muted small">
         Servers are kept in this browser&apos;s localStorage; headers, tokens and env values under a separate key that &ldquo;Forget secrets&rdquo; wipes. They

@@ -48,7 +48,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
       <div className={`tabs toolbar ${styles.filters}`} role="tablist" aria-label="Timeline views" style={{ padding: "4px 10px 0" }}>
         {tabButton("calls", viewing ? `Calls (${viewing})` : "Calls")}
         {tabButton("runs", `Runs (${history.history.length})`)}
-        {tabButton("tools", countMocks(mocks.mocks) > 0 ? `Tools (${countMocks(mocks.mocks)} mocked)` : "Tools")}
+        {tabButton("tools", countMocks(mocks.mocks) > 0 ? `Mocks & approvals (${countMocks(mocks.mocks)} mocked)` : "Mocks & approvals")}
       </div>
       {replay && (
         <div className={styles.banner} role="status">

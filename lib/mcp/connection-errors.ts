@@ -17,6 +17,8 @@ export type ConnectionErrorKind =
   | "cors-or-network"
   | "refused-by-proxy"
   | "protocol"
+  /** A local (stdio) server's command did not start or ended at once. */
+  | "start-failed"
   | "disconnected"
   | "unsupported";
 

@@ -5,10 +5,7 @@
  */
 import type { ShareState } from "./schema";
 import { looksLikeSecret, secretLines } from "../secrets/patterns";
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+import { plural } from "../text/display";
 
 /** One short phrase per part of the share, in display order ("3 servers (1 needs connection)", "code, 12 lines"). */
 export function describeShare(state: ShareState): string[] {

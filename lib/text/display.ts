@@ -110,3 +110,8 @@ export function prettyJsonCut(value: unknown, max: number): string {
   const shown = truncateForDisplay(value, max);
   return shown.truncated ? `${shown.text}\n(cut at ${max.toLocaleString("en")} characters)` : shown.text;
 }
+
+/** "1 tool", "3 tools": a count with its noun, singular when it is one. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -55,7 +55,7 @@ export class TimelinePanel {
     await expect(tab).toHaveAttribute("aria-selected", "true");
   }
 
-  async openView(name: "Calls" | "Runs" | "Tools"): Promise<void> {
+  async openView(name: "Calls" | "Runs" | "Mocks & approvals"): Promise<void> {
     const tab = this.views.getByRole("tab", { name: new RegExp(`^${name}`) });
     await tab.click();
     await expect(tab).toHaveAttribute("aria-selected", "true");
@@ -143,7 +143,7 @@ export class TimelinePanel {
 
   /** Tools tab: gives `server.fn` a fixed JSON result. */
   async mockValue(server: string, fn: string, value: unknown): Promise<void> {
-    await this.openView("Tools");
+    await this.openView("Mocks & approvals");
     const label = `${server}.${fn}`;
     const item = this.output
       .getByRole("region", { name: `Tools of ${server}` })

@@ -65,6 +65,13 @@ describe("withStdioBridge", () => {
     expect((error as ConnectionError).kind).toBe("forbidden");
     expect((error as ConnectionError).message).toContain("not on loopback");
 
+    // A command that does not start is a start failure, not a protocol error.
+    for (const code of ["start_failed:stdio", "exited:stdio"]) {
+      const failed = vi.fn(() => Promise.reject(new StdioBridgeClientError(code, 'Command not found: "nope"', 502)));
+      const startError = await withStdioBridge(() => TOKEN, vi.fn(), failed)(stdio, options).catch((e: unknown) => e);
+      expect((startError as ConnectionError).kind).toBe("start-failed");
+    }
+
     const bridge = fakeBridge();
     const failing = vi.fn(() => Promise.reject(new ConnectionError("timeout", "no answer")));
     await expect(
