@@ -185,6 +185,15 @@ export function ChatSettings(props: ChatSettingsProps) {
           ) : null}
         </label>
         <label>
+          <input
+            type="checkbox"
+            checked={settings.askEachDestructive}
+            disabled={!stepMode}
+            onChange={(e) => update({ askEachDestructive: e.target.checked })}
+          />{" "}
+          Ask for each destructive call too (otherwise approving a program in step mode approves its destructive calls)
+        </label>
+        <label>
           <input type="checkbox" checked={settings.returnDirectly} onChange={(e) => update({ returnDirectly: e.target.checked })} /> Return directly: show the
           program&apos;s value as the answer, without another model turn
         </label>

@@ -6,6 +6,7 @@ import { describeOutput } from "@/lib/model/tool-output";
 import type { CodeModeUIMessage, ExecuteCodeOutput, SearchToolsOutput } from "@/lib/model/types";
 import { formatJson } from "./format";
 import styles from "./ToolCallCard.module.css";
+import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
 
 /** A tool part of an assistant message. */
 export type ToolPart = Extract<CodeModeUIMessage["parts"][number], { toolCallId: string }>;
@@ -22,12 +23,13 @@ function nameOf(part: ToolPart): string {
   return part.type === "dynamic-tool" ? part.toolName : part.type.slice("tool-".length);
 }
 
-function statusOf(part: ToolPart, activity: ToolActivity | undefined): { label: string; tone: Tone } {
+function statusOf(part: ToolPart, activity: ToolActivity | undefined, waitingFor: string | undefined): { label: string; tone: Tone } {
   switch (part.state) {
     case "input-streaming":
       return { label: "writing…", tone: "pending" };
     case "input-available":
       if (activity === "approval") return { label: "waiting for you: Run or Skip in the editor", tone: "pending" };
+      if (activity === "running" && waitingFor) return { label: waitingFor, tone: "pending" };
       return { label: activity === "running" ? "running…" : "waiting", tone: "pending" };
     case "output-available": {
       const output = part.output as Partial<ExecuteCodeOutput> | undefined;
@@ -78,51 +80,57 @@ function CodeOutput({ output }: { output: ExecuteCodeOutput }) {
 /** One tool call inline in the chat: the code (or query), its status, and its value or error. */
 export function ToolCallCard({ part, activity, onShowRun }: ToolCallCardProps) {
   const name = nameOf(part);
-  const status = statusOf(part, activity);
+  // A running program's call waits for the person: the card says so and carries the same buttons.
+  const waiting = useWaiting();
+  const waitingHere = part.state === "input-available" && activity === "running" && waiting.pending.length > 0;
+  const status = statusOf(part, activity, waitingHere ? waitingLabel(waiting.pending) : undefined);
   // Open while the person has something to do or see right away; otherwise collapsed.
   const [open, setOpen] = useState(activity === "approval" || status.tone === "error");
   const input = (part.input ?? {}) as { code?: unknown; query?: unknown; limit?: unknown };
   const isCode = name === "execute_code";
   return (
-    <details className={styles.card} open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="tool-call">
-      <summary>
-        <span className={styles.name}>{name}</span>
-        <span className={`${styles.status} ${styles[status.tone]}`}>{status.label}</span>
-        {isCode && part.state === "output-available" && onShowRun ? (
-          <button
-            type="button"
-            className={styles.showRun}
-            onClick={(e) => {
-              e.preventDefault();
-              onShowRun(part.toolCallId);
-            }}
-          >
-            Show run
-          </button>
-        ) : null}
-      </summary>
-      <div className={styles.body}>
-        {isCode ? (
-          // A malformed call leaves the raw argument text as its input: show that.
-          <pre className={styles.source}>{typeof input.code === "string" ? input.code : typeof part.input === "string" ? part.input : ""}</pre>
-        ) : part.input === undefined ? null : (
-          <p className={styles.note}>
-            {typeof input.query === "string" ? `Query: ${input.query}` : formatJson(part.input)}
-            {typeof input.limit === "number" ? ` (limit ${input.limit})` : ""}
-          </p>
-        )}
-        {part.state === "output-available" &&
-          (isCode ? (
-            <CodeOutput output={part.output as ExecuteCodeOutput} />
-          ) : (
-            <pre className={styles.value}>{(part.output as Partial<SearchToolsOutput>).declarations ?? formatJson(part.output)}</pre>
-          ))}
-        {part.state === "output-error" && (
-          <div className={styles.callError} role="alert">
-            {part.errorText}
-          </div>
-        )}
-      </div>
-    </details>
+    <>
+      <details className={styles.card} open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="tool-call">
+        <summary>
+          <span className={styles.name}>{name}</span>
+          <span className={`${styles.status} ${styles[status.tone]}`}>{status.label}</span>
+          {isCode && part.state === "output-available" && onShowRun ? (
+            <button
+              type="button"
+              className={styles.showRun}
+              onClick={(e) => {
+                e.preventDefault();
+                onShowRun(part.toolCallId);
+              }}
+            >
+              Show run
+            </button>
+          ) : null}
+        </summary>
+        <div className={styles.body}>
+          {isCode ? (
+            // A malformed call leaves the raw argument text as its input: show that.
+            <pre className={styles.source}>{typeof input.code === "string" ? input.code : typeof part.input === "string" ? part.input : ""}</pre>
+          ) : part.input === undefined ? null : (
+            <p className={styles.note}>
+              {typeof input.query === "string" ? `Query: ${input.query}` : formatJson(part.input)}
+              {typeof input.limit === "number" ? ` (limit ${input.limit})` : ""}
+            </p>
+          )}
+          {part.state === "output-available" &&
+            (isCode ? (
+              <CodeOutput output={part.output as ExecuteCodeOutput} />
+            ) : (
+              <pre className={styles.value}>{(part.output as Partial<SearchToolsOutput>).declarations ?? formatJson(part.output)}</pre>
+            ))}
+          {part.state === "output-error" && (
+            <div className={styles.callError} role="alert">
+              {part.errorText}
+            </div>
+          )}
+        </div>
+      </details>
+      {waitingHere ? <WaitingPrompts /> : null}
+    </>
   );
 }

@@ -68,17 +68,20 @@ export function EditorPanel(props: EditorPanelProps) {
         <button type="button" onClick={onStop} disabled={!running}>
           Stop
         </button>
-        <button type="button" className="primary" onClick={onRun} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
-          Run <kbd>Ctrl+Enter</kbd>
-        </button>
+        {/* In step mode the banner below holds the one Run (it sends the result to the model). */}
+        {!pending && (
+          <button type="button" className="primary" onClick={onRun} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
+            Run <kbd>Ctrl+Enter</kbd>
+          </button>
+        )}
       </div>
       {pending && (
         <div className={styles.stepBanner} role="alert" aria-label="Model code waiting">
           <span>
             <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model, or Skip.
           </span>
-          <button type="button" className="primary" onClick={onRun}>
-            Run
+          <button type="button" className="primary" onClick={onRun} aria-keyshortcuts="Control+Enter Meta+Enter">
+            Run <kbd>Ctrl+Enter</kbd>
           </button>
           <button type="button" onClick={onSkip}>
             Skip

@@ -43,7 +43,7 @@ export interface UseChatBridgeResult {
   connectedServers: readonly string[];
   /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
   pending: PendingCodeApproval | undefined;
-  approve: () => void;
+  approve: (options?: { askEachDestructive?: boolean }) => void;
   skip: () => void;
   history: readonly ChatCodeEntry[];
 }
@@ -68,6 +68,10 @@ export interface ChatBridgeDeps {
 export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: ChatBridgeDeps): UseChatBridgeResult {
   const [history, setHistory] = useState<ChatCodeEntry[]>([]);
   const [pending, setPending] = useState<PendingCodeApproval | undefined>(undefined);
+  const pendingRef = useRef<PendingCodeApproval | undefined>(undefined);
+  useEffect(() => {
+    pendingRef.current = pending;
+  }, [pending]);
   const resolveRef = useRef<((decision: CodeApprovalDecision) => void) | null>(null);
   // Approve sends whatever the editor holds at that moment (the person may have edited the code).
   const codeRef = useRef(editor.code);
@@ -83,11 +87,15 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     setHistory((list) => [{ toolCallId, code, at: Date.now() }, ...list.filter((e) => e.toolCallId !== toolCallId)].slice(0, MAX_HISTORY));
   }, []);
 
+  // The program the person just approved in step mode, when that approval covers its destructive calls.
+  const preApproved = useRef<string | undefined>(undefined);
   const runCode = useCallback(
     (code: string, toolCallId: string) => {
       setCode(code);
       remember(toolCallId, code);
-      return run(code, prepareHost, observer, limits);
+      const approved = preApproved.current === toolCallId;
+      preApproved.current = undefined;
+      return run(code, approved ? (report) => prepareHost(report, { preApproved: true }) : prepareHost, observer, limits);
     },
     [setCode, remember, run, prepareHost, observer, limits],
   );
@@ -122,7 +130,13 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     [setCode, remember],
   );
 
-  const approve = useCallback(() => settle({ action: "run", code: codeRef.current }), [settle]);
+  const approve = useCallback(
+    (options: { askEachDestructive?: boolean } = {}) => {
+      preApproved.current = options.askEachDestructive ? undefined : pendingRef.current?.toolCallId;
+      settle({ action: "run", code: codeRef.current });
+    },
+    [settle],
+  );
   const skip = useCallback(() => settle({ action: "skip", message: "The person chose not to run this code." }), [settle]);
   const stopRun = useCallback(() => {
     stop();

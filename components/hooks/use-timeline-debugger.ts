@@ -30,10 +30,16 @@ export interface ReplayChoice {
   onMismatch: "stop" | "live";
 }
 
+/** How one run's host functions are prepared. */
+export interface PrepareOptions {
+  /** The person approved this program (step mode): its calls that need approval are approved, and marked so. */
+  preApproved?: boolean;
+}
+
 /** Everything the timeline's debugging tools need, from one hook. */
 export interface UseTimelineDebuggerResult {
   /** Pass as use-sandbox-run's prepareHost: live servers behind mocks > replay > approvals, with recording. */
-  prepareHost: (report: (callId: number, info: HostReport) => void) => HostFunctions;
+  prepareHost: (report: (callId: number, info: HostReport) => void, options?: PrepareOptions) => HostFunctions;
   /** Pass as use-sandbox-run's run observer: records each run into the history. */
   observer: RunObserver;
   history: UseTimelineHistoryResult;
@@ -76,7 +82,7 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
   const { gate, denyAll } = approvals;
   const { runScript } = mocks;
   const prepareHost = useCallback(
-    (report: (callId: number, info: HostReport) => void): HostFunctions => {
+    (report: (callId: number, info: HostReport) => void, options: PrepareOptions = {}): HostFunctions => {
       const { mocks: table, replay: choice, namespaces: names } = latest.current;
       const run: CurrentRun = { recorder: undefined, early: [], replayOf: choice?.record.id };
       current.current = run;
@@ -91,7 +97,7 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
         live: hostFor(onInfo, onProgress),
         names,
         onInfo,
-        approvals: gate,
+        approvals: options.preApproved ? { ...gate, request: () => Promise.resolve("approve" as const) } : gate,
         mocks: table,
         runScript,
         ...(choice ? { replay: { record: choice.record, onMismatch: choice.onMismatch, onDivergence: setDivergence } } : {}),

@@ -8,6 +8,7 @@ import { TimelinePanel } from "@/components/timeline/TimelinePanel";
 import type { CallRecordsState } from "@/lib/timeline/call-records";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import { Badge, toneOf } from "@/components/ui/Badge";
+import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
 
 export interface OutputPanelProps {
   state: RunView;
@@ -22,8 +23,10 @@ export interface OutputPanelProps {
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
 export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
   const [tab, setTab] = useState<"output" | "timeline">("output");
-  const label = statusLabel(state);
-  const tone = state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
+  const waiting = useWaiting();
+  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending) : undefined;
+  const label = waitingFor ?? statusLabel(state);
+  const tone = waitingFor ? "waiting" : state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
 
   return (
     <section className="panel" aria-label="Output">
@@ -34,6 +37,12 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
           </button>
           <button type="button" role="tab" aria-selected={tab === "timeline"} onClick={() => setTab("timeline")}>
             Timeline
+            {waiting.pending.length > 0 ? (
+              <>
+                {" "}
+                <Badge tone="waiting">{waiting.pending.length} waiting</Badge>
+              </>
+            ) : null}
           </button>
         </div>
         <span className="spacer" />
@@ -48,7 +57,10 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
       </div>
       <div className="panel-body" role="tabpanel">
         {tab === "output" ? (
-          <OutputBody state={state} />
+          <>
+            <WaitingPrompts />
+            <OutputBody state={state} />
+          </>
         ) : (
           <TimelinePanel calls={calls} run={state} debug={debug} onUseCode={onUseCode} {...(onRevealLine ? { onRevealLine } : {})} />
         )}

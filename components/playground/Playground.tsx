@@ -1,7 +1,7 @@
 "use client";
 
 import { browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
 import { ChatPanel } from "@/components/chat/ChatPanel";
@@ -13,6 +13,7 @@ import { useEditorCode } from "@/components/hooks/use-editor-code";
 import { useToolCatalog } from "@/components/hooks/use-tool-catalog";
 import { useMcp } from "@/components/hooks/use-mcp";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
+import { WaitingContext } from "@/components/timeline/Waiting";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
@@ -102,109 +103,122 @@ export function Playground() {
   const columns = useDefaultLayout({ id: "cmp-columns", storage: safeStorage() });
   const rows = useDefaultLayout({ id: "cmp-rows", storage: safeStorage() });
 
+  const waiting = useMemo(() => ({ pending: debug.approvals.pending, decide: debug.approvals.decide }), [debug.approvals.pending, debug.approvals.decide]);
+  useWaitingTitle(waiting.pending.length);
+
   return (
-    <div className="app">
-      <header className="app-header">
-        <h1>Code Mode Playground</h1>
-        <span className="tagline">The model writes one program; it runs in a QuickJS sandbox; every tool call lands on a timeline.</span>
-        <span className="spacer" />
-        <span className="muted" data-testid="sandbox-state">
-          {sandbox.ready ? "sandbox ready" : "sandbox starting…"}
-        </span>
-        <button type="button" onClick={() => setEvaluating(true)} title="Run an eval suite: prompts × modes × models, with assertions">
-          Evals
-        </button>
-        <button type="button" onClick={() => setComparing(true)} title="Run one prompt in code mode and classic mode side by side">
-          Compare modes
-        </button>
-        <button type="button" onClick={() => setSharing(true)}>
-          Share
-        </button>
-      </header>
-      <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
-      {evaluating && (
-        <EvalsDialog
-          evals={evals}
-          approvals={debug.approvals}
-          onClose={() => {
-            evals.stop();
-            setEvaluating(false);
-          }}
-        />
-      )}
-      {comparing && (
-        <CompareDialog
-          compare={compare}
-          initialPrompt={lastUserMessage(chat.state.messages)?.text ?? ""}
-          approvals={debug.approvals}
-          onClose={() => {
-            compare.stop();
-            setComparing(false);
-          }}
-        />
-      )}
-      {sharing && (
-        <ShareDialog
-          inputs={{
-            servers: mcp.servers,
-            toolSnapshots: mcp.serverTools,
-            code: editor.code,
-            systemPrompt: catalog.systemPrompt,
-            limits: limits.overrides,
-            messages: chat.state.messages,
-            model: { provider: chatModel.provider, id: chatModel.modelId },
-            runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
-          }}
-          onOpenFile={shareLink.openFile}
-          onClose={() => setSharing(false)}
-        />
-      )}
-      <main className="app-main">
-        <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
-          <Panel id="servers" defaultSize="23%" minSize="12%">
-            <ServersPanel mcp={mcp} catalog={catalog} onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))} />
-          </Panel>
-          <Separator className="separator" />
-          <Panel id="chat" defaultSize="25%" minSize="15%">
-            <ChatPanel chat={chat} model={chatModel} hasDestructiveTools={bridge.hasDestructiveTools} connectedServers={bridge.connectedServers} />
-          </Panel>
-          <Separator className="separator" />
-          <Panel id="work" defaultSize="52%" minSize="25%">
-            <Group orientation="vertical" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
-              <Panel id="editor" defaultSize="58%" minSize="15%">
-                <EditorPanel
-                  code={editor.code}
-                  onCodeChange={editor.setCode}
-                  onReset={editor.reset}
-                  running={sandbox.running}
-                  onRun={bridge.pending ? bridge.approve : runFromEditor}
-                  pending={bridge.pending}
-                  onSkip={bridge.skip}
-                  history={bridge.history}
-                  editorHandle={editorHandle}
-                  limits={limits}
-                  onStop={sandbox.stop}
-                  errorMarker={sandbox.errorMarker}
-                  declarations={catalog.declarations.text}
-                />
-              </Panel>
-              <Separator className="separator separator-h" />
-              <Panel id="output" defaultSize="42%" minSize="10%">
-                <OutputPanel
-                  state={sandbox.state}
-                  calls={sandbox.calls}
-                  debug={debug}
-                  onUseCode={editor.setCode}
-                  onSendToChat={sendManualRun}
-                  onRevealLine={revealLine}
-                />
-              </Panel>
-            </Group>
-          </Panel>
-        </Group>
-      </main>
-    </div>
+    <WaitingContext value={waiting}>
+      <div className="app">
+        <header className="app-header">
+          <h1>Code Mode Playground</h1>
+          <span className="tagline">The model writes one program; it runs in a QuickJS sandbox; every tool call lands on a timeline.</span>
+          <span className="spacer" />
+          <span className="muted" data-testid="sandbox-state">
+            {sandbox.ready ? "sandbox ready" : "sandbox starting…"}
+          </span>
+          <button type="button" onClick={() => setEvaluating(true)} title="Run an eval suite: prompts × modes × models, with assertions">
+            Evals
+          </button>
+          <button type="button" onClick={() => setComparing(true)} title="Run one prompt in code mode and classic mode side by side">
+            Compare modes
+          </button>
+          <button type="button" onClick={() => setSharing(true)}>
+            Share
+          </button>
+        </header>
+        <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
+        {evaluating && (
+          <EvalsDialog
+            evals={evals}
+            approvals={debug.approvals}
+            onClose={() => {
+              evals.stop();
+              setEvaluating(false);
+            }}
+          />
+        )}
+        {comparing && (
+          <CompareDialog
+            compare={compare}
+            initialPrompt={lastUserMessage(chat.state.messages)?.text ?? ""}
+            approvals={debug.approvals}
+            onClose={() => {
+              compare.stop();
+              setComparing(false);
+            }}
+          />
+        )}
+        {sharing && (
+          <ShareDialog
+            inputs={{
+              servers: mcp.servers,
+              toolSnapshots: mcp.serverTools,
+              code: editor.code,
+              systemPrompt: catalog.systemPrompt,
+              limits: limits.overrides,
+              messages: chat.state.messages,
+              model: { provider: chatModel.provider, id: chatModel.modelId },
+              runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
+            }}
+            onOpenFile={shareLink.openFile}
+            onClose={() => setSharing(false)}
+          />
+        )}
+        <main className="app-main">
+          <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
+            <Panel id="servers" defaultSize="23%" minSize="12%">
+              <ServersPanel mcp={mcp} catalog={catalog} onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))} />
+            </Panel>
+            <Separator className="separator" />
+            <Panel id="chat" defaultSize="25%" minSize="15%">
+              <ChatPanel chat={chat} model={chatModel} hasDestructiveTools={bridge.hasDestructiveTools} connectedServers={bridge.connectedServers} />
+            </Panel>
+            <Separator className="separator" />
+            <Panel id="work" defaultSize="52%" minSize="25%">
+              <Group orientation="vertical" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
+                <Panel id="editor" defaultSize="58%" minSize="15%">
+                  <EditorPanel
+                    code={editor.code}
+                    onCodeChange={editor.setCode}
+                    onReset={editor.reset}
+                    running={sandbox.running}
+                    onRun={bridge.pending ? () => bridge.approve({ askEachDestructive: chatModel.settings.askEachDestructive }) : runFromEditor}
+                    pending={bridge.pending}
+                    onSkip={bridge.skip}
+                    history={bridge.history}
+                    editorHandle={editorHandle}
+                    limits={limits}
+                    onStop={sandbox.stop}
+                    errorMarker={sandbox.errorMarker}
+                    declarations={catalog.declarations.text}
+                  />
+                </Panel>
+                <Separator className="separator separator-h" />
+                <Panel id="output" defaultSize="42%" minSize="10%">
+                  <OutputPanel
+                    state={sandbox.state}
+                    calls={sandbox.calls}
+                    debug={debug}
+                    onUseCode={editor.setCode}
+                    onSendToChat={sendManualRun}
+                    onRevealLine={revealLine}
+                  />
+                </Panel>
+              </Group>
+            </Panel>
+          </Group>
+        </main>
+      </div>
+    </WaitingContext>
   );
+}
+
+/** The tab's title carries a marker while something waits for the person, so it shows from another tab too. */
+function useWaitingTitle(waiting: number): void {
+  useEffect(() => {
+    const base = document.title.replace(/^● Waiting for you · /, "");
+    document.title = waiting > 0 ? `● Waiting for you · ${base}` : base;
+  }, [waiting]);
 }
 
 type LayoutStorage = Pick<Storage, "getItem" | "setItem">;

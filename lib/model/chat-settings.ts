@@ -25,6 +25,8 @@ const settingsSchema = z.object({
   maxSteps: z.number().int().min(1).max(100).default(DEFAULT_MAX_STEPS),
   /** Unset: on when a connected server has destructive tools. */
   stepMode: z.boolean().optional(),
+  /** Step mode: approving a program covers its destructive calls, unless this asks for each one as well. */
+  askEachDestructive: z.boolean().default(false),
   returnDirectly: z.boolean().default(false),
   /** Tokens a program's value may take before it reaches the model cut, with a note. */
   resultBudgetTokens: z.number().int().min(200).max(200_000).default(DEFAULT_RESULT_BUDGET_TOKENS),

@@ -146,6 +146,43 @@ test.describe("compare", () => {
   });
 });
 
+test.describe("step mode with a destructive call", () => {
+  test("approving the program in the editor covers its place_order: it asks once; with 'ask for each destructive call' it asks again, in the chat's card too", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const chat = page.getByRole("region", { name: "Chat" });
+    const prompt = "Order two margheritas from the best-rated open pizza place near Kreuzberg, paying by card to Oranienstraße 25.";
+    await chat.getByRole("button", { name: prompt }).click();
+    const waiting = page.getByRole("alert", { name: "Model code waiting" });
+    await expect(waiting).toBeVisible({ timeout: 20_000 });
+    // One Run in step mode: the banner's (it sends the result to the model).
+    await expect(playground.editor.getByRole("button", { name: /^Run/ })).toHaveCount(1);
+    await waiting.getByRole("button", { name: "Run" }).click();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    await expect(page.getByRole("region", { name: "Waiting for you" })).toHaveCount(0);
+    await expect(chat.getByRole("log", { name: "Conversation" })).toContainText(/order/i, { timeout: 20_000 });
+
+    // Now ask for each destructive call as well: the card in the chat says what waits, with the buttons.
+    await chat.getByRole("button", { name: "Settings" }).click();
+    await chat.getByRole("checkbox", { name: /Ask for each destructive call too/ }).check();
+    await chat.getByRole("button", { name: "Settings" }).click();
+    await chat.getByRole("textbox", { name: "Message" }).fill(prompt);
+    await chat.getByRole("button", { name: "Send" }).click();
+    await expect(waiting).toBeVisible({ timeout: 20_000 });
+    await waiting.getByRole("button", { name: "Run" }).click();
+    const card = chat.getByRole("region", { name: "Waiting for you" });
+    await expect(card).toContainText("Waiting for you: store.place_order", { timeout: 20_000 });
+    await expect(chat.getByTestId("tool-call").last()).toContainText("waiting for you: store.place_order");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: "test-results/waiting-chat-1280.png" });
+    await card.getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+  });
+});
+
 test.describe("compare with a destructive tool", () => {
   test("each lane's place_order waits for approval inside the compare; deny in one lane, approve in the other", async ({ page }) => {
     await new PlaygroundPage(page).goto();

@@ -219,6 +219,29 @@ test.describe("the debugging timeline", () => {
     await expect(playground.error).toContainText("in lab.echo (call #2)");
   });
 
+  test("a wait is impossible to miss: the Output tab says what waits and answers it, the Timeline tab and the page title carry a marker", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("store");
+    await playground.setCode(orderCode(1));
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("waiting for you: store.place_order");
+    const output = page.getByRole("region", { name: "Output" });
+    await expect(output.getByRole("tab", { name: /Timeline/ })).toContainText("1 waiting");
+    await expect(page).toHaveTitle(/^● Waiting for you · /);
+    const here = output.getByRole("region", { name: "Waiting for you" });
+    await expect(here).toContainText("Waiting for you: store.place_order");
+    await expect(here).toContainText(`"deliveryAddress": "${ORDER_ADDRESS}"`);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: "test-results/waiting-output-1280.png" });
+    await here.getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual([{ status: "confirmed", total: 21.5 }]);
+    await expect(here).toHaveCount(0);
+    await expect(output.getByRole("tab", { name: /Timeline/ })).not.toContainText("waiting");
+    await expect(page).not.toHaveTitle(/Waiting for you/);
+  });
+
   test("place_order waits for approval on its row; deny throws in the guest, approve places the order", async ({ page }) => {
     const requests = new DemoToolCalls(page);
     const playground = new PlaygroundPage(page);
@@ -238,7 +261,7 @@ test.describe("the debugging timeline", () => {
     await expect(prompt).toContainText(`"deliveryAddress": "${ORDER_ADDRESS}"`);
     await expect(prompt).toContainText('"paymentMethod": "card"');
     await expect(timeline.row(3).getByRole("group", { name: "Approve store.place_order?" })).toBeVisible();
-    await expect(playground.status).toHaveText("running");
+    await expect(playground.status).toHaveText("waiting for you: store.place_order");
     await prompt.getByRole("button", { name: "Deny" }).click();
     await expect(playground.status).not.toHaveText("running");
     await expect(prompt).toHaveCount(0);
