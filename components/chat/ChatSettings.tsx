@@ -43,7 +43,16 @@ export function ChatSettings(props: ChatSettingsProps) {
   return (
     <form className={styles.settings} aria-label="Chat settings" onSubmit={(e) => e.preventDefault()}>
       <label htmlFor={`${id}-provider`}>Provider</label>
-      <select id={`${id}-provider`} value={provider} onChange={(e) => update({ provider: e.target.value as ProviderId })}>
+      <select
+        id={`${id}-provider`}
+        value={provider}
+        onChange={(e) => {
+          const next = e.target.value as ProviderId;
+          // An endpoint that needs a base URL starts from its most common one rather than an empty field.
+          const preset = settings.baseURL.trim() === "" ? providerInfo(next).presets?.[0]?.baseURL : undefined;
+          update({ provider: next, ...(preset ? { baseURL: preset } : {}) });
+        }}
+      >
         {PROVIDERS.map((p) => (
           <option key={p.id} value={p.id}>
             {providerLabel(p.id, serverKeys, keys)}

@@ -41,14 +41,14 @@ export function EditorPanel(props: EditorPanelProps) {
         <h2>Editor</h2>
         {history.length > 0 && (
           <select
-            aria-label="Code from the chat"
+            aria-label="Code history"
             value=""
             onChange={(e) => {
               const entry = history.find((h) => h.toolCallId === e.target.value);
               if (entry) onCodeChange(entry.code);
             }}
           >
-            <option value="">Code from the chat ({history.length})…</option>
+            <option value="">Code history ({history.length})…</option>
             {history.map((h, i) => (
               <option key={h.toolCallId} value={h.toolCallId}>
                 #{history.length - i} · {new Date(h.at).toLocaleTimeString()} ·{" "}

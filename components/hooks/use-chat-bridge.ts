@@ -44,6 +44,8 @@ export interface UseChatBridgeResult {
   /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
   pending: PendingCodeApproval | undefined;
   approve: (options?: { askEachDestructive?: boolean }) => void;
+  /** Puts code into the editor as a history entry (what the editor held before is kept in the history too). */
+  putCode: (code: string, label: string) => void;
   skip: () => void;
   history: readonly ChatCodeEntry[];
 }
@@ -84,7 +86,13 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   const { prepareHost, observer } = debug;
 
   const remember = useCallback((toolCallId: string, code: string) => {
-    setHistory((list) => [{ toolCallId, code, at: Date.now() }, ...list.filter((e) => e.toolCallId !== toolCallId)].slice(0, MAX_HISTORY));
+    setHistory((list) => {
+      // What the editor held before is kept too (once), so new code never silently replaces the person's.
+      const before = codeRef.current;
+      const keep = before.trim() !== "" && before !== code && !list.some((e) => e.code === before);
+      const kept = keep ? [{ toolCallId: `before-${toolCallId}`, code: before, at: Date.now() - 1 }, ...list] : list;
+      return [{ toolCallId, code, at: Date.now() }, ...kept.filter((e) => e.toolCallId !== toolCallId)].slice(0, MAX_HISTORY);
+    });
   }, []);
 
   // The program the person just approved in step mode, when that approval covers its destructive calls.
@@ -137,6 +145,13 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     },
     [settle],
   );
+  const putCode = useCallback(
+    (code: string, label: string) => {
+      remember(`${label}-${Date.now()}`, code);
+      setCode(code);
+    },
+    [remember, setCode],
+  );
   const skip = useCallback(() => settle({ action: "skip", message: "The person chose not to run this code." }), [settle]);
   const stopRun = useCallback(() => {
     stop();
@@ -160,6 +175,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     connectedServers,
     pending,
     approve,
+    putCode,
     skip,
     history,
   };

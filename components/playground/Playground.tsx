@@ -14,6 +14,7 @@ import { useToolCatalog } from "@/components/hooks/use-tool-catalog";
 import { useMcp } from "@/components/hooks/use-mcp";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { WaitingContext } from "@/components/timeline/Waiting";
+import { exploreProgram } from "@/lib/mcp/explore-program";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
@@ -167,7 +168,18 @@ export function Playground() {
         <main className="app-main">
           <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
             <Panel id="servers" defaultSize="23%" minSize="12%">
-              <ServersPanel mcp={mcp} catalog={catalog} onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))} />
+              <ServersPanel
+                mcp={mcp}
+                catalog={catalog}
+                onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))}
+                onExplore={(name) => {
+                  const code = exploreProgram(
+                    mcp.serverTools,
+                    mcp.serverTools.findIndex((s) => s.name === name),
+                  );
+                  if (code !== undefined) bridge.putCode(code, `explore-${name}`);
+                }}
+              />
             </Panel>
             <Separator className="separator" />
             <Panel id="chat" defaultSize="25%" minSize="15%">

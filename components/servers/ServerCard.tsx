@@ -15,10 +15,12 @@ export interface ServerCardProps {
   onRemove: () => void;
   onToggle: (enabled: boolean) => void;
   onReconnect: () => void;
+  /** Connected servers: write a starter program that calls the read-only tools (no model, no key). */
+  onExplore?: () => void;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
-export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect }: ServerCardProps) {
+export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
   // A command shows exactly as it runs: line breaks and hidden characters spelled out.
   const where = escapeHidden(server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : (server.url ?? ""));
@@ -38,6 +40,11 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
       </div>
       <StatusLine status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>
+        {onExplore && state === "connected" ? (
+          <button type="button" onClick={onExplore} title="Writes a program into the editor that calls this server's read-only tools with sample arguments">
+            Explore
+          </button>
+        ) : null}
         <button type="button" onClick={onReconnect} disabled={!server.enabled}>
           Reconnect
         </button>

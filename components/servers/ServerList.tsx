@@ -9,7 +9,7 @@ import { ConfigDialog } from "./ConfigDialog";
 import styles from "./Servers.module.css";
 
 /** Registered servers with their status, plus add, import/export and forget-secrets. */
-export function ServerList({ mcp }: { mcp: UseMcpResult }) {
+export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: (serverName: string) => void }) {
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
@@ -58,6 +58,7 @@ export function ServerList({ mcp }: { mcp: UseMcpResult }) {
               onRemove={() => registry.remove(server.id)}
               onToggle={(on) => registry.setEnabled(server.id, on)}
               onReconnect={() => void manager.reconnect(server.id)}
+              {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
             />
           ),
         )}

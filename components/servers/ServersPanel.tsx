@@ -8,7 +8,18 @@ import { ToolsView } from "@/components/tools/ToolsView";
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
 
 /** The left column: registered servers and their tools. */
-export function ServersPanel({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: UseToolCatalogResult; onSaveCase?: SaveTestCall }) {
+export function ServersPanel({
+  mcp,
+  catalog,
+  onSaveCase,
+  onExplore,
+}: {
+  mcp: UseMcpResult;
+  catalog: UseToolCatalogResult;
+  onSaveCase?: SaveTestCall;
+  /** Writes the "Explore this server" program into the editor. */
+  onExplore?: (serverName: string) => void;
+}) {
   const [tab, setTab] = useState<"servers" | "tools">("servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
   return (
@@ -24,7 +35,11 @@ export function ServersPanel({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; 
         </div>
       </div>
       <div className="panel-body" role="tabpanel">
-        {tab === "servers" ? <ServerList mcp={mcp} /> : <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />}
+        {tab === "servers" ? (
+          <ServerList mcp={mcp} {...(onExplore ? { onExplore } : {})} />
+        ) : (
+          <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />
+        )}
       </div>
     </section>
   );

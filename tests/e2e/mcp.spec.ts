@@ -1,6 +1,12 @@
+import { createRequire } from "node:module";
+import path from "node:path";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+
+const require = createRequire(import.meta.url);
+const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
+const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
 
 const everythingUrl = () => `http://127.0.0.1:${process.env.E2E_EVERYTHING_PORT}/mcp`;
 
@@ -106,5 +112,30 @@ test.describe("MCP servers", () => {
     await playground.setCode("return 1 + 1");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
+  });
+
+  test("Explore on a stdio server (server-memory) writes a program that runs ok with no model and no key; the code it replaced stays in the history", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    await servers.addStdioServer("memory", process.execPath, [memoryBin]);
+    await servers.expectConnected("memory");
+    const card = page.getByRole("listitem", { name: "Server memory" });
+    await expect(card).toContainText("stdio via the local bridge");
+    await expect(card).toContainText(/\b9 tools\b/);
+    await playground.setCode("return 'my own code';");
+    await card.getByRole("button", { name: "Explore" }).click();
+    await expect(playground.editor.locator(".view-lines")).toContainText("memory.read_graph");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    const value = (await playground.valueJson()) as { answers: Record<string, unknown>; notCalled: string[] };
+    expect(value.answers.read_graph).toEqual({ entities: [], relations: [] });
+    expect(value.notCalled.some((t) => t.startsWith("memory.create_entities"))).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: "test-results/explore-memory-1280.png" });
+    // The code the program replaced is one pick away.
+    await expect(playground.editor.getByRole("combobox", { name: "Code history" })).toContainText("return 'my own code';");
   });
 });

@@ -24,6 +24,8 @@ export const CLASSIC_SCRIPTED_NOTE = "(Scripted classic session: the demo model 
 
 const HELP = `I'm the **offline demo model**: I only know the demo servers' example prompts (click one in the empty chat, or paste it exactly), and I answer them with a fixed program that really runs in your browser's sandbox.
 
+**To try your own server without a key:** press **Explore** on its card in the Servers panel. That writes a program into the editor that calls the server's read-only tools with sample arguments, all at once, and returns what each answered; Run it (Ctrl+Enter), edit the arguments, run again.
+
 To ask anything else, pick a real model in the chat settings:
 - **OpenAI**, **Anthropic**, **Google Gemini** or the **Vercel AI Gateway**: paste an API key in the settings (it is kept in this browser's localStorage and sent only to this app's own server), or set \`OPENAI_API_KEY\`, \`ANTHROPIC_API_KEY\`, \`GOOGLE_GENERATIVE_AI_API_KEY\` or \`AI_GATEWAY_API_KEY\` where the app runs.
 - **Any OpenAI-compatible server** (Ollama, LM Studio, vLLM, llama.cpp, LiteLLM, OpenRouter): give its base URL, e.g. \`http://localhost:11434/v1\` for Ollama, and a key if it needs one.`;

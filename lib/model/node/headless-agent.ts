@@ -12,6 +12,7 @@ import {
   generateDeclarations,
   type ClassicTool,
   type PromptMode,
+  type ServerTools,
 } from "../../codemode";
 import { buildHostFunctions } from "../../mcp/host-functions";
 import { connectServers } from "../../mcp/node/connect-servers";
@@ -37,6 +38,8 @@ export interface ToolWorld {
   systemPrompt(mode?: PromptMode): string;
   /** The sandbox, tool search and classic calls, as the loop calls them. Every program run is also pushed onto `runs`, every MCP call onto `calls`. */
   handlers: ToolHandlers;
+  /** The connected servers' names and tools, in order. */
+  servers: ServerTools[];
   /** Every tool as a classic tool (classic mode offers these). */
   classicTools: ClassicTool[];
   runs: Array<{ toolCallId: string; code: string; result: RunResult }>;
@@ -65,6 +68,7 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
     systemPrompt: (mode = "declarations") => buildSystemPrompt(declarations, mode),
     runs,
     calls,
+    servers: serverTools,
     classicTools: classic,
     handlers: {
       runCode,
