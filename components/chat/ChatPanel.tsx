@@ -38,17 +38,21 @@ export function ChatPanel(props: ChatPanelProps) {
   const pinned = useRef(true);
   useEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    // The empty state is read from its top (its introduction); only a conversation follows its end.
+    if (el && state.messages.length === 0) el.scrollTop = 0;
+    else if (el && pinned.current) el.scrollTop = el.scrollHeight;
   }, [state.messages, state.error]);
 
   const lastUserId = state.messages.findLast((m) => m.role === "user")?.id;
-  const badge = provider === "demo" ? "demo model (offline)" : `${providerInfo(provider).label} · ${modelId}`;
+  const badge = provider === "demo" ? "demo model" : `${providerInfo(provider).label} · ${modelId}`;
+  const badgeTitle =
+    provider === "demo" ? "The offline demo model: it answers its example prompts with scripted programs; no key needed" : `Model in use: ${badge}`;
 
   return (
     <section className="panel" aria-label="Chat">
       <div className="panel-header">
         <h2>Chat</h2>
-        <Badge mono className={styles.model} title="Model in use" data-testid="chat-model">
+        <Badge mono className={styles.model} title={badgeTitle} data-testid="chat-model">
           {badge}
         </Badge>
         {stepMode ? <Badge tone="warn">step mode</Badge> : null}

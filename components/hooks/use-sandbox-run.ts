@@ -20,7 +20,9 @@ export interface UseSandboxRunResult {
   /** Starts a run and resolves with its result; while another run is going it resolves at once with an error. */
   run: (code: string, prepareHost?: PrepareHost, observer?: RunObserver, limits?: Partial<SandboxLimits>) => Promise<RunResult>;
   stop: () => void;
+  /** Where the last run failed, for the editor; `ranCode` is the code it ran (a marker belongs to that text only). */
   errorMarker: ReturnType<typeof errorLocation>;
+  ranCode: string | undefined;
 }
 
 const NO_HOST: PrepareHost = () => ({});
@@ -61,6 +63,7 @@ export function useSandboxRun(): UseSandboxRunResult {
   }, []);
 
   const running = state.status === "running";
+  const [ranCode, setRanCode] = useState<string | undefined>(undefined);
 
   const run = useCallback((code: string, prepareHost: PrepareHost = NO_HOST, observer?: RunObserver, limits?: Partial<SandboxLimits>): Promise<RunResult> => {
     const controller = controllerRef.current;
@@ -70,6 +73,7 @@ export function useSandboxRun(): UseSandboxRunResult {
     let runId = "";
     const host = prepareHost((callId, info) => dispatchCalls({ type: "info", runId, callId, info }));
     const request: RunRequest = limits && Object.keys(limits).length > 0 ? { code, limits } : { code };
+    setRanCode(code);
     const handle = controller.run(request, host, (event) => {
       dispatch({ type: "event", runId: handle.runId, event });
       dispatchCalls({ type: "event", runId: handle.runId, event });
@@ -98,5 +102,5 @@ export function useSandboxRun(): UseSandboxRunResult {
 
   const stop = useCallback(() => cancelRef.current?.(), []);
 
-  return { state, calls, running, ready, run, stop, errorMarker: errorLocation(state) };
+  return { state, calls, running, ready, run, stop, errorMarker: errorLocation(state), ranCode };
 }

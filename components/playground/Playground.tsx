@@ -201,7 +201,8 @@ export function Playground() {
                     editorHandle={editorHandle}
                     limits={limits}
                     onStop={sandbox.stop}
-                    errorMarker={sandbox.errorMarker}
+                    // A marker belongs to the code that failed: editing the code clears it.
+                    errorMarker={sandbox.ranCode === editor.code ? sandbox.errorMarker : undefined}
                     declarations={catalog.declarations.text}
                   />
                 </Panel>
