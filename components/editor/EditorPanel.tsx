@@ -42,6 +42,7 @@ export function EditorPanel(props: EditorPanelProps) {
         {history.length > 0 && (
           <select
             aria-label="Code history"
+            className={styles.historySelect}
             value=""
             onChange={(e) => {
               const entry = history.find((h) => h.toolCallId === e.target.value);

@@ -326,7 +326,7 @@ test.describe("the debugging timeline", () => {
     await new ServersPanel(page).expectConnected("lab");
     await timeline.open();
     await timeline.mockValue("lab", "echo", { message: "from the mock", data: { mocked: true } });
-    await expect(timeline.views.getByRole("tab", { name: "Tools (1 mocked)" })).toBeVisible();
+    await expect(timeline.views.getByRole("tab", { name: "Mocks & approvals (1 mocked)" })).toBeVisible();
 
     // lab.sleep is not mocked and goes live in the same run: the listener does see this page's calls.
     const mark = requests.mark();
