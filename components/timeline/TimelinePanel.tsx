@@ -84,6 +84,11 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
             <span>
               Viewing the recorded run <b>{entry?.record.title ?? viewing}</b>, not the live one.
             </span>
+            {onUseCode && entry && recordStart(entry.record)?.code !== undefined && (
+              <button type="button" onClick={() => onUseCode(recordStart(entry.record)?.code ?? "")}>
+                Open its code in the editor
+              </button>
+            )}
             <button type="button" onClick={() => setViewing(undefined)}>
               Back to the live run
             </button>

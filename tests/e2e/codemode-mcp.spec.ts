@@ -90,6 +90,9 @@ return { echo: a.message, slept: b.sleptMs, entities: graph.entities.length };`;
       await row.getByRole("button", { name: /^View / }).click();
       await expect(timeline.rows).toHaveCount(3);
       await expect(timeline.rows.first()).toContainText("lab.echo");
+      // It opens in the editor like any run.
+      await page.getByRole("button", { name: "Open its code in the editor" }).click();
+      await expect(page.getByRole("region", { name: "Editor" }).locator(".view-lines")).toContainText("memory.read_graph");
     } finally {
       await client.close();
     }
