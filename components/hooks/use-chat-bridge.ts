@@ -44,6 +44,8 @@ export interface UseChatBridgeResult {
   /** Step mode: the model's code waits in the editor until the person runs (maybe edited) or skips it. */
   pending: PendingCodeApproval | undefined;
   approve: (options?: { askEachDestructive?: boolean }) => void;
+  /** Replaces the code history (a restored session, or a cleared one). */
+  restoreHistory: (entries: readonly ChatCodeEntry[]) => void;
   /** Puts code into the editor as a history entry (what the editor held before is kept in the history too). */
   putCode: (code: string, label: string) => void;
   skip: () => void;
@@ -145,6 +147,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     },
     [settle],
   );
+  const restoreHistory = useCallback((entries: readonly ChatCodeEntry[]) => setHistory(entries.slice(0, MAX_HISTORY)), []);
   const putCode = useCallback(
     (code: string, label: string) => {
       remember(`${label}-${Date.now()}`, code);
@@ -176,6 +179,7 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     pending,
     approve,
     putCode,
+    restoreHistory,
     skip,
     history,
   };

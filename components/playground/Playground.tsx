@@ -15,6 +15,9 @@ import { useMcp } from "@/components/hooks/use-mcp";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { WaitingContext } from "@/components/timeline/Waiting";
 import { exploreProgram } from "@/lib/mcp/explore-program";
+import { useSessionPersistence } from "@/components/hooks/use-session-persistence";
+import { describeSession } from "@/lib/model/session-snapshot";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
@@ -104,6 +107,18 @@ export function Playground() {
   const columns = useDefaultLayout({ id: "cmp-columns", storage: safeStorage() });
   const rows = useDefaultLayout({ id: "cmp-rows", storage: safeStorage() });
 
+  const saved = useSessionPersistence({
+    session: chat.session,
+    messages: chat.state.messages,
+    runs: debug.history.history,
+    addRun: debug.history.add,
+    clearRuns: debug.history.clear,
+    codeHistory: bridge.history,
+    restoreCodeHistory: bridge.restoreHistory,
+  });
+  const sessionCounts = { messages: chat.state.messages.length, runs: debug.history.history.length, codeHistory: bridge.history.length };
+  const sessionEmpty = sessionCounts.messages + sessionCounts.runs + sessionCounts.codeHistory === 0;
+
   const waiting = useMemo(() => ({ pending: debug.approvals.pending, decide: debug.approvals.decide }), [debug.approvals.pending, debug.approvals.decide]);
   useWaitingTitle(waiting.pending.length);
 
@@ -126,6 +141,14 @@ export function Playground() {
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
+          <ConfirmButton
+            label="Clear session"
+            title={`This browser keeps the session across reloads: ${describeSession(sessionCounts)}${saved.droppedRuns > 0 ? ` (${saved.droppedRuns} older runs left out to stay under the size cap)` : ""}`}
+            question={`Clear ${describeSession(sessionCounts)}? Servers, code and keys stay.`}
+            confirmLabel="Clear"
+            disabled={sessionEmpty}
+            onConfirm={() => void saved.clear()}
+          />
         </header>
         <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
         {evaluating && (

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+import { TimelinePanel } from "./pages/timeline-panel";
 
 test.describe("chat in code mode with the offline demo model", () => {
   test.beforeEach(async ({ page }) => {
@@ -180,6 +181,54 @@ test.describe("step mode with a destructive call", () => {
     await page.screenshot({ path: "test-results/waiting-chat-1280.png" });
     await card.getByRole("button", { name: "Approve", exact: true }).click();
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+  });
+});
+
+test.describe("a session that survives a reload", () => {
+  test("the conversation (with its tool card), the runs (replayable) and the code history come back after a reload; Clear session says what it removes", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const timeline = new TimelinePanel(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const chat = page.getByRole("region", { name: "Chat" });
+    const conversation = chat.getByRole("log", { name: "Conversation" });
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+    await page.getByRole("alert", { name: "Model code waiting" }).getByRole("button", { name: "Run" }).click();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    const value = (await playground.valueJson()) as { cheapest: { carrier: string } };
+    await expect(conversation).toContainText(value.cheapest.carrier, { timeout: 20_000 });
+    // Saving waits for the conversation to settle.
+    await page.waitForTimeout(1_500);
+
+    await page.reload();
+    await new ServersPanel(page).expectConnected("shipping");
+    await expect(conversation).toContainText(value.cheapest.carrier);
+    await expect(conversation.getByTestId("tool-call").first()).toContainText("execute_code");
+    await expect(playground.editor.getByRole("combobox", { name: "Code history" })).toContainText("Code history (2)");
+    await timeline.open();
+    await timeline.openView("Runs");
+    await expect(timeline.runs.getByRole("row")).toHaveCount(2);
+    await timeline.replayNewestRun();
+    await playground.runWithShortcut();
+    await timeline.showOutput();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual(value);
+
+    const clear = page.getByRole("button", { name: "Clear session" });
+    await clear.click();
+    const question = page.getByRole("group", { name: /^Clear the conversation \(2 messages\), 2 runs and \d+ code history entr/ });
+    await expect(question).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: "test-results/session-clear-1280.png" });
+    await question.getByRole("button", { name: "Clear", exact: true }).click();
+    await expect(conversation.getByTestId("tool-call")).toHaveCount(0);
+    await page.waitForTimeout(1_500);
+    await page.reload();
+    await new ServersPanel(page).expectConnected("shipping");
+    await expect(chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Clear session" })).toBeDisabled();
   });
 });
 

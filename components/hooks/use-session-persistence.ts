@@ -1,0 +1,103 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { capSession, parseSession, SESSION_KEY, SESSION_VERSION, type CodeHistoryEntry } from "@/lib/model/session-snapshot";
+import type { ChatSession } from "@/lib/model/chat-session";
+import type { CodeModeUIMessage } from "@/lib/model/types";
+import { readShareFromLocation } from "@/lib/share/browser/location";
+import { idbStore, type KeyValueStore } from "@/lib/storage/browser/idb-store";
+import type { HistoryEntry } from "@/lib/timeline/history";
+import type { RunRecord } from "@/lib/timeline/run-record";
+
+/** Writes wait this long after the last change, so a streaming answer is saved once it settles. */
+const SAVE_DELAY_MS = 800;
+
+export interface SessionParts {
+  session: ChatSession;
+  messages: readonly CodeModeUIMessage[];
+  runs: readonly HistoryEntry[];
+  addRun: (record: RunRecord) => void;
+  clearRuns: () => void;
+  codeHistory: readonly CodeHistoryEntry[];
+  restoreCodeHistory: (entries: readonly CodeHistoryEntry[]) => void;
+}
+
+export interface UseSessionPersistenceResult {
+  /** True once the saved session (if any) was restored; saving starts then. */
+  restored: boolean;
+  /** Runs left out of the last save to stay under the size cap. */
+  droppedRuns: number;
+  /** Empties the conversation, the runs and the code history, here and in storage. */
+  clear: () => Promise<void>;
+}
+
+/**
+ * Keeps the session across reloads in this browser's IndexedDB: the conversation, the runs
+ * (whole records: replay and compare still work) and the code history (lib/model/session-snapshot.ts).
+ * A page opened from a shared link keeps the link's conversation rather than the saved one.
+ */
+export function useSessionPersistence(parts: SessionParts): UseSessionPersistenceResult {
+  const [store] = useState<KeyValueStore | undefined>(() => (typeof window === "undefined" ? undefined : idbStore()));
+  const [restored, setRestored] = useState(false);
+  const [droppedRuns, setDroppedRuns] = useState(0);
+  const latest = useRef(parts);
+  useEffect(() => {
+    latest.current = parts;
+  });
+
+  useEffect(() => {
+    let cancelled = false;
+    const done = () => {
+      if (!cancelled) setRestored(true);
+    };
+    if (!store) {
+      done();
+      return;
+    }
+    store.get(SESSION_KEY).then(
+      (value) => {
+        if (cancelled) return;
+        const saved = parseSession(value);
+        if (saved) {
+          const { session, addRun, restoreCodeHistory } = latest.current;
+          if (readShareFromLocation(window.location).kind === "none" && saved.messages.length > 0) void session.restore(saved.messages);
+          for (const run of [...saved.runs].reverse()) addRun(run);
+          restoreCodeHistory(saved.codeHistory);
+        }
+        done();
+      },
+      () => done(),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [store]);
+
+  const { messages, runs, codeHistory } = parts;
+  useEffect(() => {
+    if (!store || !restored) return;
+    const timer = setTimeout(() => {
+      const { snapshot, droppedRuns: dropped } = capSession({
+        version: SESSION_VERSION,
+        savedAt: new Date().toISOString(),
+        messages: [...messages],
+        runs: runs.map((entry) => entry.record),
+        codeHistory: [...codeHistory],
+      });
+      setDroppedRuns(dropped);
+      // A full or blocked store costs the saved session, never the page.
+      store.set(SESSION_KEY, snapshot).catch(() => undefined);
+    }, SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [store, restored, messages, runs, codeHistory]);
+
+  const clear = useCallback(async () => {
+    const { session, clearRuns, restoreCodeHistory } = latest.current;
+    await session.clear();
+    clearRuns();
+    restoreCodeHistory([]);
+    await store?.del(SESSION_KEY).catch(() => undefined);
+  }, [store]);
+
+  return { restored, droppedRuns, clear };
+}
