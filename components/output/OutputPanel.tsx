@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { statusLabel, type RunView } from "@/lib/timeline/run-view";
 import { RunResultView } from "./RunResultView";
 import { LogList } from "./LogList";
@@ -84,9 +84,12 @@ function OutputBody({ state }: { state: RunView }) {
   if (state.status === "running") {
     return (
       <div className="output">
-        <div className="stats">
+        <div className="stats" aria-label="Run progress">
           <span>
-            running… tool calls <b>{state.callsEnded}</b>/<b>{state.callsStarted}</b>
+            running <Elapsed since={state.startedAt} />
+          </span>
+          <span>
+            tool calls <b>{state.callsEnded}</b>/<b>{state.callsStarted}</b> done
           </span>
         </div>
         {state.logs.length > 0 && (
@@ -99,4 +102,14 @@ function OutputBody({ state }: { state: RunView }) {
     );
   }
   return <RunResultView result={state.result} />;
+}
+
+/** Seconds since a run started, ticking while it goes (Date.now(), the clock the run view starts from). */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 100);
+    return () => clearInterval(timer);
+  }, []);
+  return <b>{(Math.max(0, now - since) / 1000).toFixed(1)} s</b>;
 }

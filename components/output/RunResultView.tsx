@@ -1,15 +1,20 @@
+"use client";
+
+import { useState } from "react";
 import type { RunResult } from "@/lib/sandbox/types";
+import { JsonView } from "@/components/timeline/JsonView";
 import { LogList } from "./LogList";
 
-/** A finished run: the value as pretty JSON or the typed error, then console lines and stats. */
+/**
+ * A finished run: the value (a foldable tree for objects and arrays, or its JSON text; copyable)
+ * or the typed error, then stats and console lines. The tree keeps a bounded height, so the
+ * stats and console below a large value stay in reach.
+ */
 export function RunResultView({ result }: { result: RunResult }) {
   return (
     <div className="output">
       {result.ok ? (
-        <section aria-label="Returned value">
-          <h3>Value</h3>
-          <pre data-testid="run-value">{formatValue(result.value)}</pre>
-        </section>
+        <ValueSection value={result.value} />
       ) : (
         <section aria-label="Error">
           <h3>Error</h3>
@@ -51,4 +56,37 @@ export function RunResultView({ result }: { result: RunResult }) {
 function formatValue(value: unknown): string {
   if (value === undefined) return "undefined";
   return JSON.stringify(value, null, 2);
+}
+
+function ValueSection({ value }: { value: unknown }) {
+  const structured = typeof value === "object" && value !== null;
+  const [view, setView] = useState<"tree" | "text">(structured ? "tree" : "text");
+  const [copied, setCopied] = useState<"yes" | "failed" | undefined>(undefined);
+  const copy = () => {
+    navigator.clipboard.writeText(formatValue(value)).then(
+      () => setCopied("yes"),
+      () => setCopied("failed"),
+    );
+  };
+  return (
+    <section aria-label="Returned value">
+      <div className="toolbar">
+        <h3>Value</h3>
+        {structured && (
+          <div role="group" aria-label="Show the value as">
+            <button type="button" aria-pressed={view === "tree"} onClick={() => setView("tree")}>
+              Tree
+            </button>
+            <button type="button" aria-pressed={view === "text"} onClick={() => setView("text")}>
+              Text
+            </button>
+          </div>
+        )}
+        <button type="button" onClick={copy} title="Copies the value as JSON">
+          {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+        </button>
+      </div>
+      {view === "tree" && structured ? <JsonView value={value} label="Returned value" /> : <pre data-testid="run-value">{formatValue(value)}</pre>}
+    </section>
+  );
 }

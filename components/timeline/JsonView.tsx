@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { createContext, useContext, useState, type ReactNode } from "react";
 import styles from "./JsonView.module.css";
+import { mediaOf } from "@/lib/mcp/result-display";
 
 /** Items and characters shown before "show all"; a 2 MB result must not become 2 MB of DOM by default. */
 const ITEMS_SHOWN = 50;
@@ -14,11 +15,27 @@ const OPEN_DEPTH = 2;
  * server-sent and never HTML. Closed nodes render no children, long arrays, objects and
  * strings are cut with a "show all" button.
  */
-export function JsonView({ value, label }: { value: unknown; label?: string }) {
+export function JsonView({ value, label, openDepth = OPEN_DEPTH }: { value: unknown; label?: string; openDepth?: number }) {
   return (
     <div className={styles.tree} role="tree" aria-label={label ?? "JSON value"}>
-      <JsonNode value={value} depth={0} />
+      <OpenDepth value={openDepth}>
+        <JsonNode value={value} depth={0} />
+      </OpenDepth>
     </div>
+  );
+}
+
+const OpenDepthContext = createContext(OPEN_DEPTH);
+function OpenDepth({ value, children }: { value: number; children: ReactNode }) {
+  return <OpenDepthContext value={value}>{children}</OpenDepthContext>;
+}
+
+function Media({ media }: { media: NonNullable<ReturnType<typeof mediaOf>> }) {
+  return media.kind === "image" ? (
+    // eslint-disable-next-line @next/next/no-img-element -- a data URL from a tool result, not an asset next/image could optimise
+    <img className={styles.media} src={media.src} alt={`Image content (${media.mimeType})`} />
+  ) : (
+    <audio className={styles.media} controls src={media.src} aria-label={`Audio content (${media.mimeType})`} />
   );
 }
 
@@ -36,7 +53,10 @@ function JsonNode({ value, depth, name }: { value: unknown; depth: number; name?
 }
 
 function Branch({ value, depth, keyLabel }: { value: object; depth: number; keyLabel: ReactNode }) {
-  const [open, setOpen] = useState(depth < OPEN_DEPTH);
+  const openDepth = useContext(OpenDepthContext);
+  const media = mediaOf(value);
+  // Media shows itself; its base64 stays folded away.
+  const [open, setOpen] = useState(depth < openDepth && !media);
   const [all, setAll] = useState(false);
   const isArray = Array.isArray(value);
   const entries: Array<[string, unknown]> = isArray ? value.map((item, i) => [String(i), item]) : Object.entries(value);
@@ -57,6 +77,7 @@ function Branch({ value, depth, keyLabel }: { value: object; depth: number; keyL
         {open ? "▾" : "▸"}
       </button>
       {keyLabel}
+      {media && <Media media={media} />}
       <span className={styles.punct}>{openBracket}</span>
       {!open && (
         <>

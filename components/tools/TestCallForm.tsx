@@ -1,5 +1,7 @@
 "use client";
 
+import { JsonView } from "@/components/timeline/JsonView";
+import { readableContent } from "@/lib/mcp/result-display";
 import { useMemo, useState, type FormEvent } from "react";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
@@ -158,11 +160,11 @@ function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["stat
       {result.structuredContent !== undefined && (
         <>
           <h4>structuredContent</h4>
-          <pre className="code">{JSON.stringify(result.structuredContent, null, 2)}</pre>
+          <JsonView value={result.structuredContent} label="structuredContent" openDepth={4} />
         </>
       )}
       <h4>content</h4>
-      <pre className="code">{JSON.stringify(result.content, null, 2)}</pre>
+      <JsonView value={readableContent(result.content)} label="content" openDepth={4} />
     </div>
   );
 }

@@ -96,6 +96,7 @@ test.describe("MCP servers", () => {
     await playground.setCode('const r = await everything.echo({ message: "hello from the sandbox" });\nreturn r;');
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
+    await playground.showValueAsText();
     await expect(playground.value).toContainText("hello from the sandbox");
   });
 

@@ -44,7 +44,14 @@ export class PlaygroundPage {
   }
 
   /** The parsed JSON value of the last ok run. */
+  /** The value's JSON text (objects and arrays show as a tree first; this switches to Text). */
   async valueJson(): Promise<unknown> {
+    await this.showValueAsText();
     return JSON.parse((await this.value.textContent()) ?? "null") as unknown;
+  }
+
+  async showValueAsText(): Promise<void> {
+    const text = this.page.getByRole("group", { name: "Show the value as" }).getByRole("button", { name: "Text" });
+    if ((await text.count()) > 0 && (await text.getAttribute("aria-pressed")) !== "true") await text.click();
   }
 }
