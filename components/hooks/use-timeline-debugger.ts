@@ -128,6 +128,8 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
       },
       onFinish(_runId, result) {
         const recorder = current.current?.recorder;
+        // An armed replay answers one run: the next Run is live again unless the person re-arms it.
+        if (current.current?.replayOf !== undefined) setReplay(undefined);
         current.current = null;
         // A prompt left open belongs to a run that is over.
         denyAll();

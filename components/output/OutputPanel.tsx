@@ -59,6 +59,17 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
         {tab === "output" ? (
           <>
             <WaitingPrompts />
+            {debug.replay && state.status !== "running" ? (
+              <div className="notice" role="status" aria-label="Replay armed">
+                <span>
+                  The next Run answers from the recording of <b>{debug.replay.record.title ?? debug.replay.record.id}</b>, offline; after it, runs are live
+                  again.
+                </span>
+                <button type="button" onClick={() => debug.setReplay(undefined)}>
+                  Cancel replay
+                </button>
+              </div>
+            ) : null}
             <OutputBody state={state} />
           </>
         ) : (

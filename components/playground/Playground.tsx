@@ -95,8 +95,15 @@ export function Playground() {
     [history, editor, setReplay],
   );
   // A shared link puts its code in the editor; it never starts a run (DESIGN: shared code never runs by itself).
+  const [shareHidden, setShareHidden] = useState(false);
   const shareLink = useShareLink({
     onOpen: ({ state }) => {
+      setShareHidden(false);
+      // The link's recorded runs join the session's runs (Runs tab: view, replay, compare), oldest first.
+      for (const run of [...state.runs].reverse()) {
+        const parsed = runRecordSchema.safeParse(run);
+        if (parsed.success) debug.history.add(parsed.data);
+      }
       if (state.code !== undefined) editor.setCode(state.code);
       // Shared limits were already lowered to safe maximums when the link was decoded.
       if (state.limits) limits.adopt(state.limits);
@@ -138,6 +145,11 @@ export function Playground() {
           <button type="button" onClick={() => setComparing(true)} title="Run one prompt in code mode and classic mode side by side">
             Compare modes
           </button>
+          {shareHidden && shareLink.state.status === "open" && (
+            <button type="button" onClick={() => setShareHidden(false)} title="Shows the opened link's banner again: its servers to add and its recorded runs">
+              Shared link
+            </button>
+          )}
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
@@ -150,7 +162,15 @@ export function Playground() {
             onConfirm={() => void saved.clear()}
           />
         </header>
-        <ShareBanner link={shareLink} registered={mcp.servers} onAddServer={(input) => mcp.registry?.add(input)} onReplayRun={replaySharedRun} />
+        {!shareHidden && (
+          <ShareBanner
+            link={shareLink}
+            registered={mcp.servers}
+            onAddServer={(input) => mcp.registry?.add(input)}
+            onReplayRun={replaySharedRun}
+            onHide={() => setShareHidden(true)}
+          />
+        )}
         {evaluating && (
           <EvalsDialog
             evals={evals}

@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+import { TimelinePanel } from "./pages/timeline-panel";
 import { decodeShareState } from "../../lib/share/decode";
 
 const SECRET = "sk-live-9f8e7d6c5b4a-share-e2e";
@@ -38,8 +39,10 @@ test.describe("sharing a playground", () => {
     });
     const recipient = new PlaygroundPage(fresh);
     await fresh.goto(link);
-    await expect(fresh.getByRole("region", { name: "Shared playground" })).toBeVisible();
-    await expect(fresh.getByRole("region", { name: "Shared playground" })).toContainText("private");
+    const opened = fresh.getByRole("region", { name: "Shared playground" });
+    await expect(opened).toBeVisible();
+    await opened.getByRole("button", { name: "Details" }).click();
+    await expect(opened).toContainText("private");
     await expect(recipient.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
     await expect(recipient.status).toHaveText("idle");
     await expect(fresh.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).toContainText("Which tools can you reach from here?");
@@ -77,13 +80,36 @@ test.describe("sharing a playground", () => {
     const recipient = new PlaygroundPage(fresh);
     await fresh.goto(link);
     const banner = fresh.getByRole("region", { name: "Shared playground" });
+    // One line until asked: it says what the link holds.
+    await expect(banner).toContainText("1 recorded run");
+    await fresh.setViewportSize({ width: 1280, height: 720 });
+    await fresh.screenshot({ path: "test-results/share-banner-1280.png" });
+    await banner.getByRole("button", { name: "Details" }).click();
+    // The run is labelled by its code's first line and the value it returned.
+    const runs = banner.getByRole("group", { name: "Recorded runs" });
+    await expect(runs).toContainText("const [c, n] = await Promise.all");
+    await expect(runs).toContainText('→ {"carriers":5');
     await banner.getByRole("button", { name: "Replay run 1" }).click();
     await expect(recipient.editor.locator(".view-lines")).toContainText("news.web_search");
     await expect(recipient.status).toHaveText("idle");
+    await expect(fresh.getByRole("status", { name: "Replay armed" })).toContainText("The next Run answers from the recording");
+    await fresh.screenshot({ path: "test-results/share-replay-armed-1280.png" });
     await recipient.runButton.click();
     await expect(recipient.status).toHaveText("ok");
     expect(await recipient.valueJson()).toEqual(original);
     expect(mcpRequests).toEqual([]);
+    // The replay answered that run only.
+    await expect(fresh.getByRole("status", { name: "Replay armed" })).toHaveCount(0);
+
+    // Dismiss hides the banner and keeps what the link brought: its run is in the Runs tab, the banner comes back from the header.
+    await banner.getByRole("button", { name: "Dismiss" }).click();
+    await expect(banner).toHaveCount(0);
+    const timeline = new TimelinePanel(fresh);
+    await timeline.open();
+    await timeline.openView("Runs");
+    await expect(timeline.runs.getByRole("row")).toHaveCount(3);
+    await fresh.getByRole("button", { name: "Shared link" }).click();
+    await expect(banner).toBeVisible();
     await context.close();
   });
 

@@ -202,6 +202,9 @@ test.describe("the debugging timeline", () => {
     expect(await playground.valueJson()).toBe("REPLAY ME / 1+2");
     await timeline.open();
 
+    // The replay answered one run and is disarmed; arm it again (the replay run recorded the same calls).
+    await expect(timeline.replayBanner).toHaveCount(0);
+    await timeline.replayNewestRun();
     // A second call the recording does not have: "stop" ends the run with the guest error.
     const diverged = requests.mark();
     await playground.setCode(

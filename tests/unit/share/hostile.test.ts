@@ -142,7 +142,9 @@ describe("hostile payloads", () => {
       openFile: () => undefined,
       dismiss: () => undefined,
     };
-    const html = renderToStaticMarkup(createElement(ShareBanner, { link, registered: [], onAddServer: () => ({ ok: true as const }) }));
+    const html = renderToStaticMarkup(
+      createElement(ShareBanner, { link, registered: [], onAddServer: () => ({ ok: true as const }), onHide: () => undefined, defaultExpanded: true }),
+    );
     expect(html).not.toContain("<script");
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;");
