@@ -1,5 +1,6 @@
 "use client";
 
+import { prettyDeclarations } from "@/lib/codemode/pretty-declarations";
 import { useMemo } from "react";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectedServer, UseMcpResult } from "@/components/hooks/use-mcp";
@@ -56,7 +57,7 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: 
           <summary>
             Typed API: <code>{declaration.call}(…)</code>
           </summary>
-          <pre className="code">{declaration.text}</pre>
+          <pre className="code">{prettyDeclarations(declaration.text)}</pre>
         </details>
       )}
       {findings.length > 0 && (
