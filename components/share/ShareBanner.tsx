@@ -68,11 +68,9 @@ export function ShareBanner({ link, registered, onAddServer, onReplayRun, onHide
     <section className={styles.banner} aria-label="Shared playground">
       <div className={styles.headline}>
         <strong>Shared playground {SOURCE[source]}</strong>
-        <span className={styles.contents}>
+        <span className={styles.contents} title={describeShare(share).join("\n")}>
           {describeShare(share).join(" · ") || "empty"}
-          {share.code !== undefined ? " · nothing has run" : ""}
         </span>
-        <span className="spacer" />
         {toAdd > 0 && !expanded ? <span className="small">{toAdd === 1 ? "1 server to add" : `${toAdd} servers to add`}</span> : null}
         <button type="button" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
           {expanded ? "Hide details" : "Details"}
