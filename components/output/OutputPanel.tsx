@@ -60,7 +60,7 @@ export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSe
           <>
             <WaitingPrompts />
             {debug.replay && state.status !== "running" ? (
-              <div className="notice" role="status" aria-label="Replay armed">
+              <div className="next-run-notice" role="status" aria-label="Replay armed">
                 <span>
                   The next Run answers from the recording of <b>{debug.replay.record.title ?? debug.replay.record.id}</b>, offline; after it, runs are live
                   again.
