@@ -11,7 +11,7 @@
  * Pure: parsing and defaults only; errors name their path.
  */
 import { z } from "zod";
-import { importMcpServersConfig } from "../mcp/config";
+import { configValue, importMcpServersConfig } from "../mcp/config";
 import type { ServerConfig } from "../mcp/types";
 import type { SandboxLimits } from "../sandbox/types";
 import type { MockTable } from "../timeline/mocks";
@@ -78,14 +78,9 @@ function pathOf(path: readonly PropertyKey[]): string {
 
 /** Parses an mcp.json text (or value) with its optional codeMode section; `cpuCount` sets the default cap. */
 export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeConfig {
-  let data: unknown = input;
-  if (typeof input === "string") {
-    try {
-      data = JSON.parse(input) as unknown;
-    } catch (error) {
-      return { ok: false, errors: [`not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
-    }
-  }
+  const read = configValue(input);
+  if (!read.ok) return read;
+  const data = read.data;
   const imported = importMcpServersConfig(data);
   const raw = typeof data === "object" && data !== null && "codeMode" in data ? data.codeMode : {};
   const parsed = section.safeParse(raw ?? {});

@@ -152,16 +152,21 @@ function warningsFor(name: string, entry: Entry): string[] {
   return out;
 }
 
+/** A config given as JSON text or as an already parsed value; broken JSON is an error that says so. */
+export function configValue(input: unknown): { ok: true; data: unknown } | { ok: false; errors: string[] } {
+  if (typeof input !== "string") return { ok: true, data: input };
+  try {
+    return { ok: true, data: JSON.parse(input) as unknown };
+  } catch (error) {
+    return { ok: false, errors: [`not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+}
+
 /** Parses an `mcpServers` file (JSON text, or an already parsed value) into server configs. */
 export function importMcpServersConfig(input: unknown, options: { existingIds?: Iterable<string> } = {}): ImportResult {
-  let data: unknown = input;
-  if (typeof input === "string") {
-    try {
-      data = JSON.parse(input) as unknown;
-    } catch (error) {
-      return { ok: false, errors: [`not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
-    }
-  }
+  const read = configValue(input);
+  if (!read.ok) return read;
+  const data = read.data;
   // Desktop clients use `mcpServers`; VS Code uses `servers`. Other top-level keys are ignored.
   const key = isRecord(data) ? (["mcpServers", "servers"] as const).find((k) => k in data) : undefined;
   if (!isRecord(data) || key === undefined) return { ok: false, errors: ['(root): expected an object with an "mcpServers" key'] };
