@@ -62,6 +62,14 @@ test.describe("code-mode MCP endpoint", () => {
     // The run feed needs the terminal's local token, not the endpoint's.
     const feed = await fetch(`${APP}/api/codemode/runs`, { headers: { "x-cmp-local-token": TOKEN } });
     expect(feed.status).toBe(403);
+    // Pushing a run needs the terminal's token too, and a real run record.
+    const forgedPush = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ record: {}, done: true }) });
+    expect(forgedPush.status).toBe(403);
+    const local = { "content-type": "application/json", "x-cmp-local-token": process.env.E2E_LOCAL_TOKEN ?? "" };
+    const junk = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: local, body: JSON.stringify({ record: { id: "<img src=x>" }, done: true }) });
+    expect(junk.status).toBe(400);
+    const rebound = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: { ...local, host: "evil.example.com" }, body: "{}" });
+    expect(rebound.status).toBe(403);
   });
 
   test("an agent's program streams into the playground's run history, and opens with its waterfall", async ({ page }) => {
