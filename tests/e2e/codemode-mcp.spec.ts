@@ -4,6 +4,7 @@
  * whose program runs live in the playground's run history, and refusals through plain HTTP.
  */
 import { execFile } from "node:child_process";
+import http from "node:http";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,6 +15,18 @@ import { expect, test } from "./fixtures";
 import { TimelinePanel } from "./pages/timeline-panel";
 
 const run = promisify(execFile);
+
+/** POSTs with exactly these headers (Host included), over plain HTTP; resolves with the status. */
+function rawStatus(path: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port: Number(process.env.E2E_PORT), path, method: "POST", headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
 const TOKEN = process.env.E2E_CODEMODE_TOKEN ?? "";
 const APP = `http://127.0.0.1:${process.env.E2E_PORT}`;
 const ENDPOINT = `${APP}/api/codemode/mcp`;
@@ -63,13 +76,21 @@ test.describe("code-mode MCP endpoint", () => {
     const feed = await fetch(`${APP}/api/codemode/runs`, { headers: { "x-cmp-local-token": TOKEN } });
     expect(feed.status).toBe(403);
     // Pushing a run needs the terminal's token too, and a real run record.
-    const forgedPush = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ record: {}, done: true }) });
+    const forgedPush = await fetch(`${APP}/api/codemode/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ record: {}, done: true }),
+    });
     expect(forgedPush.status).toBe(403);
     const local = { "content-type": "application/json", "x-cmp-local-token": process.env.E2E_LOCAL_TOKEN ?? "" };
-    const junk = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: local, body: JSON.stringify({ record: { id: "<img src=x>" }, done: true }) });
+    const junk = await fetch(`${APP}/api/codemode/runs`, {
+      method: "POST",
+      headers: local,
+      body: JSON.stringify({ record: { id: "<img src=x>" }, done: true }),
+    });
     expect(junk.status).toBe(400);
-    const rebound = await fetch(`${APP}/api/codemode/runs`, { method: "POST", headers: { ...local, host: "evil.example.com" }, body: "{}" });
-    expect(rebound.status).toBe(403);
+    // fetch would replace a forged Host; a raw request sends it as an attacker's page would after DNS rebinding.
+    expect(await rawStatus("/api/codemode/runs", { ...local, host: "evil.example.com" }, "{}")).toBe(403);
   });
 
   test("an agent's program streams into the playground's run history, and opens with its waterfall", async ({ page }) => {
