@@ -1,5 +1,6 @@
 "use client";
 
+import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { useEffect, useState } from "react";
 import { statusLabel, type RunView } from "@/lib/timeline/run-view";
 import { RunResultView } from "./RunResultView";
@@ -9,6 +10,9 @@ import type { CallRecordsState } from "@/lib/timeline/call-records";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
+
+/** Tabs whose choice survives a reload. */
+const OUTPUT_TABS = ["output", "timeline"] as const;
 
 export interface OutputPanelProps {
   state: RunView;
@@ -22,7 +26,7 @@ export interface OutputPanelProps {
 
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
 export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
-  const [tab, setTab] = useState<"output" | "timeline">("output");
+  const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
   const waitingFor = state.status === "running" ? waitingLabel(waiting.pending) : undefined;
   const label = waitingFor ?? statusLabel(state);

@@ -1,11 +1,14 @@
 "use client";
 
-import { useState } from "react";
+import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { ServerList } from "./ServerList";
 import { ToolsView } from "@/components/tools/ToolsView";
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
+
+/** Tabs whose choice survives a reload. */
+const LEFT_TABS = ["servers", "tools"] as const;
 
 /** The left column: registered servers and their tools. */
 export function ServersPanel({
@@ -20,7 +23,7 @@ export function ServersPanel({
   /** Writes the "Explore this server" program into the editor. */
   onExplore?: (serverName: string) => void;
 }) {
-  const [tab, setTab] = useState<"servers" | "tools">("servers");
+  const [tab, setTab] = useStoredChoice("cmp.tab.left", LEFT_TABS, "servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
   return (
     <section className="panel" aria-label="Servers">

@@ -1,5 +1,6 @@
 "use client";
 
+import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { useMemo, useState } from "react";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import type { CallRecordsState } from "@/lib/timeline/call-records";
@@ -12,6 +13,9 @@ import { RunHistory } from "./RunHistory";
 import { TimelineList } from "./TimelineList";
 import { ToolRules } from "./ToolRules";
 import styles from "./Timeline.module.css";
+
+/** Tabs whose choice survives a reload. */
+const TIMELINE_TABS: readonly Tab[] = ["calls", "runs", "tools"];
 
 /** The live run, the debugging tools, and what the editor can do for the timeline. */
 export interface TimelinePanelProps {
@@ -28,7 +32,7 @@ type Tab = "calls" | "runs" | "tools";
 
 /** The timeline: waterfall of the live (or a past) run, the session's runs with compare and replay, and tool mocks and approvals. */
 export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: TimelinePanelProps) {
-  const [tab, setTab] = useState<Tab>("calls");
+  const [tab, setTab] = useStoredChoice<Tab>("cmp.tab.timeline", TIMELINE_TABS, "calls");
   const [viewing, setViewing] = useState<string | undefined>(undefined);
   const [comparing, setComparing] = useState<readonly [string, string] | undefined>(undefined);
   const { history, approvals, mocks, replay, setReplay, divergence } = debug;
