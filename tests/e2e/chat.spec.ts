@@ -199,11 +199,13 @@ test.describe("a session that survives a reload", () => {
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
     const value = (await playground.valueJson()) as { cheapest: { carrier: string } };
     await expect(conversation).toContainText(value.cheapest.carrier, { timeout: 20_000 });
-    // Saving waits for the conversation to settle.
+    // Saving waits for the conversation to settle. The open tab is kept too.
+    await timeline.open();
     await page.waitForTimeout(1_500);
 
     await page.reload();
     await new ServersPanel(page).expectConnected("shipping");
+    await expect(page.getByRole("tablist", { name: "Output views" }).getByRole("tab", { name: /Timeline/ })).toHaveAttribute("aria-selected", "true");
     await expect(conversation).toContainText(value.cheapest.carrier);
     await expect(conversation.getByTestId("tool-call").first()).toContainText("execute_code");
     await expect(playground.editor.getByRole("combobox", { name: "Code history" })).toContainText("Code history (2)");
