@@ -98,6 +98,15 @@ test.describe("MCP servers", () => {
     await expect(playground.status).toHaveText("ok");
     await playground.showValueAsText();
     await expect(playground.value).toContainText("hello from the sandbox");
+
+    // Image content comes back as an image, never as raw base64 or HTML.
+    await playground.setCode("return await everything.get_tiny_image({});");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    await page.getByRole("group", { name: "Show the value as" }).getByRole("button", { name: "Tree" }).click();
+    const image = page.getByRole("tree", { name: "Returned value" }).getByRole("img", { name: "Image content (image/png)" });
+    await expect(image).toBeVisible();
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(20);
   });
 
   test("an unreachable server shows a clear error and the app stays usable", async ({ page }) => {
