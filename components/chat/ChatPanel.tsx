@@ -75,8 +75,14 @@ export function ChatPanel(props: ChatPanelProps) {
           ))}
         </div>
         <span className="spacer" />
-        <button type="button" aria-pressed={open === "prompt"} onClick={() => toggle("prompt")}>
-          System prompt{systemPrompt.edited ? " *" : ""}
+        <button
+          type="button"
+          aria-pressed={open === "prompt"}
+          onClick={() => toggle("prompt")}
+          aria-label={`System prompt${systemPrompt.edited ? " (edited)" : ""}`}
+          title="The system prompt the model gets: the rules and the typed API, editable with versions"
+        >
+          Prompt{systemPrompt.edited ? " *" : ""}
         </button>
         <button type="button" aria-pressed={open === "settings"} onClick={() => toggle("settings")}>
           Settings
