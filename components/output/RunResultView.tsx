@@ -86,7 +86,7 @@ function ValueSection({ value }: { value: unknown }) {
           {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
         </button>
       </div>
-      {view === "tree" && structured ? <JsonView value={value} label="Returned value" /> : <pre data-testid="run-value">{formatValue(value)}</pre>}
+      {view === "tree" && structured ? <JsonView value={value} label="Returned value" searchable /> : <pre data-testid="run-value">{formatValue(value)}</pre>}
     </section>
   );
 }

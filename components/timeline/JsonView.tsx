@@ -1,6 +1,7 @@
 "use client";
 
-import { createContext, useContext, useState, type ReactNode } from "react";
+import { createContext, useContext, useDeferredValue, useMemo, useState, type ReactNode } from "react";
+import { childPath, searchJson, type JsonSearch } from "@/lib/text/json-search";
 import styles from "./JsonView.module.css";
 import { mediaOf } from "@/lib/mcp/result-display";
 
@@ -15,15 +16,53 @@ const OPEN_DEPTH = 2;
  * server-sent and never HTML. Closed nodes render no children, long arrays, objects and
  * strings are cut with a "show all" button.
  */
-export function JsonView({ value, label, openDepth = OPEN_DEPTH }: { value: unknown; label?: string; openDepth?: number }) {
-  return (
+export function JsonView({
+  value,
+  label,
+  openDepth = OPEN_DEPTH,
+  searchable = false,
+}: {
+  value: unknown;
+  label?: string;
+  openDepth?: number;
+  searchable?: boolean;
+}) {
+  const [query, setQuery] = useState("");
+  const deferred = useDeferredValue(query);
+  const found = useMemo(() => searchJson(value, deferred), [value, deferred]);
+  const tree = (
     <div className={styles.tree} role="tree" aria-label={label ?? "JSON value"}>
       <OpenDepth value={openDepth}>
-        <JsonNode value={value} depth={0} />
+        <SearchContext value={found}>
+          <JsonNode value={value} depth={0} path="" />
+        </SearchContext>
       </OpenDepth>
     </div>
   );
+  if (!searchable) return tree;
+  return (
+    <div className={styles.searchable}>
+      <div className={styles.searchBar}>
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder="Search keys and values"
+          aria-label={`Search ${label ?? "the value"}`}
+        />
+        {deferred.trim() !== "" && (
+          <span className="muted" role="status">
+            {found.hits.size === 0 ? "no match" : `${found.hits.size}${found.partial ? "+" : ""} ${found.hits.size === 1 ? "match" : "matches"}`}
+          </span>
+        )}
+      </div>
+      {tree}
+    </div>
+  );
 }
+
+/** What the search found: hits are marked, the branches above them open. */
+const SearchContext = createContext<JsonSearch>(searchJson(null, ""));
 
 const OpenDepthContext = createContext(OPEN_DEPTH);
 function OpenDepth({ value, children }: { value: number; children: ReactNode }) {
@@ -39,25 +78,31 @@ function Media({ media }: { media: NonNullable<ReturnType<typeof mediaOf>> }) {
   );
 }
 
-function JsonNode({ value, depth, name }: { value: unknown; depth: number; name?: string }) {
-  const key = name === undefined ? null : <span className={styles.key}>{JSON.stringify(name)}: </span>;
+function JsonNode({ value, depth, name, path }: { value: unknown; depth: number; name?: string; path: string }) {
+  const hit = useContext(SearchContext).hits.has(path);
+  const key = name === undefined ? null : <span className={`${styles.key} ${hit ? styles.hit : ""}`}>{JSON.stringify(name)}: </span>;
   if (value === null || typeof value !== "object") {
     return (
-      <div className={styles.leaf} role="treeitem" aria-selected={false}>
+      <div className={`${styles.leaf} ${hit ? styles.hit : ""}`} role="treeitem" aria-selected={false}>
         {key}
         <Scalar value={value} />
       </div>
     );
   }
-  return <Branch value={value} depth={depth} keyLabel={key} />;
+  return <Branch value={value} depth={depth} keyLabel={key} path={path} />;
 }
 
-function Branch({ value, depth, keyLabel }: { value: object; depth: number; keyLabel: ReactNode }) {
+function Branch({ value, depth, keyLabel, path }: { value: object; depth: number; keyLabel: ReactNode; path: string }) {
   const openDepth = useContext(OpenDepthContext);
+  const search = useContext(SearchContext);
   const media = mediaOf(value);
   // Media shows itself; its base64 stays folded away.
-  const [open, setOpen] = useState(depth < openDepth && !media);
-  const [all, setAll] = useState(false);
+  const [opened, setOpen] = useState(depth < openDepth && !media);
+  const [shownAll, setAll] = useState(false);
+  // A branch that holds a search hit opens, with all its items, while the search lasts.
+  const found = search.open.has(path);
+  const open = opened || found;
+  const all = shownAll || found;
   const isArray = Array.isArray(value);
   const entries: Array<[string, unknown]> = isArray ? value.map((item, i) => [String(i), item]) : Object.entries(value);
   const [openBracket, closeBracket] = isArray ? ["[", "]"] : ["{", "}"];
@@ -89,7 +134,7 @@ function Branch({ value, depth, keyLabel }: { value: object; depth: number; keyL
         <>
           <div className={styles.children} role="group">
             {shown.map(([name, item]) => (
-              <JsonNode key={name} value={item} depth={depth + 1} {...(isArray ? {} : { name })} />
+              <JsonNode key={name} value={item} depth={depth + 1} path={childPath(path, name)} {...(isArray ? {} : { name })} />
             ))}
             {shown.length < entries.length && (
               <button type="button" className={styles.more} onClick={() => setAll(true)}>

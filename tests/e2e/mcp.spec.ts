@@ -143,6 +143,10 @@ test.describe("MCP servers", () => {
     const value = (await playground.valueJson()) as { answers: Record<string, unknown>; notCalled: string[] };
     expect(value.answers.read_graph).toEqual({ entities: [], relations: [] });
     expect(value.notCalled.some((t) => t.startsWith("memory.create_entities"))).toBe(true);
+    // The value's tree folds and searches: a hit opens the branches above it.
+    await page.getByRole("group", { name: "Show the value as" }).getByRole("button", { name: "Tree" }).click();
+    await page.getByRole("searchbox", { name: "Search Returned value" }).fill("create_entities");
+    await expect(page.getByRole("region", { name: "Output" }).getByRole("status").filter({ hasText: "1 match" })).toBeVisible();
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.screenshot({ path: "test-results/explore-memory-1280.png" });
     // The code the program replaced is one pick away.
