@@ -51,7 +51,7 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
         </p>
       )}
       <h4>Arguments</h4>
-      <JsonView value={record.args ?? {}} label="Arguments" searchable />
+      <JsonView value={record.args ?? {}} label="Arguments" searchable copyable />
       {record.validation && <div className="error-box">Arguments rejected: {record.validation}</div>}
       {record.error && (
         <>
@@ -62,7 +62,7 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
       {record.value !== undefined && (
         <>
           <h4>Result</h4>
-          <JsonView value={record.value} label="Result" searchable />
+          <JsonView value={record.value} label="Result" searchable copyable />
         </>
       )}
       {record.outputFindings && record.outputFindings.length > 0 && (

@@ -21,13 +21,18 @@ export function JsonView({
   label,
   openDepth = OPEN_DEPTH,
   searchable = false,
+  copyable = false,
 }: {
   value: unknown;
   label?: string;
   openDepth?: number;
+  /** A search box over keys and values. */
   searchable?: boolean;
+  /** A Copy button (the value as pretty JSON). */
+  copyable?: boolean;
 }) {
   const [query, setQuery] = useState("");
+  const [copied, setCopied] = useState<"yes" | "failed" | undefined>(undefined);
   const deferred = useDeferredValue(query);
   const found = useMemo(() => searchJson(value, deferred), [value, deferred]);
   const tree = (
@@ -39,17 +44,29 @@ export function JsonView({
       </OpenDepth>
     </div>
   );
-  if (!searchable) return tree;
+  if (!searchable && !copyable) return tree;
+  const copy = () =>
+    navigator.clipboard.writeText(JSON.stringify(value, null, 2) ?? "undefined").then(
+      () => setCopied("yes"),
+      () => setCopied("failed"),
+    );
   return (
     <div className={styles.searchable}>
       <div className={styles.searchBar}>
-        <input
-          type="search"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          placeholder="Search keys and values"
-          aria-label={`Search ${label ?? "the value"}`}
-        />
+        {searchable && (
+          <input
+            type="search"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            placeholder="Search keys and values"
+            aria-label={`Search ${label ?? "the value"}`}
+          />
+        )}
+        {copyable && (
+          <button type="button" onClick={() => void copy()} aria-label={`Copy ${label ?? "the value"}`} title="Copies it as JSON">
+            {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+          </button>
+        )}
         {deferred.trim() !== "" && (
           <span className="muted" role="status">
             {found.hits.size === 0 ? "no match" : `${found.hits.size}${found.partial ? "+" : ""} ${found.hits.size === 1 ? "match" : "matches"}`}

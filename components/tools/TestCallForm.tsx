@@ -160,11 +160,11 @@ function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["stat
       {result.structuredContent !== undefined && (
         <>
           <h4>structuredContent</h4>
-          <JsonView value={result.structuredContent} label="structuredContent" openDepth={4} searchable />
+          <JsonView value={result.structuredContent} label="structuredContent" openDepth={4} searchable copyable />
         </>
       )}
       <h4>content</h4>
-      <JsonView value={readableContent(result.content)} label="content" openDepth={4} searchable />
+      <JsonView value={readableContent(result.content)} label="content" openDepth={4} searchable copyable />
     </div>
   );
 }
