@@ -24,6 +24,13 @@ test.describe("MCP servers", () => {
     await expect(result).toContainText("structuredContent");
     await expect(result).toContainText("swiftair");
     await expect(result).toContainText("isError false");
+    // The result copies as JSON, and its text content (JSON) reads parsed rather than escaped.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await result.getByRole("button", { name: "Copy structuredContent" }).click();
+    await expect(result.getByRole("button", { name: "Copy structuredContent" })).toHaveText("Copied");
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { carriers: Array<{ id: string }> };
+    expect(copied.carriers.map((c) => c.id)).toContain("swiftair");
+    await expect(result.getByRole("tree", { name: "content" })).toContainText('"text (JSON)"');
   });
 
   test("a test call with a form built from the schema reports a server error as isError", async ({ page }) => {
