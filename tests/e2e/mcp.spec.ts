@@ -30,7 +30,7 @@ test.describe("MCP servers", () => {
     await expect(result.getByRole("button", { name: "Copy structuredContent" })).toHaveText("Copied");
     const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { carriers: Array<{ id: string }> };
     expect(copied.carriers.map((c) => c.id)).toContain("swiftair");
-    await expect(result.getByRole("tree", { name: "content" })).toContainText('"text (JSON)"');
+    await expect(result.getByRole("tree", { name: "content", exact: true })).toContainText('"text (JSON)"');
   });
 
   test("a test call with a form built from the schema reports a server error as isError", async ({ page }) => {
