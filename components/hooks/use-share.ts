@@ -6,7 +6,7 @@ import type { ShareClient } from "@/lib/share/browser/api-client";
 import type { ShareInputs } from "@/lib/share/build";
 import { shareLinkUrl, shortLinkUrl } from "@/lib/share/browser/location";
 import { prepareShare } from "@/lib/share/prepare";
-import { useShareCopy } from "./use-share-copy";
+import { useCopy } from "./use-copy";
 import type { PreparedShare } from "@/lib/share/prepare";
 
 /** Preparing the share for the dialog. */
@@ -35,7 +35,7 @@ export function useShare(inputs: ShareInputs, options: { client?: ShareClient } 
   const [snapshot] = useState(inputs);
   const [prep, setPrep] = useState<SharePrepState>({ status: "preparing" });
   const [shortLink, setShortLink] = useState<ShortLinkState>({ status: "idle" });
-  const { copied, copy } = useShareCopy<ShareCopyKind>();
+  const { copied, copy } = useCopy<ShareCopyKind>();
   const clientRef = useRef(options.client);
 
   useEffect(() => {

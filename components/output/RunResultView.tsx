@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { RunResult } from "@/lib/sandbox/types";
 import { JsonView } from "@/components/timeline/JsonView";
+import { useCopy } from "@/components/hooks/use-copy";
 import { LogList } from "./LogList";
 
 /**
@@ -61,13 +62,7 @@ function formatValue(value: unknown): string {
 function ValueSection({ value }: { value: unknown }) {
   const structured = typeof value === "object" && value !== null;
   const [view, setView] = useState<"tree" | "text">(structured ? "tree" : "text");
-  const [copied, setCopied] = useState<"yes" | "failed" | undefined>(undefined);
-  const copy = () => {
-    navigator.clipboard.writeText(formatValue(value)).then(
-      () => setCopied("yes"),
-      () => setCopied("failed"),
-    );
-  };
+  const { copied, copy } = useCopy<"value">();
   return (
     <section aria-label="Returned value">
       <div className="toolbar">
@@ -82,8 +77,8 @@ function ValueSection({ value }: { value: unknown }) {
             </button>
           </div>
         )}
-        <button type="button" onClick={copy} title="Copies the value as JSON">
-          {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+        <button type="button" onClick={() => copy("value", formatValue(value))} title="Copies the value as JSON">
+          {copied ? "Copied" : "Copy"}
         </button>
       </div>
       {view === "tree" && structured ? <JsonView value={value} label="Returned value" searchable /> : <pre data-testid="run-value">{formatValue(value)}</pre>}

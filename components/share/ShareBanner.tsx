@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
-import { useShareCopy } from "@/components/hooks/use-share-copy";
+import { useCopy } from "@/components/hooks/use-copy";
 import type { ServerInput } from "@/lib/mcp/server-input";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { JsonObject } from "@/lib/share/json-value";
@@ -34,7 +34,7 @@ const SOURCE: Record<OpenShareResult["source"], string> = { link: "from a link",
 
 /** Says what an opened share contains; servers needing secrets ask for them; nothing runs or connects by itself. */
 export function ShareBanner({ link, registered, onAddServer, onReplayRun, onHide, defaultExpanded = false }: ShareBannerProps) {
-  const { copied, copy } = useShareCopy<"mcp-json" | "code">();
+  const { copied, copy } = useCopy<"mcp-json" | "code">();
   // One line until the person asks for the details: the link must not take over the screen.
   const [expanded, setExpanded] = useState(defaultExpanded);
   const { state } = link;

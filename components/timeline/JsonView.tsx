@@ -3,6 +3,7 @@
 import { createContext, useContext, useDeferredValue, useMemo, useState, type ReactNode } from "react";
 import { childPath, searchJson, type JsonSearch } from "@/lib/text/json-search";
 import styles from "./JsonView.module.css";
+import { useCopy } from "@/components/hooks/use-copy";
 import { mediaOf } from "@/lib/mcp/result-display";
 
 /** Items and characters shown before "show all"; a 2 MB result must not become 2 MB of DOM by default. */
@@ -32,7 +33,7 @@ export function JsonView({
   copyable?: boolean;
 }) {
   const [query, setQuery] = useState("");
-  const [copied, setCopied] = useState<"yes" | "failed" | undefined>(undefined);
+  const { copied, copy } = useCopy<"value">();
   const deferred = useDeferredValue(query);
   const found = useMemo(() => searchJson(value, deferred), [value, deferred]);
   const tree = (
@@ -45,11 +46,6 @@ export function JsonView({
     </div>
   );
   if (!searchable && !copyable) return tree;
-  const copy = () =>
-    navigator.clipboard.writeText(JSON.stringify(value, null, 2) ?? "undefined").then(
-      () => setCopied("yes"),
-      () => setCopied("failed"),
-    );
   return (
     <div className={styles.searchable}>
       <div className={styles.searchBar}>
@@ -63,8 +59,13 @@ export function JsonView({
           />
         )}
         {copyable && (
-          <button type="button" onClick={() => void copy()} aria-label={`Copy ${label ?? "the value"}`} title="Copies it as JSON">
-            {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+          <button
+            type="button"
+            onClick={() => copy("value", JSON.stringify(value, null, 2) ?? "undefined")}
+            aria-label={`Copy ${label ?? "the value"}`}
+            title="Copies it as JSON"
+          >
+            {copied ? "Copied" : "Copy"}
           </button>
         )}
         {deferred.trim() !== "" && (
