@@ -1,71 +1,10 @@
 /**
- * Guest helpers compiled only when a run needs them: compiling JavaScript in QuickJS costs about
- * 0.1 µs per character, and most runs never log an object or fail, so these stay out of the
- * prelude every run pays for. Plain JavaScript strings for the same reason as the prelude.
+ * Helpers the host compiles into a run only when it needs them (describe a failure, serialize a
+ * value that is not a primitive): compiling JavaScript in QuickJS costs about 0.1 µs per
+ * character, so these stay out of the prelude every run pays for. Plain JavaScript strings for
+ * the same reason as the prelude. The guest's own lazy parts are in guest-parts.ts.
  */
 import { compactSource } from "./guest-prelude";
-
-/**
- * Console formatting, compiled by the guest (indirect eval) on the first non-string argument.
- * JSON-like: JSON-safe values print exactly as JSON.stringify would; others print as markers
- * ([Function f], [Circular], 10n, Map(1) {k => v}, undefined), with depth and length caps.
- */
-export const GUEST_INSPECT = compactSource(String.raw`(function makeInspect(stringify, keys, isArray) {
-  const MAX_DEPTH = 6;
-  const MAX_ITEMS = 100;
-  const MAX_NESTED_STRING = 10000;
-  function quote(text) {
-    return stringify(text.length > MAX_NESTED_STRING ? text.slice(0, MAX_NESTED_STRING) + "…" : text);
-  }
-  function inspect(value, depth, seen) {
-    switch (typeof value) {
-      case "string": return quote(value);
-      case "number": return Object.is(value, -0) ? "-0" : String(value);
-      case "bigint": return String(value) + "n";
-      case "boolean": return String(value);
-      case "undefined": return "undefined";
-      case "symbol": return value.toString();
-      case "function": return "[Function " + (value.name || "(anonymous)") + "]";
-    }
-    if (value === null) return "null";
-    if (seen.includes(value)) return "[Circular]";
-    if (value instanceof Error) return String(value.name) + ": " + String(value.message);
-    if (value instanceof Date) return isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-    if (value instanceof RegExp) return String(value);
-    if (value instanceof Promise) return "Promise {}";
-    if (depth >= MAX_DEPTH) return isArray(value) ? "[Array]" : "[Object]";
-    seen.push(value);
-    try {
-      if (value instanceof Map || value instanceof Set) {
-        const parts = [];
-        for (const entry of value) {
-          if (parts.length === MAX_ITEMS) { parts.push("…"); break; }
-          parts.push(value instanceof Map ? inspect(entry[0], depth + 1, seen) + " => " + inspect(entry[1], depth + 1, seen) : inspect(entry, depth + 1, seen));
-        }
-        return (value instanceof Map ? "Map" : "Set") + "(" + value.size + ") {" + parts.join(",") + "}";
-      }
-      if (isArray(value) || ArrayBuffer.isView(value)) {
-        const parts = [];
-        const length = value.length ?? 0;
-        for (let i = 0; i < length && i < MAX_ITEMS; i++) parts.push(inspect(value[i], depth + 1, seen));
-        if (length > MAX_ITEMS) parts.push("… " + (length - MAX_ITEMS) + " more items");
-        return "[" + parts.join(",") + "]";
-      }
-      const parts = [];
-      const names = keys(value);
-      for (const key of names.slice(0, MAX_ITEMS)) {
-        let text;
-        try { text = inspect(value[key], depth + 1, seen); } catch { text = "[Getter threw]"; }
-        parts.push(quote(key) + ":" + text);
-      }
-      if (names.length > MAX_ITEMS) parts.push("… " + (names.length - MAX_ITEMS) + " more keys");
-      return "{" + parts.join(",") + "}";
-    } finally {
-      seen.pop();
-    }
-  }
-  return (value) => inspect(value, 0, []);
-})`);
 
 /**
  * describe(error, isToolError, primordials): a thrown value as JSON {name, message, stack, tool}

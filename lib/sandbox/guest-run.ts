@@ -1,7 +1,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { errorResult, sandboxError } from "./errors";
 import { classifyGuestError, writtenLine } from "./guest-error";
-import { GUEST_INSPECT } from "./guest-helpers";
+import { GUEST_PARTS } from "./guest-parts";
 import { GUEST_PRELUDE, PRELUDE_FILENAME } from "./guest-prelude";
 import { HelperHandles } from "./helper-handles";
 import { HostCalls, type CallHost, type CallOutcome } from "./host-calls";
@@ -27,8 +27,6 @@ export interface GuestRunInput {
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
 }
-
-const SETUP_HELPERS = ["drain", "settle", "fireTimer", "primordials", "isToolError"] as const;
 
 // Jobs run in batches so a guest spinning on `await null` still lets host messages in.
 const JOB_BATCH = 10_000;
@@ -141,14 +139,18 @@ export class GuestRun {
       if (delay < 0) this.timers.delete(context.getNumber(id));
       else this.timers.set(context.getNumber(id), this.budget.now() + delay);
     });
+    // Compiles a part inside the guest's call (guest-parts.ts): its cost is the run's, as it is used.
+    const hostPart = context.newFunction("hostPart", (name) => {
+      const part = context.getString(name);
+      if (!Object.hasOwn(GUEST_PARTS, part)) return context.undefined;
+      return context.evalCode(GUEST_PARTS[part] as string, PRELUDE_FILENAME, { type: "global" });
+    });
     const config = context.newString(configJson);
-    const inspect = context.newString(GUEST_INSPECT);
-    const args = [hostSignal, hostLog, hostTimer, config, inspect];
+    const args = [hostSignal, hostLog, hostTimer, hostPart, config];
     const result = this.budget.enter(() => context.callFunction(setup.value, context.undefined, ...args));
     for (const handle of [setup.value, ...args]) handle.dispose();
     if (result.error) return this.errorFrom(result.error, false);
-    for (const name of SETUP_HELPERS) helpers.set(name, context.getProp(result.value, name));
-    result.value.dispose();
+    helpers.setSetup(result.value);
     return undefined;
   }
 

@@ -4,33 +4,41 @@ import { GUEST_DESCRIBE, GUEST_SERIALIZE } from "./guest-helpers";
 import { PRELUDE_FILENAME } from "./guest-prelude";
 import type { RunBudget } from "./run-budget";
 
-/** Helpers the prelude's setup returns, and those compiled on first use. */
-export type HelperName = "drain" | "settle" | "fireTimer" | "primordials" | "isToolError" | "describe" | "serialize";
+/** Helpers the prelude's setup returns (read from its object on first use), and those compiled on first use. */
+export type HelperName = SetupHelperName | "describe" | "serialize";
+type SetupHelperName = "drain" | "settle" | "fireTimer" | "primordials" | "isToolError";
 
 const LAZY = { describe: GUEST_DESCRIBE, serialize: GUEST_SERIALIZE } as const;
 
 /** The run's handles on guest helper functions; each guest call goes through the budget. */
 export class HelperHandles {
   private readonly handles = new Map<HelperName, QuickJSHandle>();
+  private setup: QuickJSHandle | undefined;
 
   constructor(
     private readonly context: QuickJSContext,
     private readonly budget: RunBudget,
   ) {}
 
-  set(name: HelperName, handle: QuickJSHandle): void {
-    this.handles.set(name, handle);
+  /** The object the prelude's setup returned; the handles keep it (disposed with them). */
+  setSetup(handle: QuickJSHandle): void {
+    this.setup = handle;
   }
 
-  get(name: HelperName): QuickJSHandle | undefined {
-    return this.handles.get(name);
+  /** A helper of the setup's object, read once (most runs never need most of them). */
+  get(name: SetupHelperName): QuickJSHandle | undefined {
+    const known = this.handles.get(name);
+    if (known || !this.setup?.alive) return known;
+    const handle = this.context.getProp(this.setup, name);
+    this.handles.set(name, handle);
+    return handle;
   }
 
   /** The guest serializer's answer for a value ("J…", "E…", "L"), or the exception it threw. */
   serialize(value: QuickJSHandle, resultBytes: number): { text: string } | { error: QuickJSHandle } {
     const { context } = this;
     const serialize = this.lazy("serialize");
-    const primordials = this.handles.get("primordials") ?? context.undefined;
+    const primordials = this.get("primordials") ?? context.undefined;
     const limit = context.newNumber(resultBytes);
     const result = this.budget.enter(() => context.callFunction(serialize, context.undefined, value, limit, primordials));
     limit.dispose();
@@ -43,8 +51,8 @@ export class HelperHandles {
   /** A guest exception as plain data (the handle stays the caller's). */
   describe(handle: QuickJSHandle): GuestErrorInfo {
     const { context } = this;
-    const isToolError = this.handles.get("isToolError");
-    const primordials = this.handles.get("primordials");
+    const isToolError = this.get("isToolError");
+    const primordials = this.get("primordials");
     if (isToolError && primordials) {
       const describe = this.lazy("describe");
       const described = this.budget.enter(() => context.callFunction(describe, context.undefined, handle, isToolError, primordials));
@@ -67,7 +75,7 @@ export class HelperHandles {
 
   /** Every handle, for disposal. */
   all(): QuickJSHandle[] {
-    return [...this.handles.values()];
+    return [...this.handles.values(), ...(this.setup ? [this.setup] : [])];
   }
 
   /** Compiles a helper on first use (kept for the rest of the run). */

@@ -44,6 +44,21 @@ interface ParseFailure {
  * Pure: no QuickJS here.
  */
 export function normaliseCode(code: string): NormalisedCode | { error: SandboxError } {
+  const known = recent.get(code);
+  if (known) return known;
+  const normalised = normaliseFresh(code);
+  if ("error" in normalised) return normalised;
+  if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
+  recent.set(code, Object.freeze(normalised));
+  return normalised;
+}
+
+// The same program runs again and again (replays, evals, re-runs while editing, a server's
+// clients): parsing it again each time cost more than a small run itself.
+const RECENT_LIMIT = 32;
+const recent = new Map<string, Readonly<NormalisedCode>>();
+
+function normaliseFresh(code: string): NormalisedCode | { error: SandboxError } {
   const { body, lineOffset, language } = stripFence(code);
   const parsed = parseProgram(body, TS_LANGUAGES.has(language));
   if ("message" in parsed) {

@@ -63,6 +63,30 @@ describe("hostile code ends with a typed error, and the engine carries on", () =
     );
   });
 
+  it("the bridge, timers and console built after the code replaced their built-ins still work", async () => {
+    // These parts compile on first use (guest-parts.ts), after the code below already ran.
+    const code = `
+      globalThis.Map = globalThis.WeakSet = globalThis.Error = globalThis.TypeError = function () { return {}; };
+      globalThis.String = () => "garbage";
+      JSON.stringify = JSON.parse = () => "garbage";
+      Math.max = () => -1;
+      const got = await h.f({ n: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      console.log({ logged: true });
+      let failure = "";
+      try { await h.fail(); } catch (error) { failure = error.name + ": " + error.message; }
+      return { got, failure };`;
+    const hostile: HostFunctions = { h: { f: (args) => Promise.resolve(args), fail: () => Promise.reject(new Error("refused")) } };
+    const { result } = await run(engine, code, { host: hostile });
+    expect(valueOf(result)).toEqual({ got: { n: 1 }, failure: "ToolError: refused" });
+    expect(result.logs.map((entry) => entry.text)).toEqual(['{"logged":true}']);
+  });
+
+  it("console can be replaced and read back, as in Node", async () => {
+    const { result } = await run(engine, "const mine = { log: () => 'mine' };\nconsole = mine;\nreturn console === mine && console.log() === 'mine'");
+    expect(valueOf(result)).toBe(true);
+  });
+
   it("nothing one run does to the built-ins survives into the next", async () => {
     await run(engine, "Object.prototype.polluted = 1;\nArray.prototype.map = () => 'hijacked';\nglobalThis.leak = 1");
     const { result } = await run(engine, "return [({}).polluted, [1].map((x) => x), typeof leak]");
