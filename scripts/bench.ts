@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and the README's Benchmarks section. `--only node|browser|codemode|timeline|validation|server|modes` narrows it.
+// the issue notes and the README's Benchmarks section. `--only node|browser|live|codemode|timeline|validation|server|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -12,6 +12,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     id: "browser",
     title: "Sandbox in Chromium (module worker, singlefile release-sync, postMessage included)",
     run: async () => (await import("./bench/sandbox-browser")).benchSandboxBrowser(),
+  },
+  {
+    id: "live",
+    title: "The live path in Chromium (production build): page ready, live tool calls to the lab demo server",
+    run: async () => (await import("./bench/live-path")).benchLivePath(),
   },
   { id: "codemode", title: "Typed tool API (declarations, tokens, search)", run: async () => (await import("./bench/codemode")).benchCodemode() },
   { id: "timeline", title: "Debugging timeline (10 000 calls, Node)", run: async () => (await import("./bench/timeline")).benchTimeline() },

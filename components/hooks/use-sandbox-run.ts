@@ -1,11 +1,13 @@
 "use client";
 
 import { errorResult, NO_RUN_STATS } from "@/lib/sandbox/errors";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
-import { errorLocation, reduceRunView, type RunView } from "@/lib/timeline/run-view";
-import { EMPTY_CALL_RECORDS, reduceCallRecords, type CallInfo, type CallRecordsState } from "@/lib/timeline/call-records";
+import { errorLocation, type RunView, type RunViewAction } from "@/lib/timeline/run-view";
+import type { CallInfo, CallRecordsAction } from "@/lib/timeline/call-records";
+import { FrameQueue } from "@/lib/timeline/frame-queue";
+import { LiveRunStore, type LiveRun } from "@/lib/timeline/live-run-store";
 import type { RunObserver } from "@/lib/timeline/run-observer";
 import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "@/lib/sandbox/types";
 
@@ -13,8 +15,8 @@ import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "@/lib/
 export type PrepareHost = (report: (callId: number, info: CallInfo) => void) => HostFunctions;
 
 export interface UseSandboxRunResult {
-  state: RunView;
-  calls: CallRecordsState;
+  /** The current run's view and call records; read it with useLiveRun where it is shown. */
+  live: LiveRunStore;
   running: boolean;
   ready: boolean;
   /** Starts a run and resolves with its result; while another run is going it resolves at once with an error. */
@@ -42,11 +44,32 @@ function refused(message: string): RunResult {
 
 /** Runs code in the sandbox worker and keeps the output panel's and the timeline's state. One run at a time. */
 export function useSandboxRun(): UseSandboxRunResult {
-  const [state, dispatch] = useReducer(reduceRunView, { status: "idle" } as RunView);
-  const [calls, dispatchCalls] = useReducer(reduceCallRecords, EMPTY_CALL_RECORDS);
+  const [live] = useState(() => new LiveRunStore());
   const [ready, setReady] = useState(false);
   const controllerRef = useRef<RunController | null>(null);
   const cancelRef = useRef<(() => void) | null>(null);
+  // What a run streams reaches the store once per frame, as one batch (lib/timeline/frame-queue.ts).
+  const [queue] = useState(
+    () =>
+      new FrameQueue<[RunViewAction | undefined, CallRecordsAction]>((items) =>
+        live.apply(
+          items.flatMap(([view]) => (view ? [view] : [])),
+          items.map(([, call]) => call),
+        ),
+      ),
+  );
+  useEffect(() => () => queue.dispose(), [queue]);
+  // This component re-renders when a run starts or ends, not on every frame of it.
+  const running = useSyncExternalStore(
+    live.subscribe,
+    () => live.getSnapshot().view.status === "running",
+    () => false,
+  );
+  const settled = useSyncExternalStore(
+    live.subscribe,
+    () => settledView(live.getSnapshot().view),
+    () => IDLE,
+  );
 
   useEffect(() => {
     const controller = new RunController({ createWorker: createSandboxWorker });
@@ -62,45 +85,61 @@ export function useSandboxRun(): UseSandboxRunResult {
     };
   }, []);
 
-  const running = state.status === "running";
   const [ranCode, setRanCode] = useState<string | undefined>(undefined);
 
-  const run = useCallback((code: string, prepareHost: PrepareHost = NO_HOST, observer?: RunObserver, limits?: Partial<SandboxLimits>): Promise<RunResult> => {
-    const controller = controllerRef.current;
-    if (!controller) return Promise.resolve(refused("The sandbox is still starting; try again in a moment."));
-    if (cancelRef.current) return Promise.resolve(refused("Another run is in progress: stop it first."));
-    // The run id is only known once the controller accepts the run; host reports arrive later.
-    let runId = "";
-    const host = prepareHost((callId, info) => dispatchCalls({ type: "info", runId, callId, info }));
-    const request: RunRequest = limits && Object.keys(limits).length > 0 ? { code, limits } : { code };
-    setRanCode(code);
-    const handle = controller.run(request, host, (event) => {
-      dispatch({ type: "event", runId: handle.runId, event });
-      dispatchCalls({ type: "event", runId: handle.runId, event });
-      notify(() => observer?.onEvent?.(handle.runId, event));
-    });
-    runId = handle.runId;
-    notify(() => observer?.onStart?.(runId, request, host));
-    cancelRef.current = handle.cancel;
-    dispatch({ type: "start", runId, startedAt: Date.now() });
-    dispatchCalls({ type: "reset", runId });
-    return handle.result
-      .catch((error: unknown): RunResult => ({
-        ok: false,
-        error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
-        logs: [],
-        stats: NO_RUN_STATS,
-      }))
-      .then((result) => {
-        cancelRef.current = null;
-        dispatch({ type: "finish", runId, result });
-        dispatchCalls({ type: "finish", runId, result });
-        notify(() => observer?.onFinish?.(runId, result));
-        return result;
+  const run = useCallback(
+    (code: string, prepareHost: PrepareHost = NO_HOST, observer?: RunObserver, limits?: Partial<SandboxLimits>): Promise<RunResult> => {
+      const controller = controllerRef.current;
+      if (!controller) return Promise.resolve(refused("The sandbox is still starting; try again in a moment."));
+      if (cancelRef.current) return Promise.resolve(refused("Another run is in progress: stop it first."));
+      // The run id is only known once the controller accepts the run; host reports arrive later.
+      let runId = "";
+      const host = prepareHost((callId, info) => queue.push([undefined, { type: "info", runId, callId, info }]));
+      const request: RunRequest = limits && Object.keys(limits).length > 0 ? { code, limits } : { code };
+      setRanCode(code);
+      const handle = controller.run(request, host, (event) => {
+        queue.push([
+          { type: "event", runId: handle.runId, event },
+          { type: "event", runId: handle.runId, event },
+        ]);
+        notify(() => observer?.onEvent?.(handle.runId, event));
       });
-  }, []);
+      runId = handle.runId;
+      notify(() => observer?.onStart?.(runId, request, host));
+      cancelRef.current = handle.cancel;
+      queue.flush();
+      live.apply([{ type: "start", runId, startedAt: Date.now() }], [{ type: "reset", runId }]);
+      return handle.result
+        .catch((error: unknown): RunResult => ({
+          ok: false,
+          error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
+          logs: [],
+          stats: NO_RUN_STATS,
+        }))
+        .then((result) => {
+          cancelRef.current = null;
+          queue.flush();
+          live.apply([{ type: "finish", runId, result }], [{ type: "finish", runId, result }]);
+          notify(() => observer?.onFinish?.(runId, result));
+          return result;
+        });
+    },
+    [queue, live],
+  );
 
   const stop = useCallback(() => cancelRef.current?.(), []);
 
-  return { state, calls, running, ready, run, stop, errorMarker: errorLocation(state), ranCode };
+  return { live, running, ready, run, stop, errorMarker: errorLocation(settled), ranCode };
+}
+
+/** The current run's view and call records, re-rendering the caller once per frame while a run streams. */
+export function useLiveRun(live: LiveRunStore): LiveRun {
+  return useSyncExternalStore(live.subscribe, live.getSnapshot, live.getSnapshot);
+}
+
+const IDLE: RunView = { status: "idle" };
+
+/** The view when no run is going, else one constant: a running view changes every frame. */
+function settledView(view: RunView): RunView {
+  return view.status === "running" ? IDLE : view;
 }

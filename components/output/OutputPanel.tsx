@@ -6,7 +6,8 @@ import { statusLabel, type RunView } from "@/lib/timeline/run-view";
 import { RunResultView } from "./RunResultView";
 import { LogList } from "./LogList";
 import { TimelinePanel } from "@/components/timeline/TimelinePanel";
-import type { CallRecordsState } from "@/lib/timeline/call-records";
+import type { LiveRunStore } from "@/lib/timeline/live-run-store";
+import { useLiveRun } from "@/components/hooks/use-sandbox-run";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
@@ -15,8 +16,7 @@ import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/
 const OUTPUT_TABS = ["output", "timeline"] as const;
 
 export interface OutputPanelProps {
-  state: RunView;
-  calls: CallRecordsState;
+  live: LiveRunStore;
   debug: UseTimelineDebuggerResult;
   onUseCode: (code: string) => void;
   onRevealLine?: (line: number) => void;
@@ -25,7 +25,8 @@ export interface OutputPanelProps {
 }
 
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
-export function OutputPanel({ state, calls, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
+export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
+  const { view: state, calls } = useLiveRun(live);
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
   const waitingFor = state.status === "running" ? waitingLabel(waiting.pending) : undefined;

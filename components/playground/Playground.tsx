@@ -251,14 +251,7 @@ export function Playground() {
                 </Panel>
                 <Separator className="separator separator-h" />
                 <Panel id="output" defaultSize="42%" minSize="10%">
-                  <OutputPanel
-                    state={sandbox.state}
-                    calls={sandbox.calls}
-                    debug={debug}
-                    onUseCode={editor.setCode}
-                    onSendToChat={sendManualRun}
-                    onRevealLine={revealLine}
-                  />
+                  <OutputPanel live={sandbox.live} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} onRevealLine={revealLine} />
                 </Panel>
               </Group>
             </Panel>

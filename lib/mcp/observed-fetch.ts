@@ -100,7 +100,9 @@ export function observeFetch(base: FetchLike): ObservedFetch {
       return response;
     }
     successes++;
-    return watchBody(response);
+    // Only a stream can hang a request when it breaks off; a JSON body that breaks rejects the
+    // SDK's response.json() itself. Wrapping every body cost each call a second stream.
+    return (response.headers.get("content-type") ?? "").includes("text/event-stream") ? watchBody(response) : response;
   };
 
   return {

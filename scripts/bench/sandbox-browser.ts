@@ -22,7 +22,9 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
+/** Builds the app and serves the production build on a free loopback port (or BENCH_URL's app). */
+export async function startServer(): Promise<{ url: string; stop: () => void }> {
+  if (process.env.BENCH_URL) return { url: process.env.BENCH_URL, stop: () => undefined };
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const build = spawnSync("npx", ["next", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
   if (build.status !== 0) throw new Error("next build failed");
@@ -43,7 +45,7 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
 
 /** Sandbox figures measured in headless Chromium against the production build. */
 export async function benchSandboxBrowser(): Promise<BenchRow[]> {
-  const server = process.env.BENCH_URL ? { url: process.env.BENCH_URL, stop: () => undefined } : await startServer();
+  const server = await startServer();
   // Precise memory info: without it Chromium quantises performance.memory, and the heap figure means nothing.
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, "--enable-precise-memory-info"] });
   try {

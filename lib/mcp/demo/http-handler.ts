@@ -1,15 +1,65 @@
 /**
- * Serves the demo MCP servers over Streamable HTTP, statelessly: every request builds a fresh
- * McpServer and transport (no session id), so any instance can answer any request and nothing
- * leaks between visitors. State that must outlive a request (the store's carts) lives at
- * module level in its own bounded map. Framework-free so tests call it without Next.
+ * Serves the demo MCP servers over Streamable HTTP, statelessly: every request gets its own
+ * transport (no session id), so any instance can answer any request. State that must outlive a
+ * request (the store's carts) lives at module level in its own bounded map. Framework-free so
+ * tests call it without Next.
+ *
+ * Servers are pooled: building one (its Zod schemas, the SDK's Ajv validator) cost more than
+ * answering a call, and a program fanning out 1 000 calls paid it 1 000 times. A server goes
+ * back to the pool only after requests that leave nothing of the visitor on it (POOLED_METHODS:
+ * no `initialize`, which stores the client's capabilities, no `logging/setLevel`); any other
+ * request gets a fresh server that is dropped afterwards.
  *
  * CORS is open (`*`, no credentials): the demo servers hold nothing private, and browsers
  * elsewhere (or the MCP Inspector) may use them directly.
  */
 import { RouteError } from "../../http/route-error";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { DEMO_SERVER_NAMES, getDemoServer } from "./index";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { DEMO_SERVER_NAMES, getDemoServer, type DemoServer } from "./index";
+
+/** Requests after which a server holds nothing of the client that sent them. */
+const POOLED_METHODS: ReadonlySet<string> = new Set([
+  "tools/call",
+  "tools/list",
+  "ping",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+]);
+/** Idle servers kept per demo: enough for a browser's parallel calls. */
+const POOL_SIZE = 16;
+const idle = new Map<string, McpServer[]>();
+
+function takeServer(demo: DemoServer, pooled: boolean): McpServer {
+  return (pooled ? idle.get(demo.name)?.pop() : undefined) ?? demo.create();
+}
+
+function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
+  void server
+    .close()
+    .then(() => {
+      if (!pooled) return;
+      const servers = idle.get(demo.name) ?? [];
+      if (servers.length < POOL_SIZE) idle.set(demo.name, [...servers, server]);
+    })
+    .catch(() => undefined);
+}
+
+/** The request's JSON body, when it is one JSON-RPC message (the transport is given it, so the body is read once). */
+async function jsonRpcBody(request: Request): Promise<{ body: unknown; method: string | undefined } | { text: string }> {
+  const text = await request.text();
+  try {
+    const body: unknown = JSON.parse(text);
+    const method = typeof body === "object" && body !== null && !Array.isArray(body) && "method" in body ? body.method : undefined;
+    return { body, method: typeof method === "string" ? method : undefined };
+  } catch {
+    return { text };
+  }
+}
 
 /** CORS headers for the demo endpoints; the MCP headers must be allowed and the session id exposed. */
 export const DEMO_CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -80,12 +130,20 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
     const message = `The ${name} demo server is stateless: use POST (and DELETE); ${request.method} is not supported`;
     return new RouteError("method_not_allowed:demo_mcp", message).toResponse({ ...DEMO_CORS_HEADERS, allow: "POST, DELETE, OPTIONS" });
   }
-  const server = demo.create();
+  const read = request.method === "POST" ? await jsonRpcBody(request) : undefined;
+  const pooled = read !== undefined && "body" in read && read.method !== undefined && POOLED_METHODS.has(read.method);
+  const server = takeServer(demo, pooled);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: demo.responseMode === "json",
   });
   await server.connect(transport);
-  const response = await transport.handleRequest(request);
-  return withCors(closeWhenDone(response, () => void server.close().catch(() => undefined)));
+  // Unparseable JSON goes to the transport as text, which answers it with its own parse error.
+  const response =
+    read === undefined
+      ? await transport.handleRequest(request)
+      : "body" in read
+        ? await transport.handleRequest(request, { parsedBody: read.body })
+        : await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: read.text }));
+  return withCors(closeWhenDone(response, () => giveBack(demo, server, pooled)));
 }

@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_SERVER_NAMES, DEMO_SERVERS, getDemoServer } from "@/lib/mcp/demo";
 import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
 import { compileSchema } from "@/lib/mcp/validate";
@@ -114,5 +115,53 @@ describe("demo HTTP handler", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("content-type")).toContain("application/json");
+  });
+
+  it("reuses servers for calls, but never one that an initialize or setLevel touched", async () => {
+    const post = (method: string, params: unknown) =>
+      handleDemoMcpRequest(
+        "lab",
+        new Request("http://x/api/demo-mcp/lab", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        }),
+      ).then((response) => response.text());
+    const echo = () => post("tools/call", { name: "echo", arguments: { message: "hi" } });
+    const demo = getDemoServer("lab");
+    if (!demo) throw new Error("no lab");
+    await echo();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const create = vi.spyOn(demo, "create");
+    try {
+      for (let i = 0; i < 5; i++) expect(await echo()).toContain('"message\\":\\"hi\\"');
+      expect(create).toHaveBeenCalledTimes(0);
+      const initialize = { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "visitor", version: "1" } };
+      await post("initialize", initialize);
+      await post("logging/setLevel", { level: "emergency" });
+      expect(create).toHaveBeenCalledTimes(2);
+      const touched = create.mock.results.map((r) => r.value as McpServer);
+      expect(touched[0]?.server.getClientVersion()).toEqual({ name: "visitor", version: "1" });
+      // Neither server the visitor touched ever serves another request, however many come at once.
+      const reconnected = touched.map((server) => vi.spyOn(server, "connect"));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await Promise.all(Array.from({ length: 40 }, echo));
+      for (const spy of reconnected) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      create.mockRestore();
+    }
+  });
+
+  it("answers a body that is not JSON with the transport's parse error", async () => {
+    const response = await handleDemoMcpRequest(
+      "lab",
+      new Request("http://x/api/demo-mcp/lab", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: "{not json",
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toMatch(/Parse error/i);
   });
 });
