@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useEffect, useState } from "react";
 import type { EditorHandle, EditorMarker } from "./CodeEditor";
 import type { ChatCodeEntry, PendingCodeApproval } from "@/components/hooks/use-chat-bridge";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
@@ -30,11 +31,25 @@ export interface EditorPanelProps {
   /** Filled in when Monaco mounts (the page reveals lines through it). */
   editorHandle?: { current: EditorHandle | null };
   limits?: UseRunLimitsResult;
+  /**
+   * When Monaco (about 4 MB of JavaScript) may load: once the sandbox is ready, so the two do not
+   * compete while the page starts. Until then the code shows as text; a click loads it at once.
+   */
+  loadEditor?: boolean;
 }
+
+/** Loads the editor anyway after this long, whatever the sandbox does. */
+const EDITOR_AT_THE_LATEST_MS = 3_000;
 
 /** The Editor panel: Monaco plus Run, Stop and Reset. */
 export function EditorPanel(props: EditorPanelProps) {
   const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], editorHandle, limits } = props;
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setWanted(true), EDITOR_AT_THE_LATEST_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const showEditor = wanted || props.loadEditor !== false;
   return (
     <section className="panel" aria-label="Editor">
       <div className="panel-header">
@@ -90,7 +105,19 @@ export function EditorPanel(props: EditorPanelProps) {
         </div>
       )}
       <div className="panel-body" style={{ overflow: "hidden" }}>
-        <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} handleRef={editorHandle} />
+        {showEditor ? (
+          <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} handleRef={editorHandle} />
+        ) : (
+          <pre
+            className={styles.codePreview}
+            aria-label="Code (the editor is loading)"
+            onPointerDown={() => setWanted(true)}
+            onFocus={() => setWanted(true)}
+            tabIndex={0}
+          >
+            {code}
+          </pre>
+        )}
       </div>
     </section>
   );

@@ -20,22 +20,27 @@ export interface UseToolCatalogResult {
   searchPrompt: string;
   lint: LintFinding[];
   search: ToolSearch;
-  /** Undefined until the tokenizer (about 2 MB) has loaded. */
-  tokens: TokenReport | undefined;
 }
 
-/** The typed API for the connected servers: declarations, prompt, lint, search and token estimates. */
+/** The typed API for the connected servers: declarations, prompt, lint and search (token estimates: useTokenReport). */
 export function useToolCatalog(servers: readonly ServerTools[]): UseToolCatalogResult {
   const declarations = useMemo(() => generateDeclarations(servers), [servers]);
   const systemPrompt = useMemo(() => buildSystemPrompt(declarations), [declarations]);
   const searchPrompt = useMemo(() => buildSystemPrompt(declarations, "search"), [declarations]);
   const lint = useMemo(() => lintTools(servers), [servers]);
   const search = useMemo(() => createToolSearch(servers, declarations), [servers, declarations]);
-  const [tokens, setTokens] = useState<{ for: Declarations; report: TokenReport } | undefined>(undefined);
+  return { declarations, systemPrompt, searchPrompt, lint, search };
+}
 
+/**
+ * Token estimates of the catalog, for the views that show them. The tokenizer's tables are about
+ * 2 MB of JavaScript: they load when such a view first shows, never while the page starts.
+ */
+export function useTokenReport(catalog: Pick<UseToolCatalogResult, "declarations" | "systemPrompt">): TokenReport | undefined {
+  const { declarations, systemPrompt } = catalog;
+  const [tokens, setTokens] = useState<{ for: Declarations; report: TokenReport } | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    // The tokenizer's tables are large: load them only once there is something to count.
     import("@/lib/codemode/tokens")
       .then(({ tokenReport }) => {
         if (live) setTokens({ for: declarations, report: tokenReport(declarations, systemPrompt) });
@@ -45,6 +50,5 @@ export function useToolCatalog(servers: readonly ServerTools[]): UseToolCatalogR
       live = false;
     };
   }, [declarations, systemPrompt]);
-
-  return { declarations, systemPrompt, searchPrompt, lint, search, tokens: tokens?.for === declarations ? tokens.report : undefined };
+  return tokens?.for === declarations ? tokens.report : undefined;
 }

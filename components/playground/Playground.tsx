@@ -247,6 +247,7 @@ export function Playground() {
                     // A marker belongs to the code that failed: editing the code clears it.
                     errorMarker={sandbox.ranCode === editor.code ? sandbox.errorMarker : undefined}
                     declarations={catalog.declarations.text}
+                    loadEditor={sandbox.ready}
                   />
                 </Panel>
                 <Separator className="separator separator-h" />

@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
-import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import { useTokenReport, type UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
 import { ToolDetails } from "./ToolDetails";
 import { annotationBadges } from "./annotations";
 import { Badge } from "@/components/ui/Badge";
@@ -13,12 +13,13 @@ import type { SaveTestCall } from "./TestCallForm";
 export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: UseToolCatalogResult; onSaveCase?: SaveTestCall }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>(undefined);
+  const tokens = useTokenReport(catalog);
   const hits = useMemo(() => (query.trim() ? catalog.search.search(query, 25).hits : undefined), [catalog.search, query]);
   const tokensByTool = useMemo(() => {
     const map = new Map<string, number>();
-    for (const ns of catalog.tokens?.namespaces ?? []) for (const t of ns.tools) map.set(`${ns.server}\u0000${t.tool}`, t.tokens);
+    for (const ns of tokens?.namespaces ?? []) for (const t of ns.tools) map.set(`${ns.server}\u0000${t.tool}`, t.tokens);
     return map;
-  }, [catalog.tokens]);
+  }, [tokens]);
   const lintCount = useMemo(() => {
     const map = new Map<string, number>();
     for (const f of catalog.lint) if (f.tool) map.set(`${f.server}\u0000${f.tool}`, (map.get(`${f.server}\u0000${f.tool}`) ?? 0) + 1);
@@ -40,7 +41,7 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
       </div>
     );
   }
-  const total = catalog.tokens?.total;
+  const total = tokens?.total;
   const visible = new Set(hits?.map((h) => `${h.server}\u0000${h.tool}`));
   return (
     <div className={styles.toolsView}>

@@ -14,17 +14,24 @@ const sleepHost = { t: { sleep: (args: unknown) => new Promise((resolve) => setT
 describe("sandbox thread pool", () => {
   it("runs on `size` threads at once, queues the rest, and says busy beyond the queue", async () => {
     const p = pool(2, 2);
-    const started: number[] = [];
+    let inFlight = 0;
+    let peak = 0;
     const runs = [0, 1, 2, 3, 4].map((n) =>
-      p.run({ request: { code: `await t.sleep({ ms: 150 }); return ${n};` }, host: sleepHost, onEvent: (e) => e.type === "call-start" && started.push(n) }),
+      p.run({
+        request: { code: `await t.sleep({ ms: 150 }); return ${n};` },
+        host: sleepHost,
+        onEvent: (e) => {
+          if (e.type === "call-start") peak = Math.max(peak, ++inFlight);
+          if (e.type === "call-end") inFlight--;
+        },
+      }),
     );
     expect(p.stats()).toMatchObject({ running: 2, queued: 2 });
     const results = await Promise.all(runs);
     expect(results.slice(0, 4).map((r) => (r.ok ? r.value : r.error.kind))).toEqual([0, 1, 2, 3]);
     expect(results[4]).toMatchObject({ ok: false, error: { kind: "busy" } });
-    expect(started.slice(0, 2).sort()).toEqual([0, 1]);
-    // Two threads free up together, so which of the two queued runs calls first is a race.
-    expect(started.slice(2).sort()).toEqual([2, 3]);
+    // Never more than `size` at once (which runs overlap depends on how fast each thread starts).
+    expect(peak).toBeLessThanOrEqual(2);
     expect(p.stats()).toMatchObject({ running: 0, queued: 0 });
   }, 30_000);
 
