@@ -25,7 +25,7 @@ import { sandboxError } from "./errors";
 import { GuestRun, type QuickJSModuleLike } from "./guest-run";
 import type { CallHost } from "./host-calls";
 import { resolveLimits } from "./limits";
-import { normaliseCode } from "./normalise";
+import { loadTypeStripper, normaliseCode } from "./normalise";
 import type { RunEvent, RunRequest, RunResult, SandboxError } from "./types";
 import { MODULE_MEMORY_RELOAD_BYTES } from "./wasm-memory";
 
@@ -69,7 +69,12 @@ export function createEngine(loadModule: ModuleLoader): SandboxEngine {
         logs: [],
         stats: { wallMs: performance.now() - startedAt, hostCalls: 0, peakInFlight: 0 },
       });
-      const code = normaliseCode(request.code);
+      let code = normaliseCode(request.code);
+      if ("needsTypeStripper" in code) {
+        await loadTypeStripper();
+        code = normaliseCode(request.code);
+      }
+      if ("needsTypeStripper" in code) return early(sandboxError("runtime", "The TypeScript stripper did not load"));
       if ("error" in code) return early(code.error);
       const data: unknown = request.data ?? {};
       if (typeof data !== "object" || data === null || Array.isArray(data)) {

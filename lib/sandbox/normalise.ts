@@ -1,5 +1,4 @@
 import { parse, type Program } from "acorn";
-import { transform } from "sucrase";
 import { sandboxError } from "./errors";
 import { stripFence } from "./strip-fence";
 import type { SandboxError } from "./types";
@@ -43,11 +42,11 @@ interface ParseFailure {
  * line numbers). Without a top-level `return`, the last expression statement is returned.
  * Pure: no QuickJS here.
  */
-export function normaliseCode(code: string): NormalisedCode | { error: SandboxError } {
+export function normaliseCode(code: string): NormalisedCode | { error: SandboxError } | NeedsTypeStripper {
   const known = recent.get(code);
   if (known) return known;
   const normalised = normaliseFresh(code);
-  if ("error" in normalised) return normalised;
+  if ("error" in normalised || "needsTypeStripper" in normalised) return normalised;
   if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
   recent.set(code, Object.freeze(normalised));
   return normalised;
@@ -58,9 +57,27 @@ export function normaliseCode(code: string): NormalisedCode | { error: SandboxEr
 const RECENT_LIMIT = 32;
 const recent = new Map<string, Readonly<NormalisedCode>>();
 
-function normaliseFresh(code: string): NormalisedCode | { error: SandboxError } {
+/** The code is not plain JavaScript: load the TypeScript stripper (loadTypeStripper) and ask again. */
+export interface NeedsTypeStripper {
+  needsTypeStripper: true;
+}
+
+let stripTypes: ((text: string) => string) | undefined;
+
+/**
+ * Loads sucrase, the TypeScript stripper, once. It is most of the sandbox worker's own code and
+ * most programs are plain JavaScript, so it loads the first time a program is not.
+ */
+export async function loadTypeStripper(): Promise<void> {
+  if (stripTypes) return;
+  const { transform } = await import("sucrase");
+  stripTypes = (text) => transform(text, { transforms: ["typescript"], disableESTransforms: true }).code;
+}
+
+function normaliseFresh(code: string): NormalisedCode | { error: SandboxError } | NeedsTypeStripper {
   const { body, lineOffset, language } = stripFence(code);
   const parsed = parseProgram(body, TS_LANGUAGES.has(language));
+  if ("needsTypeStripper" in parsed) return parsed;
   if ("message" in parsed) {
     return {
       error: sandboxError("syntax", parsed.message, { line: parsed.line + lineOffset, column: parsed.column }),
@@ -69,12 +86,13 @@ function normaliseFresh(code: string): NormalisedCode | { error: SandboxError } 
   return { source: PREFIX + addReturn(parsed.js, parsed.program) + SUFFIX, lineOffset };
 }
 
-function parseProgram(text: string, typeScriptFirst: boolean): Parsed | ParseFailure {
+function parseProgram(text: string, typeScriptFirst: boolean): Parsed | ParseFailure | NeedsTypeStripper {
   const asJs = typeScriptFirst ? undefined : parseJs(text);
   if (asJs && !("message" in asJs)) return asJs;
+  if (!stripTypes) return { needsTypeStripper: true };
   let stripped: string;
   try {
-    stripped = transform(text, { transforms: ["typescript"], disableESTransforms: true }).code;
+    stripped = stripTypes(text);
   } catch (error) {
     const fromSucrase = sucraseFailure(error);
     if (!asJs) return fromSucrase;

@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { normaliseCode } from "@/lib/sandbox/normalise";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadTypeStripper, normaliseCode } from "@/lib/sandbox/normalise";
 import { stripFence } from "@/lib/sandbox/strip-fence";
 
 function source(code: string): string {
   const normalised = normaliseCode(code);
   if ("error" in normalised) throw new Error(`unexpected syntax error: ${normalised.error.message}`);
+  if ("needsTypeStripper" in normalised) throw new Error("the TypeScript stripper is not loaded");
   return normalised.source;
 }
 
@@ -14,7 +15,17 @@ function syntaxError(code: string) {
   return normalised.error;
 }
 
+describe("the TypeScript stripper loads only when code needs it", () => {
+  // Runs first, before the suite below loads sucrase for the rest of this file.
+  it("answers plain JavaScript without it, and asks for it for TypeScript", () => {
+    expect(normaliseCode("return 1")).toHaveProperty("source");
+    expect(normaliseCode("const n: number = 1;\nreturn n")).toEqual({ needsTypeStripper: true });
+  });
+});
+
 describe("normaliseCode", () => {
+  beforeAll(loadTypeStripper);
+
   it("wraps a bare body with top-level await and return, keeping line 1 on line 1", () => {
     expect(source("const a = await f();\nreturn a")).toBe("(async () => {const a = await f();\nreturn a\n})()");
   });
