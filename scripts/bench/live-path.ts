@@ -88,9 +88,12 @@ async function liveRun(page: Page, code: string, calls: number): Promise<LiveRun
     .filter({ hasText: `ok ${calls}` })
     .waitFor({ timeout: 30_000 });
   const probe = await page.evaluate<Probe>(() => (window as unknown as { __probe: Probe }).__probe);
-  const runEnded = probe.marks.find((m) => /^ok/.test(m.status))?.at ?? Number.NaN;
-  const timelineDone = probe.marks.find((m) => m.summary.includes(`ok ${calls}`))?.at ?? Number.NaN;
-  const runStarted = probe.marks.find((m) => /running/i.test(m.status))?.at ?? started;
+  // The status still reads the last run's "ok" until this run starts: look for "ok" after "running".
+  const startIndex = probe.marks.findIndex((m) => /running/i.test(m.status));
+  const after = probe.marks.slice(Math.max(0, startIndex));
+  const runStarted = probe.marks[startIndex]?.at ?? started;
+  const runEnded = after.find((m) => /^ok/.test(m.status))?.at ?? Number.NaN;
+  const timelineDone = after.find((m) => m.summary.includes(`ok ${calls}`))?.at ?? Number.NaN;
   return {
     wallMs: runEnded - runStarted,
     worstFrameMs: Math.max(0, ...probe.frames.filter((f) => f.at >= runStarted && f.at <= runEnded).map((f) => f.ms)),
@@ -126,6 +129,15 @@ export async function benchLivePath(): Promise<BenchRow[]> {
     for (let i = 0; i < RUNS; i++) parallel.push(await liveRun(page, PARALLEL(1000), 1000));
     const sequential: LiveRun[] = [];
     for (let i = 0; i < RUNS; i++) sequential.push(await liveRun(page, SEQUENTIAL(100), 100));
+    // Does the page still answer while a program spins? Asked from outside, as with the peer's iframe.
+    await pasteAndRun(page, "while (true) {}");
+    await page
+      .getByTestId("run-status")
+      .filter({ hasText: /running/i })
+      .waitFor();
+    await page.waitForTimeout(300);
+    const answered = await Promise.race([page.evaluate(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 1_500))]);
+    await page.getByRole("region", { name: "Editor" }).getByRole("button", { name: "Stop" }).click();
     await context.close();
     const mb = (bytes: number) => bytes / 1024 / 1024;
     return [
@@ -151,7 +163,7 @@ export async function benchLivePath(): Promise<BenchRow[]> {
         name: "live: worst frame while they stream",
         median: median(parallel.map((r) => r.worstFrameMs)),
         unit: "ms",
-        note: "long-animation-frame entries; goal ≤ 50 ms",
+        note: "long-animation-frame entries, which Chromium reports only over 50 ms (0: none); goal ≤ 50 ms",
       },
       { name: "live: timeline complete after the run's value", median: median(parallel.map((r) => r.timelineLagMs)), unit: "ms", note: "goal ≤ 100 ms" },
       {
@@ -160,6 +172,7 @@ export async function benchLivePath(): Promise<BenchRow[]> {
         unit: "ms",
         note: `100 awaited calls, ${RUNS} runs; goal ≤ 5 ms`,
       },
+      { name: "page answers during `while (true) {}`", value: answered ? 1 : 0, unit: answered ? "(yes)" : "(no)", note: "the sandbox runs in a worker" },
     ];
   } finally {
     await browser.close();

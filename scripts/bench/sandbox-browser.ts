@@ -6,6 +6,7 @@ import { freePort } from "../../tests/fixtures/free-port";
 import { chromium } from "@playwright/test";
 import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
 import type { BenchRow } from "./rows";
+import { benchCloudflarePeer } from "./cloudflare-peer";
 
 async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -80,6 +81,11 @@ export async function benchSandboxBrowser(): Promise<BenchRow[]> {
         unit: "MB",
         note: "performance.memory (Chromium), before → after first paint",
       });
+    const ours = {
+      run: rows.find((r) => r.name.startsWith("run overhead"))?.median,
+      call: rows.find((r) => r.name.startsWith("host call, 10 000"))?.median,
+    };
+    rows.push(...(await benchCloudflarePeer(browser, server.url, ours)));
     return rows;
   } finally {
     await browser.close();
