@@ -15,7 +15,8 @@ export interface EditorMarker {
 export interface CodeEditorProps {
   value: string;
   onChange: (value: string) => void;
-  onRun: () => void;
+  /** Ctrl/Cmd+Enter: gets the editor's text as it is at that moment (the page's copy may be a render behind). */
+  onRun: (code: string) => void;
   marker: EditorMarker | undefined;
   /** TypeScript declarations of the connected servers' tools: completion, hover docs and type errors. */
   declarations: string;
@@ -41,7 +42,7 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, handl
 
   const handleMount: OnMount = (editor) => {
     editorRef.current = editor;
-    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current());
+    editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current(editor.getValue()));
     if (handleRef) handleRef.current = { revealLine: (line) => revealLine(editor, line) };
   };
 

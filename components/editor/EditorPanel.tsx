@@ -19,7 +19,8 @@ export interface EditorPanelProps {
   onCodeChange: (code: string) => void;
   onReset: () => void;
   running: boolean;
-  onRun: () => void;
+  /** Runs the editor's code; the shortcut passes the text Monaco holds at that moment. */
+  onRun: (code?: string) => void;
   onStop: () => void;
   errorMarker: EditorMarker | undefined;
   declarations: string;
@@ -86,7 +87,7 @@ export function EditorPanel(props: EditorPanelProps) {
         </button>
         {/* In step mode the banner below holds the one Run (it sends the result to the model). */}
         {!pending && (
-          <button type="button" className="primary" onClick={onRun} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
+          <button type="button" className="primary" onClick={() => onRun()} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
             Run <kbd>Ctrl+Enter</kbd>
           </button>
         )}
@@ -96,7 +97,7 @@ export function EditorPanel(props: EditorPanelProps) {
           <span>
             <b>Step mode:</b> the model wants to run this code. Edit it if you like, then Run to send its result to the model, or Skip.
           </span>
-          <button type="button" className="primary" onClick={onRun} aria-keyshortcuts="Control+Enter Meta+Enter">
+          <button type="button" className="primary" onClick={() => onRun()} aria-keyshortcuts="Control+Enter Meta+Enter">
             Run <kbd>Ctrl+Enter</kbd>
           </button>
           <button type="button" onClick={onSkip}>

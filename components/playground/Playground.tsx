@@ -68,8 +68,9 @@ export function Playground() {
   const [manualRun, setManualRun] = useState<{ code: string; result: RunResult } | undefined>(undefined);
   const editorHandle = useRef<EditorHandle | null>(null);
   const revealLine = useCallback((line: number) => editorHandle.current?.revealLine(line), []);
-  const runFromEditor = () => {
-    const code = editor.code;
+  // Ctrl+Enter passes Monaco's text: a shortcut pressed right after a paste comes before React's render.
+  const runFromEditor = (typed?: string) => {
+    const code = typed ?? editor.code;
     setManualRun(undefined);
     void sandbox.run(code, debug.prepareHost, debug.observer, limits.overrides).then((result) => setManualRun({ code, result }));
   };

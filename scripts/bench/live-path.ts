@@ -101,6 +101,26 @@ async function liveRun(page: Page, code: string, calls: number): Promise<LiveRun
   };
 }
 
+/**
+ * The floor under the page's live calls: the same 1 000 tools/call requests to the same route,
+ * 10 in flight, made with bare fetch from the page (no SDK, no sandbox, no React). A string, so
+ * the bundler's helpers never reach the page.
+ */
+const RAW_FETCH = `(async () => {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (next < 1000) {
+      next++;
+      const response = await fetch("/api/demo-mcp/lab", { method: "POST", headers, body });
+      await response.text();
+    }
+  }));
+  return performance.now() - start;
+})()`;
+
 const PARALLEL = (n: number) =>
   `const xs = [];\nfor (let i = 0; i < ${n}; i++) xs.push(lab.echo({ message: "m" + i }));\nreturn (await Promise.all(xs)).length;`;
 const SEQUENTIAL = (n: number) => `let n = 0;\nfor (let i = 0; i < ${n}; i++) n += (await lab.echo({ message: "m" })).message.length;\nreturn n;`;
@@ -129,6 +149,8 @@ export async function benchLivePath(): Promise<BenchRow[]> {
     for (let i = 0; i < RUNS; i++) parallel.push(await liveRun(page, PARALLEL(1000), 1000));
     const sequential: LiveRun[] = [];
     for (let i = 0; i < RUNS; i++) sequential.push(await liveRun(page, SEQUENTIAL(100), 100));
+    const raw: number[] = [];
+    for (let i = 0; i < RUNS; i++) raw.push(await page.evaluate<number>(RAW_FETCH));
     // Does the page still answer while a program spins? Asked from outside, as with the peer's iframe.
     await pasteAndRun(page, "while (true) {}");
     await page
@@ -158,6 +180,12 @@ export async function benchLivePath(): Promise<BenchRow[]> {
         median: median(parallel.map((r) => r.wallMs)),
         unit: "ms",
         note: `${RUNS} runs; goal ≤ 2 000 ms`,
+      },
+      {
+        name: "live: the floor, 1 000 bare fetches of the same route from the page",
+        median: median(raw),
+        unit: "ms",
+        note: "10 in flight, no SDK, sandbox or React: what Chromium and the route cost",
       },
       {
         name: "live: worst frame while they stream",
