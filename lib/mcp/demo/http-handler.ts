@@ -14,6 +14,7 @@
  * elsewhere (or the MCP Inspector) may use them directly.
  */
 import { RouteError } from "../../http/route-error";
+import { readBodyText } from "../../http/read-body";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { DEMO_SERVER_NAMES, getDemoServer, type DemoServer } from "./index";
@@ -49,9 +50,14 @@ function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
     .catch(() => undefined);
 }
 
+/** A demo call's body is small; this is a cap against a hostile one, far above any real call. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The request's JSON body, when it is one JSON-RPC message (the transport is given it, so the body is read once). */
-async function jsonRpcBody(request: Request): Promise<{ body: unknown; method: string | undefined } | { text: string }> {
-  const text = await request.text();
+async function jsonRpcBody(request: Request): Promise<{ body: unknown; method: string | undefined } | { text: string } | { tooLarge: true }> {
+  const read = await readBodyText(request, MAX_BODY_BYTES);
+  if (!read.ok) return { tooLarge: true };
+  const { text } = read;
   try {
     const body: unknown = JSON.parse(text);
     const method = typeof body === "object" && body !== null && !Array.isArray(body) && "method" in body ? body.method : undefined;
@@ -131,6 +137,9 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
     return new RouteError("method_not_allowed:demo_mcp", message).toResponse({ ...DEMO_CORS_HEADERS, allow: "POST, DELETE, OPTIONS" });
   }
   const read = request.method === "POST" ? await jsonRpcBody(request) : undefined;
+  if (read && "tooLarge" in read) {
+    return new RouteError("too_large:demo_mcp", `A demo MCP request is at most ${MAX_BODY_BYTES} bytes`).toResponse(DEMO_CORS_HEADERS);
+  }
   const pooled = read !== undefined && "body" in read && read.method !== undefined && POOLED_METHODS.has(read.method);
   const server = takeServer(demo, pooled);
   const transport = new WebStandardStreamableHTTPServerTransport({

@@ -164,4 +164,18 @@ describe("demo HTTP handler", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/Parse error/i);
   });
+
+  it("refuses a body over 1 MB with 413 before parsing it", async () => {
+    const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(2_000_000) } } });
+    const response = await handleDemoMcpRequest(
+      "lab",
+      new Request("http://x/api/demo-mcp/lab", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: huge,
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
 });
