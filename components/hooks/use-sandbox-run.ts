@@ -29,6 +29,26 @@ export interface UseSandboxRunResult {
 
 const NO_HOST: PrepareHost = () => ({});
 
+interface StartedController {
+  controller: RunController;
+  ready: Promise<void>;
+}
+
+function startController(): StartedController {
+  const controller = new RunController({ createWorker: createSandboxWorker });
+  // Warm the worker up so the first run does not pay for WASM start-up.
+  const ready = controller.warmUp();
+  ready.catch(() => undefined);
+  return { controller, ready };
+}
+
+/**
+ * The page's sandbox worker starts when this module loads in the browser, before React hydrates,
+ * so the worker's start-up overlaps the page's own instead of following it; the first
+ * useSandboxRun to mount adopts it (a later mount starts its own).
+ */
+let early: StartedController | undefined = typeof window === "undefined" || typeof Worker === "undefined" ? undefined : startController();
+
 /** An observer (the timeline recorder) must never break a run. */
 function notify(call: () => void): void {
   try {
@@ -72,13 +92,10 @@ export function useSandboxRun(): UseSandboxRunResult {
   );
 
   useEffect(() => {
-    const controller = new RunController({ createWorker: createSandboxWorker });
+    const { controller, ready } = early ?? startController();
+    early = undefined;
     controllerRef.current = controller;
-    // Warm the worker up so the first run does not pay for WASM start-up.
-    controller
-      .warmUp()
-      .then(() => setReady(true))
-      .catch(() => setReady(false));
+    ready.then(() => setReady(true)).catch(() => setReady(false));
     return () => {
       controllerRef.current = null;
       controller.dispose();
