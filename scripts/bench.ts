@@ -10,7 +10,7 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
   { id: "node", title: "Sandbox engine in Node (QuickJS, wasmfile release-sync)", run: async () => (await import("./bench/sandbox-node")).benchSandboxNode() },
   {
     id: "browser",
-    title: "Sandbox in Chromium (module worker, singlefile release-sync, postMessage included)",
+    title: "Sandbox in Chromium (module worker, wasmfile release-sync, postMessage included)",
     run: async () => (await import("./bench/sandbox-browser")).benchSandboxBrowser(),
   },
   {

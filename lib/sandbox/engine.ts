@@ -1,6 +1,6 @@
 /**
  * The sandbox engine: runs one program per fresh QuickJS runtime and returns a typed result.
- * Framework-free; the WASM variant is injected (wasmfile in Node, singlefile in the worker).
+ * Framework-free; the WASM variant is injected (the wasmfile variant, in Node and in the worker).
  *
  * Behaviours the contract leaves open, decided here (each has a test):
  * - A per-call timeout rejects that call in the guest with a ToolError; uncaught, the run ends
