@@ -6,12 +6,9 @@ import { callHostFor, hostApiOf } from "../../lib/sandbox/host-api";
 import type { SandboxEngine } from "../../lib/sandbox/engine";
 import type { HostFunctions, RunRequest } from "../../lib/sandbox/types";
 import { median, printRows, type BenchRow } from "./rows";
-import { benchRunPeer } from "./run-peer";
+import { benchRunPeer, FAN_OUT, PEER_IN_FLIGHT } from "./run-peer";
 
 const HOST: HostFunctions = { bench: { noop: () => Promise.resolve(1) } };
-/** The host-call program both engines run: 10 000 calls through Promise.all. */
-export const FAN_OUT = "const xs = []; for (let i = 0; i < 10000; i++) xs.push(bench.noop({ i })); return (await Promise.all(xs)).length";
-export const PEER_IN_FLIGHT = 32;
 const OPTIONS = { hostApi: hostApiOf(HOST) };
 const CALL_HOST = callHostFor(HOST);
 

@@ -44,8 +44,9 @@ function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
     .close()
     .then(() => {
       if (!pooled) return;
-      const servers = idle.get(demo.name) ?? [];
-      if (servers.length < POOL_SIZE) idle.set(demo.name, [...servers, server]);
+      let servers = idle.get(demo.name);
+      if (!servers) idle.set(demo.name, (servers = []));
+      if (servers.length < POOL_SIZE) servers.push(server);
     })
     .catch(() => undefined);
 }
