@@ -11,6 +11,8 @@ export type ConnectionErrorKind =
   | "refused"
   | "tls"
   | "unauthorized"
+  /** OAuth: the person must sign in, or signing in failed (the message says which step and why). */
+  | "oauth"
   | "forbidden"
   | "not-mcp"
   | "timeout"

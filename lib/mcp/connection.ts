@@ -12,6 +12,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerConfig } from "./types";
 import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
@@ -20,6 +22,9 @@ import { createLiveConnection } from "./live-connection";
 import type { McpConnection } from "./live-connection";
 import { observeFetch } from "./observed-fetch";
 import type { ObservedFetch } from "./observed-fetch";
+import { AuthorizationNeeded, OAuthFlowError, withOAuth } from "./oauth/oauth-fetch";
+import type { OAuthSession } from "./oauth/oauth-fetch";
+import { OAuthRefused } from "./oauth/provider";
 import { createProxyFetch } from "./proxy-fetch";
 import type { FetchLike } from "./proxy-fetch";
 
@@ -49,6 +54,17 @@ export interface ConnectOptions {
    * trying a fetch the browser would block. Unset: every origin may be tried.
    */
   canConnectDirect?: (origin: string) => boolean;
+  /**
+   * OAuth for a server (oauth/oauth-fetch.ts): called per attempt with the fetch discovery and
+   * token requests should use on that route (direct with the proxy as fallback, or the proxy).
+   * Unset, or returning undefined: a 401 is reported, not answered.
+   */
+  oauth?: (config: ServerConfig, serverUrl: string, authFetch: FetchLike) => OAuthSession | undefined;
+  /**
+   * Answers a server's `elicitation/create` (form and URL modes); setting it declares the
+   * elicitation capability, with defaults applied to what the answer leaves out.
+   */
+  elicit?: (config: ServerConfig, params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 /** Default connect timeout. */
@@ -132,17 +148,50 @@ interface Attempted {
   protocolVersion: string;
 }
 
+/** Signing in is needed or failed: reported as it is, never retried on another route or wire. */
+function isOAuthError(error: unknown): error is Error {
+  return error instanceof AuthorizationNeeded || error instanceof OAuthFlowError || error instanceof OAuthRefused;
+}
+
+/**
+ * The fetch for OAuth discovery and token requests on a route: through the proxy when the MCP
+ * traffic goes there; otherwise direct, and through the proxy when the authorization server
+ * allows no CORS (a fetch TypeError) or the page may not fetch its origin.
+ */
+function authFetchFor(route: Route, base: FetchLike, proxy: FetchLike, options: ConnectOptions): FetchLike {
+  if (route === "proxy") return proxy;
+  const sameOrigin = new URL(options.baseUrl).origin;
+  return async (input, init) => {
+    const origin = new URL(typeof input === "string" ? input : input.href).origin;
+    if (origin !== sameOrigin && options.canConnectDirect && !options.canConnectDirect(origin)) return proxy(input, init);
+    try {
+      return await base(input, init);
+    } catch (error) {
+      if (error instanceof TypeError && origin !== sameOrigin && options.via !== "direct") return proxy(input, init);
+      throw error;
+    }
+  };
+}
+
+function clientCapabilities(options: ConnectOptions): ClientCapabilities {
+  return options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+}
+
 async function attempt(
   url: URL,
   wire: Wire,
   route: Route,
+  config: ServerConfig,
   headers: Record<string, string> | undefined,
   options: ConnectOptions,
   deadline: number,
 ): Promise<Attempted> {
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const proxyUrl = new URL(options.proxyUrl, options.baseUrl);
-  const observer = observeFetch(route === "proxy" ? createProxyFetch({ proxyUrl, fetch: base }) : base);
+  const proxy = createProxyFetch({ proxyUrl, fetch: base });
+  const routeFetch = route === "proxy" ? proxy : base;
+  const session = options.oauth?.(config, url.href, authFetchFor(route, base, proxy, options));
+  const observer = observeFetch(session ? withOAuth(routeFetch, session) : routeFetch);
   const transportOptions = { fetch: observer.fetch, ...(headers ? { requestInit: { headers } } : {}) };
   const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
   // The negotiated version is not public on Client; the transport is told it during connect.
@@ -152,7 +201,9 @@ async function attempt(
     protocolVersion = version;
     setVersion(version);
   };
-  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
+  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
+  const elicit = options.elicit;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
   const remaining = deadline - Date.now();
   let timedOut = remaining <= 0;
   try {
@@ -164,6 +215,7 @@ async function attempt(
     });
   } catch (error) {
     await Promise.allSettled([client.close(), transport.close()]);
+    if (isOAuthError(error)) throw new ConnectionError("oauth", error.message, { cause: error, status: 401 });
     throw new AttemptFailure(error, observer.lastFailure, observer.lastNetworkError, timedOut, wire, observer.successes > 0);
   }
   return { client, transport, observer, protocolVersion };
@@ -188,7 +240,7 @@ async function connectOnRoute(
   let streamableFailure: AttemptFailure | undefined;
   for (const wire of wires) {
     try {
-      return { ...(await attempt(url, wire, route, headers, options, deadline)), wire };
+      return { ...(await attempt(url, wire, route, config, headers, options, deadline)), wire };
     } catch (failure) {
       if (!(failure instanceof AttemptFailure)) throw failure;
       if (failure.sessionHidden && route === "direct") throw failure;

@@ -1,0 +1,215 @@
+/**
+ * OAuth 2.1 for one MCP server's transport, as the MCP authorization spec (2025-11-25)
+ * describes it, built on the SDK's `auth()`: a fetch wrapper that sends the stored access
+ * token, and on a 401 (or a 403 `insufficient_scope`, step-up) runs `auth()` with what the
+ * challenge said (`resource_metadata`, `scope`). `auth()` discovers (RFC 9728, RFC 8414 and
+ * OpenID discovery, with the 2025-03-26 fallbacks), registers (Client ID Metadata Document or
+ * RFC 7591), refreshes, or builds the authorization URL (PKCE S256, `resource` per RFC 8707);
+ * that URL goes to the injected `authorize` (the page's popup, or the headless authorizer),
+ * whose code `auth()` exchanges. Then the request is sent again.
+ *
+ * Why a wrapper and not the transport's own `authProvider`: the transport throws on the
+ * redirect and needs a new connection afterwards; here the connect (or the call) simply waits
+ * while the person signs in, and a step-up in the middle of a run does not lose the run.
+ * Limits: one authorization at a time per server (concurrent 401s share it), at most
+ * MAX_AUTH_ROUNDS per request, and a repeated identical 403 challenge stops at once.
+ * Pure; the fetches are injected.
+ */
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "../proxy-fetch";
+import { recordingFetch } from "./flow-log";
+import type { FlowLog } from "./flow-log";
+import { OAuthRefused } from "./provider";
+import type { StoredOAuthProvider } from "./provider";
+
+/** What the authorization redirect came back with. */
+export interface AuthorizationResult {
+  code: string;
+  state: string | null;
+}
+
+/**
+ * Sends the person to the authorization URL and resolves with what the callback received; rejects
+ * when they refuse, close the window, or cannot be asked (AuthorizationNeeded).
+ */
+export type Authorizer = (authorizationUrl: URL) => Promise<AuthorizationResult>;
+
+/** The person must act (sign in) before the flow can go on; the UI offers a "Sign in" button. */
+export class AuthorizationNeeded extends Error {
+  override readonly name = "AuthorizationNeeded";
+}
+
+/** The authorization failed: refused consent, a bad callback, a failing token endpoint. */
+export class OAuthFlowError extends Error {
+  override readonly name = "OAuthFlowError";
+}
+
+/** One server's OAuth wiring. */
+export interface OAuthSession {
+  provider: StoredOAuthProvider;
+  /** The MCP server URL (the protected resource). */
+  serverUrl: string;
+  /** The fetch for discovery, registration and token requests (direct, or through the proxy). */
+  authFetch: FetchLike;
+  authorize: Authorizer;
+  log: FlowLog;
+  now?: () => number;
+}
+
+/** Authorization rounds one request may start (401, then step-ups). */
+export const MAX_AUTH_ROUNDS = 3;
+
+function scopeUnion(...scopes: Array<string | undefined>): string | undefined {
+  const all = new Set(scopes.flatMap((scope) => (scope ? scope.split(/\s+/).filter(Boolean) : [])));
+  return all.size > 0 ? [...all].join(" ") : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs `auth()` to the end once: refresh, or authorization through `authorize`, then the token exchange. */
+async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
+  const { provider, log } = session;
+  const now = session.now ?? Date.now;
+  const options = {
+    serverUrl: session.serverUrl,
+    ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+    ...(challenge.scope ? { scope: challenge.scope } : {}),
+    fetchFn: recordingFetch(session.authFetch, log, now),
+  };
+  const fail = (error: unknown): never => {
+    if (error instanceof AuthorizationNeeded || error instanceof OAuthFlowError || error instanceof OAuthRefused) {
+      log.add({
+        kind: "other",
+        title: error instanceof AuthorizationNeeded ? "Waiting for sign-in" : "Flow stopped",
+        at: now(),
+        ok: false,
+        error: error.message,
+      });
+      throw error;
+    }
+    const wrapped = new OAuthFlowError(`Signing in failed: ${messageOf(error)}`, { cause: error });
+    log.add({ kind: "other", title: "Flow stopped", at: now(), ok: false, error: wrapped.message });
+    throw wrapped;
+  };
+  let result: Awaited<ReturnType<typeof auth>>;
+  try {
+    provider.takePendingAuthorization();
+    result = await auth(provider, options);
+  } catch (error) {
+    return fail(error);
+  }
+  if (result === "AUTHORIZED") return;
+  const url = provider.takePendingAuthorization();
+  if (!url) return fail(new OAuthFlowError("Signing in failed: the flow asked for a redirect but built no authorization URL."));
+  const expected = provider.expectedState();
+  const started = now();
+  let answer: AuthorizationResult;
+  try {
+    answer = await session.authorize(url);
+  } catch (error) {
+    log.add({
+      kind: "authorization",
+      title: "Authorization (browser)",
+      at: started,
+      durationMs: now() - started,
+      request: { method: "GET", url: url.href, headers: {} },
+      ok: false,
+      error: messageOf(error),
+    });
+    return fail(error);
+  }
+  if (expected !== undefined && answer.state !== expected) {
+    log.add({
+      kind: "authorization",
+      title: "Authorization (browser)",
+      at: started,
+      durationMs: now() - started,
+      request: { method: "GET", url: url.href, headers: {} },
+      ok: false,
+      error: "The callback's state does not match this flow's.",
+    });
+    return fail(
+      new OAuthFlowError(
+        "Signing in failed: the authorization callback carried a different `state` than this flow sent (a stale or forged callback). Start the sign-in again.",
+      ),
+    );
+  }
+  log.add({
+    kind: "authorization",
+    title: "Authorization (browser)",
+    at: started,
+    durationMs: now() - started,
+    request: { method: "GET", url: url.href, headers: {} },
+    ok: true,
+    note: "The person signed in; the callback returned a code and the expected state.",
+  });
+  try {
+    result = await auth(provider, { ...options, authorizationCode: answer.code });
+  } catch (error) {
+    return fail(error);
+  }
+  if (result !== "AUTHORIZED") fail(new OAuthFlowError("Signing in failed: the code exchange did not produce tokens."));
+}
+
+/** Wraps the transport's fetch with OAuth; see the file comment. */
+export function withOAuth(next: FetchLike, session: OAuthSession): FetchLike {
+  let inflight: Promise<void> | undefined;
+  const now = session.now ?? Date.now;
+  const authorizeShared = (challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> => {
+    inflight ??= authorizeOnce(session, challenge).finally(() => {
+      inflight = undefined;
+    });
+    return inflight;
+  };
+  return async (input, init) => {
+    let rounds = 0;
+    let lastChallenge: string | null = null;
+    for (;;) {
+      if (inflight) await inflight.catch(() => undefined);
+      const tokens = session.provider.tokens();
+      const headers = new Headers(init?.headers);
+      if (tokens) headers.set("authorization", `Bearer ${tokens.access_token}`);
+      const response = await next(input, { ...init, headers });
+      const status = response.status;
+      if (status !== 401 && status !== 403) return response;
+      const params = extractWWWAuthenticateParams(response);
+      const header = response.headers.get("www-authenticate");
+      const stepUp = status === 403 && params.error === "insufficient_scope";
+      if (status === 403 && !stepUp) return response;
+      if (rounds >= MAX_AUTH_ROUNDS || (stepUp && header === lastChallenge)) {
+        session.log.add({
+          kind: "challenge",
+          title: `Still HTTP ${status} after signing in`,
+          at: now(),
+          ok: false,
+          error: `The server refused the new token too (${header ?? "no WWW-Authenticate"}); giving up after ${rounds} attempt${rounds === 1 ? "" : "s"} instead of looping.`,
+        });
+        return response;
+      }
+      rounds++;
+      lastChallenge = header;
+      await response.body?.cancel().catch(() => undefined);
+      session.log.add({
+        kind: "challenge",
+        title: stepUp ? "Step-up: HTTP 403 insufficient_scope" : "HTTP 401 from the MCP server",
+        at: now(),
+        ok: true,
+        response: { status, headers: header ? { "www-authenticate": header } : {} },
+        note: stepUp
+          ? `The server wants more scope (${params.scope ?? "unnamed"}); authorizing again.`
+          : tokens
+            ? "The token was refused or expired; refreshing or signing in again."
+            : "The server requires OAuth; starting the flow.",
+      });
+      let scope = params.scope;
+      if (stepUp) {
+        // A refresh cannot widen scope: a new authorization asks for the old and the new scopes together.
+        scope = scopeUnion(tokens?.scope, params.scope);
+        session.provider.invalidateCredentials("tokens");
+      }
+      await authorizeShared({ ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) });
+    }
+  };
+}
