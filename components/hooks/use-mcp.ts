@@ -6,6 +6,9 @@ import { ServerRegistry } from "@/lib/mcp/registry";
 import { createRegistryStorage } from "@/lib/mcp/registry-storage";
 import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
 import { withStdioBridge } from "@/lib/mcp/browser/stdio-connector";
+import { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
+import { oauthFetch } from "@/lib/mcp/connection";
+import type { ConnectOptions } from "@/lib/mcp/connection";
 import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
@@ -25,6 +28,8 @@ export interface UseMcpResult {
   /** Undefined until the registry has loaded on the client. */
   registry: ServerRegistry | undefined;
   manager: ConnectionManager | undefined;
+  /** OAuth sign-in, flow logs and tokens of the servers that use it. */
+  oauth: BrowserOAuth | undefined;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
   localToken: string | undefined;
   servers: readonly ServerConfig[];
@@ -47,7 +52,9 @@ const noop = () => () => undefined;
  * and their live connections. Everything lives on the client: the server never sees them.
  */
 export function useMcp(): UseMcpResult {
-  const [stores, setStores] = useState<{ registry: ServerRegistry; manager: ConnectionManager; localToken: string | undefined } | undefined>(undefined);
+  const [stores, setStores] = useState<
+    { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; localToken: string | undefined } | undefined
+  >(undefined);
 
   useEffect(() => {
     // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed.
@@ -60,18 +67,20 @@ export function useMcp(): UseMcpResult {
     };
     keepCookie();
     const unsubscribeCookie = registry.subscribe(keepCookie);
+    const connectOptions: ConnectOptions = {
+      baseUrl: window.location.origin,
+      proxyUrl: "/api/mcp/proxy",
+      fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
+      canConnectDirect: (origin) => direct.has(origin),
+    };
+    const oauth = new BrowserOAuth(browserStorageOrNone(), window.location.origin, oauthFetch(connectOptions));
     const manager = new ConnectionManager(registry, {
-      connectOptions: {
-        baseUrl: window.location.origin,
-        proxyUrl: "/api/mcp/proxy",
-        fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
-        canConnectDirect: (origin) => direct.has(origin),
-      },
+      connectOptions: { ...connectOptions, oauth: oauth.session },
       connector: withStdioBridge(() => localToken),
     });
     // Creating the stores needs `window`, which only exists after mount.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setStores({ registry, manager, localToken });
+    setStores({ registry, manager, oauth, localToken });
     void manager.connectAll();
     return () => {
       unsubscribeCookie();
@@ -115,5 +124,5 @@ export function useMcp(): UseMcpResult {
     [manager, connected],
   );
 
-  return { registry, manager, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
+  return { registry, manager, oauth: stores?.oauth, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
 }

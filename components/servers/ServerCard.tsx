@@ -1,11 +1,13 @@
 "use client";
 
+import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import type { ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { plural } from "@/lib/text/display";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import { OAuthPanel } from "./OAuthPanel";
 import styles from "./Servers.module.css";
 
 export interface ServerCardProps {
@@ -17,11 +19,21 @@ export interface ServerCardProps {
   onReconnect: () => void;
   /** Connected servers: write a starter program that calls the read-only tools (no model, no key). */
   onExplore?: () => void;
+  /** OAuth of HTTP servers: sign-in, the flow view, tokens. */
+  oauth?: BrowserOAuth;
+  /** Opens the sign-in popup (inside the click) and reconnects; `restart` forgets the old grant first. */
+  onSignIn?: (restart: boolean) => void;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
-export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore }: ServerCardProps) {
+export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore, oauth, onSignIn }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
+  const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
+  const showOAuth =
+    oauth !== undefined &&
+    onSignIn !== undefined &&
+    server.transport !== "stdio" &&
+    (wantsSignIn || oauth.store.ids().includes(server.id) || oauth.logFor(server.id).steps.length > 0);
   // A command shows exactly as it runs: line breaks and hidden characters spelled out.
   const where = escapeHidden(server.transport === "stdio" ? [server.command, ...(server.args ?? [])].join(" ") : (server.url ?? ""));
   return (
@@ -40,6 +52,11 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
       </div>
       <StatusLine status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>
+        {wantsSignIn && onSignIn ? (
+          <button type="button" className="primary" onClick={() => onSignIn(false)} title="Opens the server's sign-in page in a popup">
+            Sign in
+          </button>
+        ) : null}
         {onExplore && state === "connected" ? (
           <button type="button" onClick={onExplore} title="Writes a program into the editor that calls this server's read-only tools with sample arguments">
             Explore
@@ -53,6 +70,7 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
         </button>
         <ConfirmButton label="Remove" question={`Remove ${server.name}?`} onConfirm={onRemove} />
       </div>
+      {showOAuth ? <OAuthPanel serverId={server.id} serverName={server.name} oauth={oauth} onSignIn={onSignIn} open={wantsSignIn} /> : null}
     </li>
   );
 }

@@ -13,7 +13,7 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { registry, manager, servers, statuses } = mcp;
+  const { registry, manager, oauth, servers, statuses } = mcp;
   if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
 
   const problems = registry.problems();
@@ -59,6 +59,17 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
               onToggle={(on) => registry.setEnabled(server.id, on)}
               onReconnect={() => void manager.reconnect(server.id)}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
+              {...(oauth
+                ? {
+                    oauth,
+                    onSignIn: (restart: boolean) => {
+                      // Inside the click: the popup opens now, the flow points it at the authorization server later.
+                      if (restart) oauth.restart(server.id);
+                      else oauth.signIn(server.id);
+                      void manager.reconnect(server.id).then(() => oauth.settle(server.id));
+                    },
+                  }
+                : {})}
             />
           ),
         )}
@@ -72,7 +83,10 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
           question="Forget every header, token and env value stored in this browser?"
           confirmLabel="Forget them"
           title="Headers, tokens and env values are kept in this browser's localStorage only"
-          onConfirm={() => registry.forgetSecrets()}
+          onConfirm={() => {
+            registry.forgetSecrets();
+            void oauth?.forgetAll();
+          }}
         />
       </div>
       <p className="muted small">

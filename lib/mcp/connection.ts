@@ -173,6 +173,12 @@ function authFetchFor(route: Route, base: FetchLike, proxy: FetchLike, options: 
   };
 }
 
+/** The fetch OAuth requests use outside a connect (revocation): direct, the proxy when CORS or the page's policy forbids. */
+export function oauthFetch(options: ConnectOptions): FetchLike {
+  const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  return authFetchFor("direct", base, createProxyFetch({ proxyUrl: new URL(options.proxyUrl, options.baseUrl), fetch: base }), options);
+}
+
 function clientCapabilities(options: ConnectOptions): ClientCapabilities {
   return options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
 }

@@ -10,6 +10,10 @@
  *    the first. Routes meant for any origin (the demo MCP servers, which answer CORS) opt out.
  * 3. **Content type**: bodies must be JSON. A cross-site `text/plain` POST is a "simple"
  *    request that skips the CORS preflight; requiring JSON forces the preflight, which fails.
+ *    The MCP proxy also takes `application/x-www-form-urlencoded` (`json: "or-form"`): OAuth
+ *    token and revocation endpoints accept nothing else, and a cross-site form could still not
+ *    reach it, since it must carry the `x-mcp-target` header (which no form can set) and pass the
+ *    Origin check above.
  */
 import "server-only";
 import { normaliseHostName } from "./deployment";
@@ -21,12 +25,13 @@ export interface RouteRules<S extends RouteSurface = RouteSurface> {
   surface: S;
   /** "same" (default): state-changing requests must come from this app. "any": public endpoints. */
   origin?: "same" | "any";
-  /** Require a JSON content type on requests with a body. Default true. */
-  json?: boolean;
+  /** Require a JSON content type on requests with a body (true, the default), or JSON or a form ("or-form"). */
+  json?: boolean | "or-form";
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const JSON_TYPE = /^application\/(?:json|[\w.+-]+\+json)\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
 /** True when a request with this method may change state. */
 export function isStateChanging(method: string): boolean {
@@ -71,8 +76,10 @@ export function checkRequest<S extends RouteSurface>(request: Request, allowed: 
   const hasBody = request.body !== null || Number(request.headers.get("content-length") ?? "0") > 0;
   if ((rules.json ?? true) && hasBody && request.method !== "DELETE") {
     const type = request.headers.get("content-type") ?? "";
-    if (!JSON_TYPE.test(type)) {
-      return new RouteError<S>(`unsupported_media_type:${surface}`, `Send the body as application/json, not "${type.slice(0, 60) || "no content type"}".`);
+    const form = rules.json === "or-form" && FORM_TYPE.test(type);
+    if (!JSON_TYPE.test(type) && !form) {
+      const wanted = rules.json === "or-form" ? "application/json or application/x-www-form-urlencoded" : "application/json";
+      return new RouteError<S>(`unsupported_media_type:${surface}`, `Send the body as ${wanted}, not "${type.slice(0, 60) || "no content type"}".`);
     }
   }
   return undefined;

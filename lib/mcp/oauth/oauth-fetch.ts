@@ -17,7 +17,7 @@
  */
 import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "../proxy-fetch";
-import { recordingFetch } from "./flow-log";
+import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
 import { OAuthRefused } from "./provider";
 import type { StoredOAuthProvider } from "./provider";
@@ -53,6 +53,11 @@ export interface OAuthSession {
   authFetch: FetchLike;
   authorize: Authorizer;
   log: FlowLog;
+  /**
+   * What a sign-in that left this window brought back (the page's same-window fallback), taken
+   * once; its code is exchanged before any new authorization starts.
+   */
+  takeReturned?: () => AuthorizationResult | undefined;
   now?: () => number;
 }
 
@@ -94,6 +99,34 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
     throw wrapped;
   };
   let result: Awaited<ReturnType<typeof auth>>;
+  let returned: AuthorizationResult | undefined;
+  try {
+    returned = session.takeReturned?.();
+  } catch (error) {
+    return fail(error);
+  }
+  if (returned) {
+    if (returned.state !== provider.expectedState()) {
+      return fail(
+        new OAuthFlowError(
+          "Signing in failed: the authorization callback carried a different `state` than this flow sent (a stale or forged callback). Start the sign-in again.",
+        ),
+      );
+    }
+    log.add({
+      kind: "authorization",
+      title: "Authorization (this window)",
+      at: now(),
+      ok: true,
+      note: "Came back from the authorization server with a code and the expected state.",
+    });
+    try {
+      result = await auth(provider, { ...options, authorizationCode: returned.code });
+    } catch (error) {
+      return fail(error);
+    }
+    if (result === "AUTHORIZED") return;
+  }
   try {
     provider.takePendingAuthorization();
     result = await auth(provider, options);
@@ -109,15 +142,18 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   try {
     answer = await session.authorize(url);
   } catch (error) {
-    log.add({
-      kind: "authorization",
-      title: "Authorization (browser)",
-      at: started,
-      durationMs: now() - started,
-      request: { method: "GET", url: url.href, headers: {} },
-      ok: false,
-      error: messageOf(error),
-    });
+    // "Waiting for sign-in" (from fail) says it all when nobody was asked yet.
+    if (!(error instanceof AuthorizationNeeded)) {
+      log.add({
+        kind: "authorization",
+        title: "Authorization (browser)",
+        at: started,
+        durationMs: now() - started,
+        request: { method: "GET", url: maskUrl(url.href), headers: {} },
+        ok: false,
+        error: messageOf(error),
+      });
+    }
     return fail(error);
   }
   if (expected !== undefined && answer.state !== expected) {
@@ -126,7 +162,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
       title: "Authorization (browser)",
       at: started,
       durationMs: now() - started,
-      request: { method: "GET", url: url.href, headers: {} },
+      request: { method: "GET", url: maskUrl(url.href), headers: {} },
       ok: false,
       error: "The callback's state does not match this flow's.",
     });
@@ -141,7 +177,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
     title: "Authorization (browser)",
     at: started,
     durationMs: now() - started,
-    request: { method: "GET", url: url.href, headers: {} },
+    request: { method: "GET", url: maskUrl(url.href), headers: {} },
     ok: true,
     note: "The person signed in; the callback returned a code and the expected state.",
   });

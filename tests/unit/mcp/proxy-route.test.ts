@@ -1,6 +1,6 @@
 /** The /api/mcp/proxy route as a whole, in hosted mode: guard, per-client rate limit, then the proxy (finding 3). */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GET } from "@/app/api/mcp/proxy/route";
+import { GET, POST } from "@/app/api/mcp/proxy/route";
 import { resetProxyLimiters } from "@/lib/mcp/server/proxy-limits";
 
 afterEach(() => {
@@ -29,5 +29,39 @@ describe("GET /api/mcp/proxy in hosted mode", () => {
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited:proxy");
     // Another client has its own allowance.
     expect((await GET(request("203.0.113.2"), undefined)).status).toBe(403);
+  });
+});
+
+describe("POST /api/mcp/proxy bodies", () => {
+  const post = (contentType: string, origin: string | undefined) =>
+    POST(
+      new Request("http://127.0.0.1/api/mcp/proxy", {
+        method: "POST",
+        headers: { "x-mcp-target": "http://10.0.0.1/token", "content-type": contentType, ...(origin ? { origin } : {}) },
+        body: "grant_type=authorization_code&code=x",
+      }),
+      undefined,
+    );
+  const code = async (response: Response) => {
+    const { error } = (await response.clone().json()) as { error: { code: string } };
+    return error.code;
+  };
+  const message = async (response: Response) => ((await response.json()) as { error: { message: string } }).error.message;
+
+  it("takes an OAuth form (token, revocation) from the page itself, and still refuses text/plain and forged origins", async () => {
+    vi.stubEnv("CMP_MODE", "hosted");
+    vi.stubEnv("CMP_SERVER", "serve");
+    resetProxyLimiters();
+    // The form passes the guard and reaches the proxy, which refuses the private target in hosted mode.
+    const form = await post("application/x-www-form-urlencoded", "http://127.0.0.1");
+    expect([form.status, await code(form)]).toEqual([403, "refused:proxy"]);
+    expect(await message(form)).toMatch(/^Refused to proxy to http:\/\/10\.0\.0\.1\/token/);
+    const plain = await post("text/plain", "http://127.0.0.1");
+    expect([plain.status, await code(plain)]).toEqual([415, "unsupported_media_type:proxy"]);
+    const forged = await post("application/x-www-form-urlencoded", "http://evil.example");
+    expect([forged.status, await code(forged)]).toEqual([403, "refused:proxy"]);
+    expect(await message(forged)).toMatch(/only the playground's own page/);
+    const noOrigin = await post("application/x-www-form-urlencoded", undefined);
+    expect(await message(noOrigin)).toMatch(/no Origin header/);
   });
 });

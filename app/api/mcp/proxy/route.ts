@@ -15,7 +15,8 @@ import { handleProxyRequest, proxyOptionsFor } from "@/lib/mcp/server/proxy";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const handle = route({ surface: "proxy" }, async (request) => {
+// OAuth token and revocation requests are forms (see request-guard.ts for why that is safe here).
+const handle = route({ surface: "proxy", json: "or-form" }, async (request) => {
   const mode = appMode(request, process.env);
   if (mode === "hosted") {
     const limits = proxyLimiters(process.env);
