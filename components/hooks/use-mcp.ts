@@ -13,6 +13,8 @@ import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
+import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
+import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
 import type { HostFunctions } from "@/lib/sandbox/types";
@@ -30,6 +32,8 @@ export interface UseMcpResult {
   manager: ConnectionManager | undefined;
   /** OAuth sign-in, flow logs and tokens of the servers that use it. */
   oauth: BrowserOAuth | undefined;
+  /** What servers ask the person during a call (elicitation), waiting for an answer. */
+  serverRequests: ServerRequestBroker;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
   localToken: string | undefined;
   servers: readonly ServerConfig[];
@@ -52,6 +56,8 @@ const noop = () => () => undefined;
  * and their live connections. Everything lives on the client: the server never sees them.
  */
 export function useMcp(): UseMcpResult {
+  const [serverRequests] = useState(() => new ServerRequestBroker());
+  const [inFlight] = useState(() => new CallsInFlight());
   const [stores, setStores] = useState<
     { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; localToken: string | undefined } | undefined
   >(undefined);
@@ -75,7 +81,11 @@ export function useMcp(): UseMcpResult {
     };
     const oauth = new BrowserOAuth(browserStorageOrNone(), window.location.origin, oauthFetch(connectOptions));
     const manager = new ConnectionManager(registry, {
-      connectOptions: { ...connectOptions, oauth: oauth.session },
+      connectOptions: {
+        ...connectOptions,
+        oauth: oauth.session,
+        elicit: (config, params, signal) => serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
+      },
       connector: withStdioBridge(() => localToken),
     });
     // Creating the stores needs `window`, which only exists after mount.
@@ -84,9 +94,10 @@ export function useMcp(): UseMcpResult {
     void manager.connectAll();
     return () => {
       unsubscribeCookie();
+      serverRequests.cancelAll();
       void manager.dispose();
     };
-  }, []);
+  }, [serverRequests, inFlight]);
 
   const registry = stores?.registry;
   const manager = stores?.manager;
@@ -119,10 +130,36 @@ export function useMcp(): UseMcpResult {
         const connection = manager.connection(s.config.id);
         return connection ? [{ name: s.config.name, connection, tools: s.tools }] : [];
       });
-      return buildHostFunctions(live, { onCallInfo, ...(onProgress ? { onProgress } : {}) }).host;
+      const { host, namespaces } = buildHostFunctions(live, { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+      const serverOf = new Map(namespaces.map((n) => [n.namespace, n.server]));
+      const toolOf = new Map(namespaces.flatMap((n) => n.tools.map((t) => [`${n.namespace}.${t.fn}`, t.tool] as const)));
+      // Each call is registered while its server serves it, so an elicitation lands on its row and pauses its clocks.
+      return mapHost(host, (fn, namespace, name) => {
+        const server = serverOf.get(namespace) ?? namespace;
+        const tool = toolOf.get(`${namespace}.${name}`) ?? name;
+        return async (args, signal, call) => {
+          const notes: ServerRequestNote[] = [];
+          const end = inFlight.begin(server, {
+            callId: call.callId,
+            signal,
+            ...(call.suspendClock ? { suspendClock: call.suspendClock } : {}),
+            note: (note) => {
+              const index = notes.findIndex((n) => n.message === note.message && n.state === "waiting");
+              if (index >= 0) notes[index] = note;
+              else notes.push(note);
+              onCallInfo(call.callId, { server, tool, serverRequests: [...notes] });
+            },
+          });
+          try {
+            return await fn(args, signal, call);
+          } finally {
+            end();
+          }
+        };
+      });
     },
-    [manager, connected],
+    [manager, connected, inFlight],
   );
 
-  return { registry, manager, oauth: stores?.oauth, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
+  return { registry, manager, oauth: stores?.oauth, serverRequests, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
 }

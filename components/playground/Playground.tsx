@@ -31,6 +31,7 @@ import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
+import { ElicitationDialog } from "@/components/servers/ElicitationDialog";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
@@ -172,6 +173,7 @@ export function Playground() {
             onHide={() => setShareHidden(true)}
           />
         )}
+        <ElicitationDialog broker={mcp.serverRequests} />
         {evaluating && (
           <EvalsDialog
             evals={evals}

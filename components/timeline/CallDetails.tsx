@@ -50,6 +50,22 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
           {record.progress.message ? ` — ${record.progress.message}` : ""}
         </p>
       )}
+      {record.serverRequests && record.serverRequests.length > 0 && (
+        <ul className="muted" aria-label={`What ${record.server ?? record.namespace} asked during call ${record.callId}`}>
+          {record.serverRequests.map((request, i) => (
+            <li key={i}>
+              The server asked for input ({request.kind}): &ldquo;{request.message}&rdquo; —{" "}
+              {request.state === "waiting"
+                ? "waiting for you"
+                : request.state === "accept"
+                  ? "answered"
+                  : request.state === "decline"
+                    ? "declined"
+                    : "cancelled"}
+            </li>
+          ))}
+        </ul>
+      )}
       <h4>Arguments</h4>
       <JsonView value={record.args ?? {}} label="Arguments" searchable copyable />
       {record.validation && <div className="error-box">Arguments rejected: {record.validation}</div>}

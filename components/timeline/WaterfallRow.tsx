@@ -77,6 +77,14 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
         <span className={styles.callId}>{record.callId}</span>
         <span className={styles.labelText}>{label}</span>
         {simulated && <Badge>{record.source === "mock" ? "mock" : "replay"}</Badge>}
+        {record.serverRequests && record.serverRequests.length > 0 && (
+          <Badge
+            tone={record.serverRequests.some((r) => r.state === "waiting") ? "warn" : "neutral"}
+            title={record.serverRequests.map((r) => r.message).join("\n")}
+          >
+            {record.serverRequests.some((r) => r.state === "waiting") ? "asks you" : "asked"}
+          </Badge>
+        )}
         <Badge tone={toneOf(status)}>{status}</Badge>
       </button>
       <div className={styles.track} onClick={() => onSelect(record.callId)}>

@@ -13,6 +13,7 @@
  * Secrets: this module only sees `callTool` and tool definitions. Headers and env stay inside
  * the connection; nothing here can put them into arguments, results or call info.
  */
+import type { ServerRequestNote } from "./server-requests";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveNames } from "../codemode/names";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
@@ -26,6 +27,8 @@ export interface HostCallReport {
   /** Original server and tool names (not the sanitised ones). */
   server: string;
   tool: string;
+  /** What the server asked the person while serving the call (server-requests.ts). */
+  serverRequests?: readonly ServerRequestNote[];
   /** The argument check failed with this message; the call was not sent. */
   validation?: string;
   /** inputSchema problems that made the argument check skip (the call was sent unchecked). */

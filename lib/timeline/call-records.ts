@@ -30,6 +30,13 @@ export interface CallProgress {
   readonly message?: string;
 }
 
+/** A request the call's server made of the person while serving it (elicitation), and where it stands. */
+export interface CallServerRequest {
+  readonly kind: "elicitation";
+  readonly message: string;
+  readonly state: "waiting" | "accept" | "decline" | "cancel";
+}
+
 /** A problem the host found with a call's output, at a readable path. */
 export interface CallFinding {
   readonly path: string;
@@ -62,6 +69,8 @@ export interface CallRecord {
   readonly source?: CallSource;
   readonly approval?: ApprovalState;
   readonly progress?: CallProgress;
+  /** What the server asked the person during the call (elicitation), in order. */
+  readonly serverRequests?: readonly CallServerRequest[];
   /** 1-based line of the code that made the call, when the engine reports it. */
   readonly line?: number;
 }
@@ -76,11 +85,12 @@ export interface CallInfo {
   source?: CallSource;
   approval?: ApprovalState;
   progress?: CallProgress;
+  serverRequests?: readonly CallServerRequest[];
   line?: number;
 }
 
 // Every CallInfo field mergeInfo copies onto the record; the rest of a host's report is ignored.
-const INFO_FIELDS = ["server", "tool", "validation", "outputFindings", "resultBytes", "source", "approval", "progress", "line"] as const;
+const INFO_FIELDS = ["server", "tool", "validation", "outputFindings", "resultBytes", "source", "approval", "progress", "serverRequests", "line"] as const;
 
 /** The reducer's state. Treat as opaque except through the accessors below. */
 export interface CallRecordsState {

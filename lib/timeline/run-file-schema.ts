@@ -43,6 +43,10 @@ const callInfo = z.object({
   resultBytes: z.number().int().min(0).optional(),
   isError: z.boolean().optional(),
   source: z.enum(["live", "mock", "replay"]).optional(),
+  serverRequests: z
+    .array(z.object({ kind: z.literal("elicitation"), message: z.string().max(10_000), state: z.enum(["waiting", "accept", "decline", "cancel"]) }))
+    .max(100)
+    .optional(),
   line: z.number().int().positive().optional(),
 });
 

@@ -39,6 +39,8 @@ export interface RecordedCallInfo {
   resultBytes?: number;
   isError?: boolean;
   source?: CallSource;
+  /** What the server asked the person during the call (elicitation), the latest state of each. */
+  serverRequests?: Array<{ kind: "elicitation"; message: string; state: "waiting" | "accept" | "decline" | "cancel" }>;
   line?: number;
 }
 
