@@ -32,7 +32,7 @@ export interface UseMcpResult {
   manager: ConnectionManager | undefined;
   /** OAuth sign-in, flow logs and tokens of the servers that use it. */
   oauth: BrowserOAuth | undefined;
-  /** What servers ask the person during a call (elicitation), waiting for an answer. */
+  /** What servers ask the person during a call (elicitation, sampling), waiting for an answer. */
   serverRequests: ServerRequestBroker;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
   localToken: string | undefined;
@@ -85,6 +85,7 @@ export function useMcp(): UseMcpResult {
         ...connectOptions,
         oauth: oauth.session,
         elicit: (config, params, signal) => serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
+        sample: (config, params, signal) => serverRequests.sample(config.name, params, signal, inFlight.latest(config.name)),
       },
       connector: withStdioBridge(() => localToken),
     });

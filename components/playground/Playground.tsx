@@ -31,7 +31,8 @@ import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
-import { ElicitationDialog } from "@/components/servers/ElicitationDialog";
+import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
+import { useSampler } from "@/components/hooks/use-sampler";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
@@ -61,6 +62,7 @@ export function Playground() {
     resultBudgetTokens: chatModel.settings.resultBudgetTokens,
   });
   const compare = useCompare(chatModel, bridge);
+  const sampler = useSampler(chatModel);
   const [comparing, setComparing] = useState(false);
   const evals = useEvals(chatModel, bridge, mcp.serverTools);
   const [evaluating, setEvaluating] = useState(false);
@@ -173,7 +175,7 @@ export function Playground() {
             onHide={() => setShareHidden(true)}
           />
         )}
-        <ElicitationDialog broker={mcp.serverRequests} />
+        <ServerRequestDialog broker={mcp.serverRequests} sampler={sampler} />
         {evaluating && (
           <EvalsDialog
             evals={evals}

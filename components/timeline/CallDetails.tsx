@@ -54,7 +54,7 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
         <ul className="muted" aria-label={`What ${record.server ?? record.namespace} asked during call ${record.callId}`}>
           {record.serverRequests.map((request, i) => (
             <li key={i}>
-              The server asked for input ({request.kind}): &ldquo;{request.message}&rdquo; —{" "}
+              The server asked {request.kind === "sampling" ? "the model" : "for input"} ({request.kind}): &ldquo;{request.message}&rdquo; —{" "}
               {request.state === "waiting"
                 ? "waiting for you"
                 : request.state === "accept"

@@ -12,8 +12,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ClientCapabilities, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerConfig } from "./types";
 import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
@@ -65,6 +65,8 @@ export interface ConnectOptions {
    * elicitation capability, with defaults applied to what the answer leaves out.
    */
   elicit?: (config: ServerConfig, params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
+  /** Answers a server's `sampling/createMessage`; setting it declares the sampling capability. */
+  sample?: (config: ServerConfig, params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
 }
 
 /** Default connect timeout. */
@@ -180,7 +182,10 @@ export function oauthFetch(options: ConnectOptions): FetchLike {
 }
 
 function clientCapabilities(options: ConnectOptions): ClientCapabilities {
-  return options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+  return {
+    ...(options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
+    ...(options.sample ? { sampling: {} } : {}),
+  };
 }
 
 async function attempt(
@@ -210,6 +215,8 @@ async function attempt(
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
   const elicit = options.elicit;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
+  const sample = options.sample;
+  if (sample) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(config, request.params, extra.signal));
   const remaining = deadline - Date.now();
   let timedOut = remaining <= 0;
   try {

@@ -30,9 +30,9 @@ export interface CallProgress {
   readonly message?: string;
 }
 
-/** A request the call's server made of the person while serving it (elicitation), and where it stands. */
+/** A request the call's server made of the person while serving it (elicitation, sampling), and where it stands. */
 export interface CallServerRequest {
-  readonly kind: "elicitation";
+  readonly kind: "elicitation" | "sampling";
   readonly message: string;
   readonly state: "waiting" | "accept" | "decline" | "cancel";
 }

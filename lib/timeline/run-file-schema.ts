@@ -44,7 +44,7 @@ const callInfo = z.object({
   isError: z.boolean().optional(),
   source: z.enum(["live", "mock", "replay"]).optional(),
   serverRequests: z
-    .array(z.object({ kind: z.literal("elicitation"), message: z.string().max(10_000), state: z.enum(["waiting", "accept", "decline", "cancel"]) }))
+    .array(z.object({ kind: z.enum(["elicitation", "sampling"]), message: z.string().max(10_000), state: z.enum(["waiting", "accept", "decline", "cancel"]) }))
     .max(100)
     .optional(),
   line: z.number().int().positive().optional(),

@@ -40,7 +40,7 @@ export interface RecordedCallInfo {
   isError?: boolean;
   source?: CallSource;
   /** What the server asked the person during the call (elicitation), the latest state of each. */
-  serverRequests?: Array<{ kind: "elicitation"; message: string; state: "waiting" | "accept" | "decline" | "cancel" }>;
+  serverRequests?: Array<{ kind: "elicitation" | "sampling"; message: string; state: "waiting" | "accept" | "decline" | "cancel" }>;
   line?: number;
 }
 

@@ -52,4 +52,42 @@ test.describe("a server asks the person during a call", () => {
     await expect(playground.status).toHaveText("ok");
     expect(await playground.valueJson()).toEqual({ action: "decline", content: null });
   });
+
+  test("one call asks for input, then for a completion: the person answers both, the chat's model (the demo model) writes it, the value and the timeline show both", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    const timeline = new TimelinePanel(page);
+    await playground.goto();
+    await servers.addServer("asker", host.url);
+    await servers.expectConnected("asker");
+    await playground.setCode("return await asker.plan_dinner({});");
+    await playground.runWithShortcut();
+
+    const input = page.getByRole("dialog", { name: "asker asks for input" });
+    await input.getByRole("textbox", { name: "Guest" }).fill("Ada");
+    await input.getByRole("button", { name: "Accept" }).click();
+
+    const sampling = page.getByRole("dialog", { name: "asker asks the model" });
+    await expect(sampling).toContainText("Up to 100 tokens · the server prefers claude · answered by the chat's model: the demo model");
+    // The person edits the request before it is sent.
+    const message = sampling.getByRole("textbox", { name: "User message (edit before it is sent)" });
+    await expect(message).toHaveValue("Write a one-line greeting for Ada.");
+    await message.fill("Write a one-line greeting for Ada Lovelace.");
+    await sampling.getByRole("button", { name: "Ask the demo model" }).click();
+    const completion = sampling.getByRole("textbox", { name: "Completion" });
+    await expect(completion).toHaveValue(/^\(Demo model, offline: a canned answer\.\) You asked: "Write a one-line greeting for Ada Lovelace\."/);
+    // ... and the completion before it goes back.
+    await completion.fill("Welcome, Ada!");
+    await sampling.getByRole("button", { name: "Send to the server" }).click();
+
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual({ guest: "Ada", greeting: "Welcome, Ada!", model: "demo" });
+    await timeline.open();
+    await timeline.row(1).getByRole("button").first().click();
+    const asked = page.getByRole("list", { name: "What asker asked during call 1" });
+    await expect(asked).toContainText("(elicitation): “Who is coming to dinner?” — answered");
+    await expect(asked).toContainText("(sampling): “Write a one-line greeting for Ada.” — answered");
+  });
 });

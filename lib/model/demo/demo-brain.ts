@@ -12,6 +12,7 @@ import { rec, str } from "./demo-format";
 import type { DemoScript } from "./demo-script";
 import { normalisePrompt } from "./demo-script";
 import { DEMO_SCRIPTS } from "./scripts";
+import { SAMPLING_PREAMBLE } from "../sampling";
 
 /** What the demo model does next: say something, or call tools (one call in code mode, a round in classic mode). */
 export type DemoTurn = { kind: "text"; text: string } | { kind: "tools"; calls: Array<{ toolName: string; input: Record<string, unknown> }>; intro?: string };
@@ -128,6 +129,14 @@ export async function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly st
   const userIndex = prompt.findLastIndex((m) => m.role === "user");
   const user = prompt[userIndex];
   if (!user) return { kind: "text", text: HELP };
+  // An MCP server's sampling request: a short, plainly canned answer (sampling.ts).
+  if (prompt.some((m) => m.role === "system" && textOf(m).startsWith(SAMPLING_PREAMBLE))) {
+    const asked = textOf(user).replace(/\s+/g, " ").trim();
+    return {
+      kind: "text",
+      text: `(Demo model, offline: a canned answer.) You asked: "${asked.length > 200 ? `${asked.slice(0, 200)}…` : asked}". Pick a real model in the chat settings for a real completion.`,
+    };
+  }
   const script = findScript(textOf(user));
   if (!script) return { kind: "text", text: HELP };
   if (toolNames.length > 0 && !toolNames.includes(EXECUTE_CODE_TOOL)) return classicTurn(script, prompt, userIndex, toolNames);
