@@ -1,7 +1,7 @@
 "use client";
 
 import { browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
 import { ChatPanel } from "@/components/chat/ChatPanel";
@@ -131,7 +131,12 @@ export function Playground() {
   const sessionEmpty = sessionCounts.messages + sessionCounts.runs + sessionCounts.codeHistory === 0;
 
   const waiting = useMemo(() => ({ pending: debug.approvals.pending, decide: debug.approvals.decide }), [debug.approvals.pending, debug.approvals.decide]);
-  useWaitingTitle(waiting.pending.length);
+  const serverAsks = useSyncExternalStore(
+    (listener) => mcp.serverRequests.subscribe(listener),
+    () => mcp.serverRequests.snapshot().length,
+    () => 0,
+  );
+  useWaitingTitle(waiting.pending.length + serverAsks);
 
   return (
     <WaitingContext value={waiting}>
