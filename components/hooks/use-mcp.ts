@@ -14,6 +14,7 @@ import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/c
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
+import { ServerLogStore } from "@/lib/mcp/server-logs";
 import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
@@ -34,6 +35,8 @@ export interface UseMcpResult {
   oauth: BrowserOAuth | undefined;
   /** What servers ask the person during a call (elicitation, sampling), waiting for an answer. */
   serverRequests: ServerRequestBroker;
+  /** What each server logged (notifications/message), by server name. */
+  logs: ServerLogStore;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
   localToken: string | undefined;
   servers: readonly ServerConfig[];
@@ -48,6 +51,7 @@ export interface UseMcpResult {
 type OnProgress = NonNullable<Parameters<typeof buildHostFunctions>[1]>["onProgress"];
 
 const NO_SERVERS: readonly ServerConfig[] = [];
+const MAX_LOGS_PER_CALL = 20;
 const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
 const noop = () => () => undefined;
 
@@ -58,6 +62,7 @@ const noop = () => () => undefined;
 export function useMcp(): UseMcpResult {
   const [serverRequests] = useState(() => new ServerRequestBroker());
   const [inFlight] = useState(() => new CallsInFlight());
+  const [logs] = useState(() => new ServerLogStore());
   const [stores, setStores] = useState<
     { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; localToken: string | undefined } | undefined
   >(undefined);
@@ -86,6 +91,11 @@ export function useMcp(): UseMcpResult {
         oauth: oauth.session,
         elicit: (config, params, signal) => serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
         sample: (config, params, signal) => serverRequests.sample(config.name, params, signal, inFlight.latest(config.name)),
+        onLog: (config, params) => {
+          const call = inFlight.latest(config.name);
+          const entry = logs.add(config.name, params, call?.callId);
+          if (entry && call?.log) call.log({ level: entry.level, text: entry.text });
+        },
       },
       connector: withStdioBridge(() => localToken),
     });
@@ -98,7 +108,7 @@ export function useMcp(): UseMcpResult {
       serverRequests.cancelAll();
       void manager.dispose();
     };
-  }, [serverRequests, inFlight]);
+  }, [serverRequests, inFlight, logs]);
 
   const registry = stores?.registry;
   const manager = stores?.manager;
@@ -140,6 +150,7 @@ export function useMcp(): UseMcpResult {
         const tool = toolOf.get(`${namespace}.${name}`) ?? name;
         return async (args, signal, call) => {
           const notes: ServerRequestNote[] = [];
+          const logged: Array<{ level: string; text: string }> = [];
           const end = inFlight.begin(server, {
             callId: call.callId,
             signal,
@@ -149,6 +160,12 @@ export function useMcp(): UseMcpResult {
               if (index >= 0) notes[index] = note;
               else notes.push(note);
               onCallInfo(call.callId, { server, tool, serverRequests: [...notes] });
+            },
+            log: (entry) => {
+              // The first few per call: the server's own view keeps the rest.
+              if (logged.length >= MAX_LOGS_PER_CALL) return;
+              logged.push(entry);
+              onCallInfo(call.callId, { server, tool, serverLogs: [...logged] });
             },
           });
           try {
@@ -162,5 +179,5 @@ export function useMcp(): UseMcpResult {
     [manager, connected, inFlight],
   );
 
-  return { registry, manager, oauth: stores?.oauth, serverRequests, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
+  return { registry, manager, oauth: stores?.oauth, serverRequests, logs, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
 }

@@ -8,6 +8,9 @@ import { plural } from "@/lib/text/display";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { OAuthPanel } from "./OAuthPanel";
+import { ServerLogView } from "./ServerLogView";
+import type { ServerLogStore } from "@/lib/mcp/server-logs";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import styles from "./Servers.module.css";
 
 export interface ServerCardProps {
@@ -23,10 +26,13 @@ export interface ServerCardProps {
   oauth?: BrowserOAuth;
   /** Opens the sign-in popup (inside the click) and reconnects; `restart` forgets the old grant first. */
   onSignIn?: (restart: boolean) => void;
+  /** The server's log messages, and how to ask it for another level. */
+  logs?: ServerLogStore;
+  onSetLogLevel?: (level: LoggingLevel) => Promise<void>;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
-export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore, oauth, onSignIn }: ServerCardProps) {
+export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore, oauth, onSignIn, logs, onSetLogLevel }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
   const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
   const showOAuth =
@@ -70,6 +76,14 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
         </button>
         <ConfirmButton label="Remove" question={`Remove ${server.name}?`} onConfirm={onRemove} />
       </div>
+      {logs && onSetLogLevel ? (
+        <ServerLogView
+          serverName={server.name}
+          logs={logs}
+          canSetLevel={status?.state === "connected" && status.capabilities.logging !== undefined}
+          setLevel={onSetLogLevel}
+        />
+      ) : null}
       {showOAuth ? <OAuthPanel serverId={server.id} serverName={server.name} oauth={oauth} onSignIn={onSignIn} open={wantsSignIn} /> : null}
     </li>
   );

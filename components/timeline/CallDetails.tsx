@@ -66,6 +66,15 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
           ))}
         </ul>
       )}
+      {record.serverLogs && record.serverLogs.length > 0 && (
+        <ul className="muted small" aria-label={`What ${record.server ?? record.namespace} logged during call ${record.callId}`}>
+          {record.serverLogs.map((entry, i) => (
+            <li key={i}>
+              <b>{entry.level}</b> {entry.text}
+            </li>
+          ))}
+        </ul>
+      )}
       <h4>Arguments</h4>
       <JsonView value={record.args ?? {}} label="Arguments" searchable copyable />
       {record.validation && <div className="error-box">Arguments rejected: {record.validation}</div>}

@@ -12,8 +12,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  LoggingMessageNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerConfig } from "./types";
 import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
@@ -67,6 +74,8 @@ export interface ConnectOptions {
   elicit?: (config: ServerConfig, params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   /** Answers a server's `sampling/createMessage`; setting it declares the sampling capability. */
   sample?: (config: ServerConfig, params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** The server's log messages (`notifications/message`). */
+  onLog?: (config: ServerConfig, params: LoggingMessageNotification["params"]) => void;
 }
 
 /** Default connect timeout. */
@@ -215,6 +224,8 @@ async function attempt(
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
   const elicit = options.elicit;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
+  const onLog = options.onLog;
+  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLog(config, notification.params));
   const sample = options.sample;
   if (sample) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(config, request.params, extra.signal));
   const remaining = deadline - Date.now();

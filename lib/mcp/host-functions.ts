@@ -29,6 +29,8 @@ export interface HostCallReport {
   tool: string;
   /** What the server asked the person while serving the call (server-requests.ts). */
   serverRequests?: readonly ServerRequestNote[];
+  /** What the server logged while serving the call (server-logs.ts), the first few. */
+  serverLogs?: ReadonlyArray<{ level: string; text: string }>;
   /** The argument check failed with this message; the call was not sent. */
   validation?: string;
   /** inputSchema problems that made the argument check skip (the call was sent unchecked). */

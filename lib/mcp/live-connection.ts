@@ -9,7 +9,7 @@ import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CallToolResult, Progress, Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, LoggingLevel, Progress, Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 
@@ -45,6 +45,8 @@ export interface McpConnection {
   listResources(): Promise<Resource[]>;
   /** Calls a tool and returns the raw result: no output-schema check, `isError` not thrown. */
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
+  /** Asks the server to send log messages of `level` and above (`logging/setLevel`); rejects when it has no logging capability. */
+  setLogLevel(level: LoggingLevel): Promise<void>;
   /** Runs `listener` on notifications/tools/list_changed; returns an unsubscribe. */
   onToolsListChanged(listener: () => void): () => void;
   /** Runs `listener` once if the connection drops; returns an unsubscribe. */
@@ -203,6 +205,11 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
           }),
         options.signal,
       ),
+    async setLogLevel(level) {
+      if (!capabilities.logging)
+        throw new ConnectionError("unsupported", `${displayUrl(url)} does not declare the logging capability, so it takes no log level.`);
+      await guard("logging/setLevel", requestTimeoutMs, () => client.setLoggingLevel(level, listOptions));
+    },
     onToolsListChanged(listener) {
       toolListeners.add(listener);
       return () => toolListeners.delete(listener);

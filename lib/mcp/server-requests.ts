@@ -28,6 +28,8 @@ export interface CallInFlight {
   suspendClock?: HostCallInfo["suspendClock"];
   /** Adds a note to the call's timeline row. */
   note(note: ServerRequestNote): void;
+  /** Adds a server log message to the call's timeline row. */
+  log?(entry: { level: string; text: string }): void;
 }
 
 interface PendingBase {

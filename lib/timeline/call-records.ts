@@ -37,6 +37,12 @@ export interface CallServerRequest {
   readonly state: "waiting" | "accept" | "decline" | "cancel";
 }
 
+/** A log message the call's server sent while serving it. */
+export interface CallServerLog {
+  readonly level: string;
+  readonly text: string;
+}
+
 /** A problem the host found with a call's output, at a readable path. */
 export interface CallFinding {
   readonly path: string;
@@ -69,8 +75,10 @@ export interface CallRecord {
   readonly source?: CallSource;
   readonly approval?: ApprovalState;
   readonly progress?: CallProgress;
-  /** What the server asked the person during the call (elicitation), in order. */
+  /** What the server asked the person during the call (elicitation, sampling), in order. */
   readonly serverRequests?: readonly CallServerRequest[];
+  /** What the server logged while serving the call (the first few), live only: not kept in run records. */
+  readonly serverLogs?: readonly CallServerLog[];
   /** 1-based line of the code that made the call, when the engine reports it. */
   readonly line?: number;
 }
@@ -86,11 +94,24 @@ export interface CallInfo {
   approval?: ApprovalState;
   progress?: CallProgress;
   serverRequests?: readonly CallServerRequest[];
+  serverLogs?: readonly CallServerLog[];
   line?: number;
 }
 
 // Every CallInfo field mergeInfo copies onto the record; the rest of a host's report is ignored.
-const INFO_FIELDS = ["server", "tool", "validation", "outputFindings", "resultBytes", "source", "approval", "progress", "serverRequests", "line"] as const;
+const INFO_FIELDS = [
+  "server",
+  "tool",
+  "validation",
+  "outputFindings",
+  "resultBytes",
+  "source",
+  "approval",
+  "progress",
+  "serverRequests",
+  "serverLogs",
+  "line",
+] as const;
 
 /** The reducer's state. Treat as opaque except through the accessors below. */
 export interface CallRecordsState {

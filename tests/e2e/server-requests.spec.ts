@@ -90,4 +90,33 @@ test.describe("a server asks the person during a call", () => {
     await expect(asked).toContainText("(elicitation): “Who is coming to dinner?” — answered");
     await expect(asked).toContainText("(sampling): “Write a one-line greeting for Ada.” — answered");
   });
+
+  test("what a server logs during a run shows on its card and on the call; the level goes to the server", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    const timeline = new TimelinePanel(page);
+    await playground.goto();
+    await servers.addServer("asker", host.url);
+    await servers.expectConnected("asker");
+    await playground.setCode("return await asker.chatty({ count: 2 });");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    const card = servers.root.getByRole("listitem", { name: "Server asker" });
+    await card.getByText("Log · 3 messages").click();
+    const log = card.getByRole("list", { name: "Log messages of asker" });
+    await expect(log).toContainText("info [chatty] (call #1) message 1");
+    // Secrets in log data never show.
+    await expect(log).toContainText('warning (call #1) {"note":"almost done","token":"Bearer [redacted]"}');
+    await timeline.open();
+    await timeline.row(1).getByRole("button").first().click();
+    await expect(page.getByRole("list", { name: "What asker logged during call 1" })).toContainText("info message 0");
+
+    // Only warnings and above from now on.
+    await card.getByRole("combobox", { name: "Log level of asker" }).selectOption("warning");
+    await timeline.showOutput();
+    await playground.setCode("return await asker.chatty({ count: 5 });");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    await expect(card.getByText("Log · 4 messages")).toBeVisible();
+  });
 });

@@ -66,6 +66,7 @@ function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection)
     listPrompts: () => connection.listPrompts(),
     listResources: () => connection.listResources(),
     callTool: (name, args, callOptions) => connection.callTool(name, args, callOptions),
+    setLogLevel: (level) => connection.setLogLevel(level),
     onToolsListChanged: (listener) => connection.onToolsListChanged(listener),
     onLost: (listener) => connection.onLost(listener),
     close: async () => {

@@ -27,6 +27,7 @@ function fakeConnection(name: string): Fake {
     listPrompts: () => Promise.reject(new Error("prompts broken")),
     listResources: () => Promise.resolve([]),
     callTool: () => Promise.resolve({ content: [] }),
+    setLogLevel: () => Promise.resolve(),
     onToolsListChanged: (l) => (toolListeners.add(l), () => toolListeners.delete(l)),
     onLost: (l) => (lostListeners.add(l), () => lostListeners.delete(l)),
     close: () => {

@@ -22,6 +22,7 @@ function fakeConnection(): McpConnection & { closeSpy: ReturnType<typeof vi.fn> 
     listPrompts: () => Promise.resolve([]),
     listResources: () => Promise.resolve([]),
     callTool: () => Promise.resolve({ content: [] }),
+    setLogLevel: () => Promise.resolve(),
     onToolsListChanged: () => () => undefined,
     onLost: () => () => undefined,
     close: closeSpy,
