@@ -15,6 +15,7 @@ import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
 import { ServerLogStore } from "@/lib/mcp/server-logs";
+import { RootsStore } from "@/lib/mcp/roots";
 import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
@@ -37,6 +38,8 @@ export interface UseMcpResult {
   serverRequests: ServerRequestBroker;
   /** What each server logged (notifications/message), by server name. */
   logs: ServerLogStore;
+  /** The roots (file:// directories) each server is told about, by server id. */
+  roots: RootsStore | undefined;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
   localToken: string | undefined;
   servers: readonly ServerConfig[];
@@ -64,7 +67,7 @@ export function useMcp(): UseMcpResult {
   const [inFlight] = useState(() => new CallsInFlight());
   const [logs] = useState(() => new ServerLogStore());
   const [stores, setStores] = useState<
-    { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; localToken: string | undefined } | undefined
+    { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; roots: RootsStore; localToken: string | undefined } | undefined
   >(undefined);
 
   useEffect(() => {
@@ -85,10 +88,12 @@ export function useMcp(): UseMcpResult {
       canConnectDirect: (origin) => direct.has(origin),
     };
     const oauth = new BrowserOAuth(browserStorageOrNone(), window.location.origin, oauthFetch(connectOptions));
+    const roots = new RootsStore(browserStorageOrNone());
     const manager = new ConnectionManager(registry, {
       connectOptions: {
         ...connectOptions,
         oauth: oauth.session,
+        roots: (config) => roots.get(config.id),
         elicit: (config, params, signal) => serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
         sample: (config, params, signal) => serverRequests.sample(config.name, params, signal, inFlight.latest(config.name)),
         onLog: (config, params) => {
@@ -101,10 +106,13 @@ export function useMcp(): UseMcpResult {
     });
     // Creating the stores needs `window`, which only exists after mount.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setStores({ registry, manager, oauth, localToken });
+    setStores({ registry, manager, oauth, roots, localToken });
+    // A server connected while its roots change hears about it.
+    const unsubscribeRoots = roots.subscribe((id) => void manager.connection(id)?.notifyRootsChanged());
     void manager.connectAll();
     return () => {
       unsubscribeCookie();
+      unsubscribeRoots();
       serverRequests.cancelAll();
       void manager.dispose();
     };
@@ -179,5 +187,18 @@ export function useMcp(): UseMcpResult {
     [manager, connected, inFlight],
   );
 
-  return { registry, manager, oauth: stores?.oauth, serverRequests, logs, localToken: stores?.localToken, servers, statuses, connected, serverTools, hostFor };
+  return {
+    registry,
+    manager,
+    oauth: stores?.oauth,
+    roots: stores?.roots,
+    serverRequests,
+    logs,
+    localToken: stores?.localToken,
+    servers,
+    statuses,
+    connected,
+    serverTools,
+    hostFor,
+  };
 }

@@ -9,6 +9,8 @@ import { Badge, toneOf } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { OAuthPanel } from "./OAuthPanel";
 import { ServerLogView } from "./ServerLogView";
+import { RootsEditor } from "./RootsEditor";
+import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import styles from "./Servers.module.css";
@@ -29,10 +31,25 @@ export interface ServerCardProps {
   /** The server's log messages, and how to ask it for another level. */
   logs?: ServerLogStore;
   onSetLogLevel?: (level: LoggingLevel) => Promise<void>;
+  /** The directories the server is told about (MCP roots). */
+  roots?: RootsStore;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
-export function ServerCard({ server, status, onEdit, onRemove, onToggle, onReconnect, onExplore, oauth, onSignIn, logs, onSetLogLevel }: ServerCardProps) {
+export function ServerCard({
+  server,
+  status,
+  onEdit,
+  onRemove,
+  onToggle,
+  onReconnect,
+  onExplore,
+  oauth,
+  onSignIn,
+  logs,
+  onSetLogLevel,
+  roots,
+}: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
   const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
   const showOAuth =
@@ -84,6 +101,7 @@ export function ServerCard({ server, status, onEdit, onRemove, onToggle, onRecon
           setLevel={onSetLogLevel}
         />
       ) : null}
+      {roots && server.enabled ? <RootsEditor serverId={server.id} serverName={server.name} roots={roots} /> : null}
       {showOAuth ? <OAuthPanel serverId={server.id} serverName={server.name} oauth={oauth} onSignIn={onSignIn} open={wantsSignIn} /> : null}
     </li>
   );

@@ -13,7 +13,7 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { registry, manager, oauth, logs, servers, statuses } = mcp;
+  const { registry, manager, oauth, logs, roots, servers, statuses } = mcp;
   if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
 
   const problems = registry.problems();
@@ -60,6 +60,7 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
               onReconnect={() => void manager.reconnect(server.id)}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
+              {...(roots ? { roots } : {})}
               onSetLogLevel={(level) => manager.connection(server.id)?.setLogLevel(level) ?? Promise.reject(new Error(`${server.name} is not connected.`))}
               {...(oauth
                 ? {

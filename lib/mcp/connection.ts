@@ -12,7 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -20,6 +20,7 @@ import type {
   ElicitRequest,
   ElicitResult,
   LoggingMessageNotification,
+  Root,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerConfig } from "./types";
@@ -74,6 +75,8 @@ export interface ConnectOptions {
   elicit?: (config: ServerConfig, params: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
   /** Answers a server's `sampling/createMessage`; setting it declares the sampling capability. */
   sample?: (config: ServerConfig, params: CreateMessageRequest["params"], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** The server's roots (`roots/list`); setting it declares the roots capability with list_changed. */
+  roots?: (config: ServerConfig) => Root[];
   /** The server's log messages (`notifications/message`). */
   onLog?: (config: ServerConfig, params: LoggingMessageNotification["params"]) => void;
 }
@@ -194,6 +197,7 @@ function clientCapabilities(options: ConnectOptions): ClientCapabilities {
   return {
     ...(options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
     ...(options.sample ? { sampling: {} } : {}),
+    ...(options.roots ? { roots: { listChanged: true } } : {}),
   };
 }
 
@@ -224,6 +228,8 @@ async function attempt(
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
   const elicit = options.elicit;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
+  const roots = options.roots;
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots(config) }));
   const onLog = options.onLog;
   if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLog(config, notification.params));
   const sample = options.sample;

@@ -47,6 +47,8 @@ export interface McpConnection {
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
   /** Asks the server to send log messages of `level` and above (`logging/setLevel`); rejects when it has no logging capability. */
   setLogLevel(level: LoggingLevel): Promise<void>;
+  /** Tells the server the roots changed (`notifications/roots/list_changed`). */
+  notifyRootsChanged(): Promise<void>;
   /** Runs `listener` on notifications/tools/list_changed; returns an unsubscribe. */
   onToolsListChanged(listener: () => void): () => void;
   /** Runs `listener` once if the connection drops; returns an unsubscribe. */
@@ -209,6 +211,10 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
       if (!capabilities.logging)
         throw new ConnectionError("unsupported", `${displayUrl(url)} does not declare the logging capability, so it takes no log level.`);
       await guard("logging/setLevel", requestTimeoutMs, () => client.setLoggingLevel(level, listOptions));
+    },
+    async notifyRootsChanged() {
+      if (state.lost || state.closed) return;
+      await client.sendRootsListChanged().catch(() => undefined);
     },
     onToolsListChanged(listener) {
       toolListeners.add(listener);

@@ -67,6 +67,7 @@ function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection)
     listResources: () => connection.listResources(),
     callTool: (name, args, callOptions) => connection.callTool(name, args, callOptions),
     setLogLevel: (level) => connection.setLogLevel(level),
+    notifyRootsChanged: () => connection.notifyRootsChanged(),
     onToolsListChanged: (listener) => connection.onToolsListChanged(listener),
     onLost: (listener) => connection.onLost(listener),
     close: async () => {

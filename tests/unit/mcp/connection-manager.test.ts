@@ -28,6 +28,7 @@ function fakeConnection(name: string): Fake {
     listResources: () => Promise.resolve([]),
     callTool: () => Promise.resolve({ content: [] }),
     setLogLevel: () => Promise.resolve(),
+    notifyRootsChanged: () => Promise.resolve(),
     onToolsListChanged: (l) => (toolListeners.add(l), () => toolListeners.delete(l)),
     onLost: (l) => (lostListeners.add(l), () => lostListeners.delete(l)),
     close: () => {

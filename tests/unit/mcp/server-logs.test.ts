@@ -57,7 +57,12 @@ describe("logging over a real connection", () => {
     ]);
     await connection.setLogLevel("warning");
     await connection.callTool("chatty", { count: 3 });
-    expect(store.entries("asker").slice(4).map((e) => e.level)).toEqual(["warning"]);
+    expect(
+      store
+        .entries("asker")
+        .slice(4)
+        .map((e) => e.level),
+    ).toEqual(["warning"]);
     await connection.setLogLevel("info");
     // 3 000 messages in a burst: the call still answers, and the store keeps a bounded share.
     const result = await connection.callTool("chatty", { count: 3_000 });

@@ -23,6 +23,7 @@ function fakeConnection(): McpConnection & { closeSpy: ReturnType<typeof vi.fn> 
     listResources: () => Promise.resolve([]),
     callTool: () => Promise.resolve({ content: [] }),
     setLogLevel: () => Promise.resolve(),
+    notifyRootsChanged: () => Promise.resolve(),
     onToolsListChanged: () => () => undefined,
     onLost: () => () => undefined,
     close: closeSpy,
