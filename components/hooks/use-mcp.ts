@@ -16,6 +16,7 @@ import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-function
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
 import { ServerLogStore } from "@/lib/mcp/server-logs";
 import { RootsStore } from "@/lib/mcp/roots";
+import { withResourceReader } from "@/lib/mcp/resource-reader";
 import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
@@ -135,7 +136,8 @@ export function useMcp(): UseMcpResult {
     const list: ConnectedServer[] = [];
     for (const config of servers) {
       const status = statuses[config.id];
-      if (config.enabled && status?.state === "connected") list.push({ config, tools: status.tools });
+      // Servers with resources get `$readResource` too (lib/mcp/resource-reader.ts).
+      if (config.enabled && status?.state === "connected") list.push({ config, tools: withResourceReader(status.tools, status.capabilities) });
     }
     return list;
   }, [servers, statuses]);

@@ -10,6 +10,8 @@ import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { OAuthPanel } from "./OAuthPanel";
 import { ServerLogView } from "./ServerLogView";
 import { RootsEditor } from "./RootsEditor";
+import { ServerExtras } from "./ServerExtras";
+import type { McpConnection } from "@/lib/mcp/connection";
 import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
@@ -33,6 +35,8 @@ export interface ServerCardProps {
   onSetLogLevel?: (level: LoggingLevel) => Promise<void>;
   /** The directories the server is told about (MCP roots). */
   roots?: RootsStore;
+  /** The live connection, for reading resources and getting prompts. */
+  connection?: McpConnection;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
@@ -49,6 +53,7 @@ export function ServerCard({
   logs,
   onSetLogLevel,
   roots,
+  connection,
 }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
   const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
@@ -93,6 +98,9 @@ export function ServerCard({
         </button>
         <ConfirmButton label="Remove" question={`Remove ${server.name}?`} onConfirm={onRemove} />
       </div>
+      {status?.state === "connected" && server.enabled ? (
+        <ServerExtras serverName={server.name} connection={connection} prompts={status.prompts} resources={status.resources} />
+      ) : null}
       {logs && onSetLogLevel ? (
         <ServerLogView
           serverName={server.name}
@@ -126,33 +134,6 @@ function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio
       {status.via === "proxy" ? " via proxy" : ""} · {plural(status.tools.length, "tool")}
       {status.prompts.length > 0 ? ` · ${plural(status.prompts.length, "prompt")}` : ""}
       {status.resources.length > 0 ? ` · ${plural(status.resources.length, "resource")}` : ""}
-      {(status.prompts.length > 0 || status.resources.length > 0) && (
-        <details className={styles.serverExtras}>
-          <summary>Prompts and resources</summary>
-          {status.prompts.length > 0 && (
-            <ul aria-label={`Prompts of ${status.serverInfo.name}`}>
-              {status.prompts.map((p) => (
-                <li key={p.name}>
-                  <code>{p.name}</code>
-                  {p.arguments && p.arguments.length > 0 && <span> ({p.arguments.map((a) => a.name).join(", ")})</span>}
-                  {p.description && <span> — {p.description}</span>}
-                </li>
-              ))}
-            </ul>
-          )}
-          {status.resources.length > 0 && (
-            <ul aria-label={`Resources of ${status.serverInfo.name}`}>
-              {status.resources.map((r) => (
-                <li key={r.uri}>
-                  <code>{r.uri}</code>
-                  {r.mimeType && <span> [{r.mimeType}]</span>}
-                  {(r.title ?? r.name) && <span> — {r.title ?? r.name}</span>}
-                </li>
-              ))}
-            </ul>
-          )}
-        </details>
-      )}
       {change && (
         <div className={styles.toolChange}>
           tools changed: {change.added.length > 0 && <span>+{change.added.join(", +")} </span>}

@@ -60,6 +60,7 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
               onReconnect={() => void manager.reconnect(server.id)}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
+              connection={manager.connection(server.id)}
               {...(roots ? { roots } : {})}
               onSetLogLevel={(level) => manager.connection(server.id)?.setLogLevel(level) ?? Promise.reject(new Error(`${server.name} is not connected.`))}
               {...(oauth

@@ -13,6 +13,7 @@
  * Secrets: this module only sees `callTool` and tool definitions. Headers and env stay inside
  * the connection; nothing here can put them into arguments, results or call info.
  */
+import { isResourceReader } from "./resource-reader";
 import type { ServerRequestNote } from "./server-requests";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveNames } from "../codemode/names";
@@ -49,7 +50,7 @@ export interface HostCallReport {
 export interface HostServer {
   /** The name the person registered; sanitised into the namespace. */
   name: string;
-  connection: Pick<McpConnection, "callTool">;
+  connection: Pick<McpConnection, "callTool"> & Partial<Pick<McpConnection, "readResource">>;
   tools: readonly Tool[];
 }
 
@@ -114,6 +115,14 @@ function makeHostFunction(server: HostServer, tool: Tool, hooks: HostFunctionHoo
     if (!check.ok) {
       report(callId, { validation: check.message });
       throw new Error(check.message);
+    }
+    if (isResourceReader(tool)) {
+      const reader = server.connection.readResource;
+      if (!reader) throw new Error(`${server.name}: this host cannot read resources.`);
+      const uri = (args as { uri?: unknown } | undefined)?.uri;
+      const read = await reader(typeof uri === "string" ? uri : "");
+      report(callId, { resultBytes: byteSize(read), outputFindings: [] });
+      return { contents: read.contents };
     }
     const onProgress = hooks.onProgress;
     const result = await server.connection.callTool(tool.name, args ?? {}, {

@@ -8,8 +8,19 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CallToolResult, LoggingLevel, Progress, Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  LoggingLevel,
+  Progress,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 
@@ -43,6 +54,14 @@ export interface McpConnection {
   listTools(): Promise<Tool[]>;
   listPrompts(): Promise<Prompt[]>;
   listResources(): Promise<Resource[]>;
+  /** Every resource template; [] without the resources capability. */
+  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  /** `resources/read`. */
+  readResource(uri: string): Promise<ReadResourceResult>;
+  /** `resources/subscribe` (or unsubscribe); `listener` runs on each notifications/resources/updated for that URI. Returns the unsubscribe. */
+  subscribeResource(uri: string, listener: () => void): Promise<() => Promise<void>>;
+  /** `prompts/get` with the prompt's arguments. */
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   /** Calls a tool and returns the raw result: no output-schema check, `isError` not thrown. */
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
   /** Asks the server to send log messages of `level` and above (`logging/setLevel`); rejects when it has no logging capability. */
@@ -137,6 +156,8 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
     if (error instanceof SseError && !state.closed) markLost(error, textOf(error));
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => notify(toolListeners));
+  const resourceListeners = new Map<string, Set<() => void>>();
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => notify(resourceListeners.get(notification.params.uri) ?? []));
 
   const guard = async <T>(what: string, timeoutMs: number, run: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
     if (state.lost) throw state.lost;
@@ -193,6 +214,31 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
             }),
           )
         : Promise.resolve([]),
+    listResourceTemplates: () =>
+      capabilities.resources
+        ? guard("resources/templates/list", requestTimeoutMs, () =>
+            allPages(async (cursor) => {
+              const r = await client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, listOptions);
+              return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+            }),
+          )
+        : Promise.resolve([]),
+    readResource: (uri) => guard(`Reading ${uri}`, requestTimeoutMs, () => client.readResource({ uri }, listOptions)),
+    async subscribeResource(uri, listener) {
+      if (!capabilities.resources?.subscribe) throw new ConnectionError("unsupported", `${displayUrl(url)} does not offer resource subscriptions.`);
+      const listeners = resourceListeners.get(uri) ?? new Set<() => void>();
+      const first = listeners.size === 0;
+      listeners.add(listener);
+      resourceListeners.set(uri, listeners);
+      if (first) await guard(`Subscribing to ${uri}`, requestTimeoutMs, () => client.subscribeResource({ uri }, listOptions));
+      return async () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        resourceListeners.delete(uri);
+        if (!state.lost && !state.closed) await client.unsubscribeResource({ uri }, listOptions).catch(() => undefined);
+      };
+    },
+    getPrompt: (name, args) => guard(`The prompt ${name}`, requestTimeoutMs, () => client.getPrompt({ name, arguments: args }, listOptions)),
     callTool: (name, args, options = {}) =>
       guard(
         `The call to ${name}`,

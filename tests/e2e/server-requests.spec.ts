@@ -119,4 +119,27 @@ test.describe("a server asks the person during a call", () => {
     await expect(playground.status).toHaveText("ok");
     await expect(card.getByText("Log · 4 messages")).toBeVisible();
   });
+
+  test("resources and prompts: read, fill a template, get a prompt on the card, and read from code", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("asker", host.url);
+    await servers.expectConnected("asker");
+    const card = servers.root.getByRole("listitem", { name: "Server asker" });
+    await card.getByText("Prompts and resources").click();
+    await card.getByRole("list", { name: "Resources of asker" }).getByRole("button", { name: "Read" }).click();
+    await expect(card.getByRole("region", { name: "Contents of memo://note" })).toContainText("first draft");
+    await card.getByRole("combobox", { name: "Resource URI of asker" }).fill("memo://day/friday");
+    await card.getByRole("button", { name: "Read", exact: true }).last().click();
+    await expect(card.getByRole("region", { name: "Contents of memo://day/friday" })).toContainText("memo for friday");
+    await card.getByRole("textbox", { name: "greet who" }).fill("Ada");
+    await card.getByRole("button", { name: "Get" }).click();
+    await expect(card.getByRole("region", { name: "Prompt greet" })).toContainText("user: Say hello to Ada.");
+
+    await playground.setCode('return await asker.$readResource({ uri: "memo://day/monday" });');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual({ contents: [{ uri: "memo://day/monday", text: "memo for monday" }] });
+  });
 });

@@ -1,0 +1,199 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConnection } from "@/lib/mcp/connection";
+import styles from "./Servers.module.css";
+
+type Shown =
+  | { kind: "resource"; uri: string; result: ReadResourceResult; updatedAt?: number }
+  | { kind: "prompt"; name: string; result: GetPromptResult }
+  | { kind: "error"; text: string };
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A server's resources (read, templates, subscribe) and prompts (get with arguments), and what came back, as text. */
+export function ServerExtras({
+  serverName,
+  connection,
+  prompts,
+  resources,
+}: {
+  serverName: string;
+  connection: McpConnection | undefined;
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+}) {
+  const [templates, setTemplates] = useState<readonly ResourceTemplate[]>([]);
+  const [shown, setShown] = useState<Shown | undefined>(undefined);
+  const [uri, setUri] = useState("");
+  const [subscribed, setSubscribed] = useState<Map<string, () => Promise<void>>>(new Map());
+  const [args, setArgs] = useState<Record<string, Record<string, string>>>({});
+  const canSubscribe = connection?.capabilities.resources?.subscribe === true;
+
+  useEffect(() => {
+    if (!connection?.capabilities.resources) return;
+    let live = true;
+    connection
+      .listResourceTemplates()
+      .then((list) => live && setTemplates(list))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [connection]);
+  useEffect(() => () => subscribed.forEach((stop) => void stop()), [subscribed]);
+
+  if (!connection || (prompts.length === 0 && resources.length === 0 && templates.length === 0)) return null;
+
+  const read = (target: string, updatedAt?: number) =>
+    connection.readResource(target).then(
+      (result) => setShown({ kind: "resource", uri: target, result, ...(updatedAt ? { updatedAt } : {}) }),
+      (error: unknown) => setShown({ kind: "error", text: `Reading ${target} failed: ${errorText(error)}` }),
+    );
+  const toggleSubscription = async (target: string) => {
+    const stop = subscribed.get(target);
+    const next = new Map(subscribed);
+    if (stop) {
+      next.delete(target);
+      setSubscribed(next);
+      await stop();
+      return;
+    }
+    try {
+      next.set(target, await connection.subscribeResource(target, () => void read(target, Date.now())));
+      setSubscribed(next);
+    } catch (error) {
+      setShown({ kind: "error", text: errorText(error) });
+    }
+  };
+
+  return (
+    <details className={styles.serverExtras}>
+      <summary>Prompts and resources</summary>
+      {resources.length > 0 && (
+        <ul aria-label={`Resources of ${serverName}`}>
+          {resources.map((r) => (
+            <li key={r.uri}>
+              <code>{r.uri}</code>
+              {r.mimeType && <span> [{r.mimeType}]</span>}
+              {(r.title ?? r.name) && <span> — {r.title ?? r.name}</span>}{" "}
+              <button type="button" className="link" onClick={() => void read(r.uri)}>
+                Read
+              </button>
+              {canSubscribe && (
+                <button type="button" className="link" onClick={() => void toggleSubscription(r.uri)}>
+                  {subscribed.has(r.uri) ? "Unsubscribe" : "Subscribe"}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {(templates.length > 0 || resources.length > 0) && (
+        <form
+          className={styles.oauthActions}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (uri.trim()) void read(uri.trim());
+          }}
+        >
+          <input
+            aria-label={`Resource URI of ${serverName}`}
+            placeholder={templates[0]?.uriTemplate ?? "resource URI"}
+            value={uri}
+            onChange={(e) => setUri(e.target.value)}
+            list={`templates-${serverName}`}
+          />
+          <datalist id={`templates-${serverName}`}>
+            {templates.map((t) => (
+              <option key={t.uriTemplate} value={t.uriTemplate}>
+                {t.title ?? t.name}
+              </option>
+            ))}
+          </datalist>
+          <button type="submit">Read</button>
+        </form>
+      )}
+      {templates.length > 0 && (
+        <div className="muted small">
+          Templates: {templates.map((t) => t.uriTemplate).join(", ")} (fill the {"{…}"} parts in the URI box). From code:{" "}
+          <code>
+            {serverName}.$readResource({"{ uri }"})
+          </code>
+          .
+        </div>
+      )}
+      {prompts.length > 0 && (
+        <ul aria-label={`Prompts of ${serverName}`}>
+          {prompts.map((p) => (
+            <li key={p.name}>
+              <form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  connection.getPrompt(p.name, args[p.name] ?? {}).then(
+                    (result) => setShown({ kind: "prompt", name: p.name, result }),
+                    (error: unknown) => setShown({ kind: "error", text: `The prompt ${p.name} failed: ${errorText(error)}` }),
+                  );
+                }}
+              >
+                <code>{p.name}</code>
+                {p.description && <span> — {p.description}</span>}
+                {(p.arguments ?? []).map((a) => (
+                  <input
+                    key={a.name}
+                    aria-label={`${p.name} ${a.name}`}
+                    placeholder={`${a.name}${a.required ? " *" : ""}`}
+                    required={a.required}
+                    value={args[p.name]?.[a.name] ?? ""}
+                    onChange={(e) => setArgs({ ...args, [p.name]: { ...args[p.name], [a.name]: e.target.value } })}
+                  />
+                ))}{" "}
+                <button type="submit" className="link">
+                  Get
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {shown && <ShownResult shown={shown} />}
+    </details>
+  );
+}
+
+function ShownResult({ shown }: { shown: Shown }) {
+  if (shown.kind === "error") {
+    return (
+      <div className={styles.stepError} role="alert">
+        {shown.text}
+      </div>
+    );
+  }
+  // Text only: whatever the server sent is never rendered as markup.
+  const text =
+    shown.kind === "resource"
+      ? shown.result.contents
+          .map((c) =>
+            "text" in c && typeof c.text === "string"
+              ? c.text
+              : `[${c.mimeType ?? "binary"}, ${"blob" in c && typeof c.blob === "string" ? Math.round((c.blob.length * 3) / 4) : 0} bytes]`,
+          )
+          .join("\n\n")
+      : shown.result.messages.map((m) => `${m.role}: ${m.content.type === "text" ? m.content.text : `[${m.content.type}]`}`).join("\n\n");
+  return (
+    <div aria-label={shown.kind === "resource" ? `Contents of ${shown.uri}` : `Prompt ${shown.name}`} role="region">
+      <div className="muted small">
+        {shown.kind === "resource"
+          ? `${shown.uri}${shown.updatedAt ? ` · updated ${new Date(shown.updatedAt).toLocaleTimeString()}` : ""}`
+          : `prompts/get ${shown.name}`}{" "}
+        <button type="button" className="link" onClick={() => void navigator.clipboard?.writeText(text)}>
+          Copy
+        </button>
+      </div>
+      <pre className={styles.stepDetail}>{text}</pre>
+    </div>
+  );
+}
