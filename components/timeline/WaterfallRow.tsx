@@ -97,7 +97,20 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
           title={barTitle}
         />
       </div>
-      <span className={styles.duration}>{row.open ? "…" : formatDuration(record.durationMs)}</span>
+      <span className={styles.duration}>
+        {row.open && record.progress ? (
+          <progress
+            className={styles.rowProgress}
+            aria-label={`Progress of call ${record.callId}`}
+            {...(record.progress.total !== undefined ? { value: record.progress.progress, max: record.progress.total } : {})}
+            title={`${record.progress.progress}${record.progress.total !== undefined ? ` / ${record.progress.total}` : ""}${record.progress.message ? ` — ${record.progress.message}` : ""}`}
+          />
+        ) : row.open ? (
+          "…"
+        ) : (
+          formatDuration(record.durationMs)
+        )}
+      </span>
       {approval && onDecide && <ApprovalPrompt approval={approval} onDecide={onDecide} />}
     </div>
   );

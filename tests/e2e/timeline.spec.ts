@@ -25,6 +25,22 @@ function orderCode(orders: number): string {
 }
 
 test.describe("the debugging timeline", () => {
+  test("a running call with progress notifications shows a progress bar on its row until it ends", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const timeline = new TimelinePanel(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("lab");
+    await playground.setCode("return await lab.sleep({ ms: 3000 });");
+    await timeline.open();
+    await playground.runWithShortcut();
+    const progress = timeline.row(1).getByRole("progressbar", { name: "Progress of call 1" });
+    await expect(progress).toBeVisible();
+    await expect.poll(async () => Number(await progress.getAttribute("value"))).toBeGreaterThan(1);
+    expect(await progress.getAttribute("max")).toBe("10");
+    await expect(timeline.row(1)).toHaveAttribute("data-status", "ok", { timeout: 10_000 });
+    await expect(progress).toHaveCount(0);
+  });
+
   test("Promise.all over three sleeps shows three overlapping bars", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     const timeline = new TimelinePanel(page);

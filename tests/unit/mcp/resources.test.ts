@@ -64,3 +64,16 @@ describe("resources and prompts", () => {
     await plain.close();
   });
 });
+
+describe("cancellation", () => {
+  it("aborting a call sends notifications/cancelled: the server stops waiting", async () => {
+    const connection = await connectToServer(config(host.url), options(host.url));
+    const controller = new AbortController();
+    const calling = connection.callTool("wait_for_cancel", {}, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort(new Error("the run was stopped"));
+    expect(((await calling) as Error).message).toBe("the run was stopped");
+    await expect.poll(async () => (await connection.callTool("cancelled_count", {})).structuredContent).toEqual({ cancelled: 1 });
+    await connection.close();
+  });
+});
