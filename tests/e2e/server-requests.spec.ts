@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test, type Page } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
@@ -16,14 +16,19 @@ test.afterAll(async () => {
   await host.close();
 });
 
+/** The playground with the asking server added and connected. */
+async function openWithAsker(page: Page) {
+  const playground = new PlaygroundPage(page);
+  const servers = new ServersPanel(page);
+  await playground.goto();
+  await servers.addServer("asker", host.url);
+  await servers.expectConnected("asker");
+  return { playground, servers, timeline: new TimelinePanel(page) };
+}
+
 test.describe("a server asks the person during a call", () => {
   test("elicitation from a sandbox run: a form from the schema, the answer reaches the run's value, the timeline notes it", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    const timeline = new TimelinePanel(page);
-    await playground.goto();
-    await servers.addServer("asker", host.url);
-    await servers.expectConnected("asker");
+    const { playground, timeline } = await openWithAsker(page);
 
     await playground.setCode('const booking = await asker.book_table({ restaurant: "Trattoria" });\nreturn booking;');
     await playground.runWithShortcut();
@@ -56,12 +61,7 @@ test.describe("a server asks the person during a call", () => {
   test("one call asks for input, then for a completion: the person answers both, the chat's model (the demo model) writes it, the value and the timeline show both", async ({
     page,
   }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    const timeline = new TimelinePanel(page);
-    await playground.goto();
-    await servers.addServer("asker", host.url);
-    await servers.expectConnected("asker");
+    const { playground, timeline } = await openWithAsker(page);
     await playground.setCode("return await asker.plan_dinner({});");
     await playground.runWithShortcut();
 
@@ -92,12 +92,7 @@ test.describe("a server asks the person during a call", () => {
   });
 
   test("what a server logs during a run shows on its card and on the call; the level goes to the server", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    const timeline = new TimelinePanel(page);
-    await playground.goto();
-    await servers.addServer("asker", host.url);
-    await servers.expectConnected("asker");
+    const { playground, servers, timeline } = await openWithAsker(page);
     await playground.setCode("return await asker.chatty({ count: 2 });");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
@@ -121,11 +116,7 @@ test.describe("a server asks the person during a call", () => {
   });
 
   test("resources and prompts: read, fill a template, get a prompt on the card, and read from code", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("asker", host.url);
-    await servers.expectConnected("asker");
+    const { playground, servers } = await openWithAsker(page);
     const card = servers.root.getByRole("listitem", { name: "Server asker" });
     await card.getByText("Prompts and resources").click();
     await card.getByRole("list", { name: "Resources of asker" }).getByRole("button", { name: "Read" }).click();

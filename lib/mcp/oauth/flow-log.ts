@@ -179,19 +179,13 @@ export function recordingFetch(fetch: FetchLike, log: FlowLog, now: () => number
       ...(body !== undefined ? { body: maskBody(body, requestType) } : {}),
     };
     const started = now();
+    const step = (rest: Pick<FlowStep, "ok" | "response" | "optional" | "error">) =>
+      log.add({ kind, title, at: started, durationMs: now() - started, request, ...rest });
     let response: Response;
     try {
       response = await fetch(input, init);
     } catch (error) {
-      log.add({
-        kind,
-        title,
-        at: started,
-        durationMs: now() - started,
-        request,
-        ok: false,
-        error: `No answer: ${removeSecrets(error instanceof Error ? error.message : String(error))}`,
-      });
+      step({ ok: false, error: `No answer: ${removeSecrets(error instanceof Error ? error.message : String(error))}` });
       throw error;
     }
     const text = await response
@@ -199,12 +193,7 @@ export function recordingFetch(fetch: FetchLike, log: FlowLog, now: () => number
       .text()
       .catch(() => "");
     const discovery = kind === "resource-metadata" || kind === "server-metadata";
-    log.add({
-      kind,
-      title,
-      at: started,
-      durationMs: now() - started,
-      request,
+    step({
       response: { status: response.status, headers: redactHeaders(response.headers), body: maskBody(text, response.headers.get("content-type") ?? "") },
       ok: response.ok,
       ...(discovery && !response.ok ? { optional: true } : {}),

@@ -61,6 +61,9 @@ export interface OAuthSession {
   now?: () => number;
 }
 
+const STATE_MISMATCH =
+  "Signing in failed: the authorization callback carried a different `state` than this flow sent (a stale or forged callback). Start the sign-in again.";
+
 /** Authorization rounds one request may start (401, then step-ups). */
 export const MAX_AUTH_ROUNDS = 3;
 
@@ -107,11 +110,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   }
   if (returned) {
     if (returned.state !== provider.expectedState()) {
-      return fail(
-        new OAuthFlowError(
-          "Signing in failed: the authorization callback carried a different `state` than this flow sent (a stale or forged callback). Start the sign-in again.",
-        ),
-      );
+      return fail(new OAuthFlowError(STATE_MISMATCH));
     }
     log.add({
       kind: "authorization",
@@ -138,49 +137,28 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   if (!url) return fail(new OAuthFlowError("Signing in failed: the flow asked for a redirect but built no authorization URL."));
   const expected = provider.expectedState();
   const started = now();
-  let answer: AuthorizationResult;
-  try {
-    answer = await session.authorize(url);
-  } catch (error) {
-    // "Waiting for sign-in" (from fail) says it all when nobody was asked yet.
-    if (!(error instanceof AuthorizationNeeded)) {
-      log.add({
-        kind: "authorization",
-        title: "Authorization (browser)",
-        at: started,
-        durationMs: now() - started,
-        request: { method: "GET", url: maskUrl(url.href), headers: {} },
-        ok: false,
-        error: messageOf(error),
-      });
-    }
-    return fail(error);
-  }
-  if (expected !== undefined && answer.state !== expected) {
+  const logAuthorization = (outcome: { ok: true; note: string } | { ok: false; error: string }) =>
     log.add({
       kind: "authorization",
       title: "Authorization (browser)",
       at: started,
       durationMs: now() - started,
       request: { method: "GET", url: maskUrl(url.href), headers: {} },
-      ok: false,
-      error: "The callback's state does not match this flow's.",
+      ...outcome,
     });
-    return fail(
-      new OAuthFlowError(
-        "Signing in failed: the authorization callback carried a different `state` than this flow sent (a stale or forged callback). Start the sign-in again.",
-      ),
-    );
+  let answer: AuthorizationResult;
+  try {
+    answer = await session.authorize(url);
+  } catch (error) {
+    // "Waiting for sign-in" (from fail) says it all when nobody was asked yet.
+    if (!(error instanceof AuthorizationNeeded)) logAuthorization({ ok: false, error: messageOf(error) });
+    return fail(error);
   }
-  log.add({
-    kind: "authorization",
-    title: "Authorization (browser)",
-    at: started,
-    durationMs: now() - started,
-    request: { method: "GET", url: maskUrl(url.href), headers: {} },
-    ok: true,
-    note: "The person signed in; the callback returned a code and the expected state.",
-  });
+  if (expected !== undefined && answer.state !== expected) {
+    logAuthorization({ ok: false, error: "The callback's state does not match this flow's." });
+    return fail(new OAuthFlowError(STATE_MISMATCH));
+  }
+  logAuthorization({ ok: true, note: "The person signed in; the callback returned a code and the expected state." });
   try {
     result = await auth(provider, { ...options, authorizationCode: answer.code });
   } catch (error) {
