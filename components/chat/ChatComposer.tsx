@@ -1,17 +1,29 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { ChatDraft } from "./chat-draft";
 import styles from "./ChatComposer.module.css";
 
 interface ChatComposerProps {
   busy: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Text other parts of the page insert (a server's prompt). */
+  draft?: ChatDraft;
 }
 
 /** The message box: Enter sends, Shift+Enter makes a new line; Stop while the model or the code runs. */
-export function ChatComposer({ busy, onSend, onStop }: ChatComposerProps) {
+export function ChatComposer({ busy, onSend, onStop, draft }: ChatComposerProps) {
   const [text, setText] = useState("");
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(
+    () =>
+      draft?.subscribe((inserted) => {
+        setText(inserted);
+        box.current?.focus();
+      }),
+    [draft],
+  );
   const submit = () => {
     if (text.trim() === "") return;
     onSend(text);
@@ -26,6 +38,7 @@ export function ChatComposer({ busy, onSend, onStop }: ChatComposerProps) {
       }}
     >
       <textarea
+        ref={box}
         className={styles.input}
         value={text}
         onChange={(e) => setText(e.target.value)}

@@ -6,6 +6,7 @@ import type { UseChatModelResult } from "@/components/hooks/use-chat-model";
 import type { UseChatSessionResult } from "@/components/hooks/use-chat-session";
 import { providerInfo } from "@/lib/model/providers";
 import { ChatComposer } from "./ChatComposer";
+import type { ChatDraft } from "./chat-draft";
 import { ChatEmptyState } from "./ChatEmptyState";
 import { ChatMessage } from "./ChatMessage";
 import { ChatSettings } from "./ChatSettings";
@@ -23,6 +24,8 @@ export interface ChatPanelProps {
   connectedServers?: readonly string[];
   /** Opens a tool call's run (output panel, timeline). */
   onShowRun?: (toolCallId: string) => void;
+  /** Text the page inserts into the message box. */
+  draft?: ChatDraft;
 }
 
 /** The chat panel: code-mode conversation with a model, settings, system prompt and request inspector. */
@@ -153,7 +156,7 @@ export function ChatPanel(props: ChatPanelProps) {
           </div>
         ) : null}
       </div>
-      <ChatComposer busy={busy} onSend={actions.send} onStop={actions.stop} />
+      <ChatComposer busy={busy} onSend={actions.send} onStop={actions.stop} {...(props.draft ? { draft: props.draft } : {})} />
     </section>
   );
 }

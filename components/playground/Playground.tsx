@@ -33,6 +33,7 @@ import { ShareBanner } from "@/components/share/ShareBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
 import { useSampler } from "@/components/hooks/use-sampler";
+import { ChatDraft } from "@/components/chat/chat-draft";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
@@ -63,6 +64,7 @@ export function Playground() {
   });
   const compare = useCompare(chatModel, bridge);
   const sampler = useSampler(chatModel);
+  const [chatDraft] = useState(() => new ChatDraft());
   const [comparing, setComparing] = useState(false);
   const evals = useEvals(chatModel, bridge, mcp.serverTools);
   const [evaluating, setEvaluating] = useState(false);
@@ -225,6 +227,7 @@ export function Playground() {
                 mcp={mcp}
                 catalog={catalog}
                 onSaveCase={(server, tool, args) => evals.addCase(caseFromTestCall(server, tool, args))}
+                onUseInChat={(text) => chatDraft.insert(text)}
                 onExplore={(name) => {
                   const code = exploreProgram(
                     mcp.serverTools,
@@ -236,7 +239,13 @@ export function Playground() {
             </Panel>
             <Separator className="separator" />
             <Panel id="chat" defaultSize="25%" minSize="15%">
-              <ChatPanel chat={chat} model={chatModel} hasDestructiveTools={bridge.hasDestructiveTools} connectedServers={bridge.connectedServers} />
+              <ChatPanel
+                chat={chat}
+                model={chatModel}
+                hasDestructiveTools={bridge.hasDestructiveTools}
+                connectedServers={bridge.connectedServers}
+                draft={chatDraft}
+              />
             </Panel>
             <Separator className="separator" />
             <Panel id="work" defaultSize="52%" minSize="25%">

@@ -37,6 +37,8 @@ export interface ServerCardProps {
   roots?: RootsStore;
   /** The live connection, for reading resources and getting prompts. */
   connection?: McpConnection;
+  /** Puts a prompt's text into the chat's message box. */
+  onUseInChat?: (text: string) => void;
 }
 
 /** One server: name, where it is, its connection status, and what changed in its tool list. */
@@ -54,6 +56,7 @@ export function ServerCard({
   onSetLogLevel,
   roots,
   connection,
+  onUseInChat,
 }: ServerCardProps) {
   const state = server.enabled ? (status?.state ?? "idle") : "disabled";
   const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
@@ -99,7 +102,13 @@ export function ServerCard({
         <ConfirmButton label="Remove" question={`Remove ${server.name}?`} onConfirm={onRemove} />
       </div>
       {status?.state === "connected" && server.enabled ? (
-        <ServerExtras serverName={server.name} connection={connection} prompts={status.prompts} resources={status.resources} />
+        <ServerExtras
+          serverName={server.name}
+          connection={connection}
+          prompts={status.prompts}
+          resources={status.resources}
+          {...(onUseInChat ? { onUseInChat } : {})}
+        />
       ) : null}
       {logs && onSetLogLevel ? (
         <ServerLogView

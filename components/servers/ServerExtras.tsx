@@ -20,8 +20,11 @@ export function ServerExtras({
   connection,
   prompts,
   resources,
+  onUseInChat,
 }: {
   serverName: string;
+  /** Puts a prompt's text into the chat's message box. */
+  onUseInChat?: (text: string) => void;
   connection: McpConnection | undefined;
   prompts: readonly Prompt[];
   resources: readonly Resource[];
@@ -159,12 +162,12 @@ export function ServerExtras({
           ))}
         </ul>
       )}
-      {shown && <ShownResult shown={shown} />}
+      {shown && <ShownResult shown={shown} {...(onUseInChat ? { onUseInChat } : {})} />}
     </details>
   );
 }
 
-function ShownResult({ shown }: { shown: Shown }) {
+function ShownResult({ shown, onUseInChat }: { shown: Shown; onUseInChat?: (text: string) => void }) {
   if (shown.kind === "error") {
     return (
       <div className={styles.stepError} role="alert">
@@ -192,6 +195,22 @@ function ShownResult({ shown }: { shown: Shown }) {
         <button type="button" className="link" onClick={() => void navigator.clipboard?.writeText(text)}>
           Copy
         </button>
+        {shown.kind === "prompt" && onUseInChat && (
+          <button
+            type="button"
+            className="link"
+            onClick={() =>
+              onUseInChat(
+                shown.result.messages
+                  .filter((m) => m.role === "user" && m.content.type === "text")
+                  .map((m) => (m.content.type === "text" ? m.content.text : ""))
+                  .join("\n\n"),
+              )
+            }
+          >
+            Use in chat
+          </button>
+        )}
       </div>
       <pre className={styles.stepDetail}>{text}</pre>
     </div>

@@ -9,7 +9,15 @@ import { ConfigDialog } from "./ConfigDialog";
 import styles from "./Servers.module.css";
 
 /** Registered servers with their status, plus add, import/export and forget-secrets. */
-export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: (serverName: string) => void }) {
+export function ServerList({
+  mcp,
+  onExplore,
+  onUseInChat,
+}: {
+  mcp: UseMcpResult;
+  onExplore?: (serverName: string) => void;
+  onUseInChat?: (text: string) => void;
+}) {
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
@@ -61,6 +69,7 @@ export function ServerList({ mcp, onExplore }: { mcp: UseMcpResult; onExplore?: 
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
               connection={manager.connection(server.id)}
+              {...(onUseInChat ? { onUseInChat } : {})}
               {...(roots ? { roots } : {})}
               onSetLogLevel={(level) => manager.connection(server.id)?.setLogLevel(level) ?? Promise.reject(new Error(`${server.name} is not connected.`))}
               {...(oauth

@@ -16,12 +16,15 @@ export function ServersPanel({
   catalog,
   onSaveCase,
   onExplore,
+  onUseInChat,
 }: {
   mcp: UseMcpResult;
   catalog: UseToolCatalogResult;
   onSaveCase?: SaveTestCall;
   /** Writes the "Explore this server" program into the editor. */
   onExplore?: (serverName: string) => void;
+  /** Puts a server prompt's text into the chat's message box. */
+  onUseInChat?: (text: string) => void;
 }) {
   const [tab, setTab] = useStoredChoice("cmp.tab.left", LEFT_TABS, "servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
@@ -39,7 +42,7 @@ export function ServersPanel({
       </div>
       <div className="panel-body" role="tabpanel">
         {tab === "servers" ? (
-          <ServerList mcp={mcp} {...(onExplore ? { onExplore } : {})} />
+          <ServerList mcp={mcp} {...(onExplore ? { onExplore } : {})} {...(onUseInChat ? { onUseInChat } : {})} />
         ) : (
           <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />
         )}

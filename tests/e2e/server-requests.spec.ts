@@ -127,6 +127,8 @@ test.describe("a server asks the person during a call", () => {
     await card.getByRole("textbox", { name: "greet who" }).fill("Ada");
     await card.getByRole("button", { name: "Get" }).click();
     await expect(card.getByRole("region", { name: "Prompt greet" })).toContainText("user: Say hello to Ada.");
+    await card.getByRole("button", { name: "Use in chat" }).click();
+    await expect(page.getByRole("region", { name: "Chat" }).getByRole("textbox", { name: "Message" })).toHaveValue("Say hello to Ada.");
 
     await playground.setCode('return await asker.$readResource({ uri: "memo://day/monday" });');
     await playground.runWithShortcut();

@@ -8,6 +8,7 @@ import { connectToServer, type McpConnection } from "../connection";
 import type { HostServer } from "../host-functions";
 import type { ServerConfig } from "../types";
 import { connectStdio } from "./stdio-connection";
+import { withResourceReader } from "../resource-reader";
 
 /** Connected servers with their tools, and one close for all of them. */
 export interface ConnectedServers {
@@ -29,7 +30,8 @@ export async function connectServers(configs: readonly ServerConfig[], options: 
           ? await connectStdio(server)
           : await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
       connections.push(connection);
-      servers.push({ name: server.name, connection, tools: await connection.listTools() });
+      // Servers with resources get `$readResource` too, as in the page (resource-reader.ts).
+      servers.push({ name: server.name, connection, tools: withResourceReader(await connection.listTools(), connection.capabilities) });
     }
   } catch (error) {
     await close();

@@ -7,14 +7,16 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { ACCEPT_ALL } from "../connection";
 import type { CallToolOptions } from "../live-connection";
 import type { ServerConfig } from "../types";
 
 /** A connected stdio server. */
 export interface NodeStdioConnection {
+  readonly capabilities: ServerCapabilities;
   listTools(): Promise<Tool[]>;
+  readResource(uri: string): Promise<ReadResourceResult>;
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -49,6 +51,8 @@ export async function connectStdio(
     throw new Error(`${server.name}: could not start "${server.command}": ${error instanceof Error ? error.message : String(error)}.${said}`, { cause: error });
   }
   return {
+    capabilities: client.getServerCapabilities() ?? {},
+    readResource: (uri) => client.readResource({ uri }, { timeout }),
     async listTools() {
       const tools: Tool[] = [];
       let cursor: string | undefined;
