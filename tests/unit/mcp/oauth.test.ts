@@ -93,6 +93,19 @@ describe("OAuth against an SDK-built authorization and resource server", () => {
     expect(oauth.store.read("guarded").tokens).toBeUndefined();
   });
 
+  it("a failing token endpoint is a clear oauth error, with the failed step in the flow view", async () => {
+    const server = await startOAuthMcpServer({ consent: "approve", failTokenEndpoint: true });
+    servers.push(server);
+    const oauth = createHeadlessOAuth({ redirectUrl: REDIRECT, clientName: "playground-test" });
+    const error = (await connectToServer(configFor(server.url), optionsFor(server.url, oauth)).catch((e: unknown) => e)) as ConnectionError;
+    expect(error.kind).toBe("oauth");
+    expect(error.message).toMatch(/^Signing in failed: .*The token database is down/);
+    const token = oauth.log.steps.find((s) => s.kind === "token");
+    expect(token).toMatchObject({ ok: false, response: { status: 500 } });
+    expect(token?.error).toMatch(/^The token endpoint refused the authorization code \(HTTP 500\) \(server_error: The token database is down\.\)/);
+    expect(oauth.store.read("guarded").tokens).toBeUndefined();
+  });
+
   it("revokes the refresh and access tokens at the revocation endpoint", async () => {
     const server = await start();
     const oauth = createHeadlessOAuth({ redirectUrl: REDIRECT, clientName: "playground-test" });
