@@ -11,6 +11,7 @@ import { OAuthPanel } from "./OAuthPanel";
 import { ServerLogView } from "./ServerLogView";
 import { RootsEditor } from "./RootsEditor";
 import { ServerExtras } from "./ServerExtras";
+import { StderrView } from "./StderrView";
 import type { McpConnection } from "@/lib/mcp/connection";
 import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
@@ -110,6 +111,7 @@ export function ServerCard({
           {...(onUseInChat ? { onUseInChat } : {})}
         />
       ) : null}
+      {status?.state === "connected" && connection?.stderr ? <StderrView serverName={server.name} read={connection.stderr} /> : null}
       {logs && onSetLogLevel ? (
         <ServerLogView
           serverName={server.name}

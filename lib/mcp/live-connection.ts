@@ -70,6 +70,8 @@ export interface McpConnection {
   notifyRootsChanged(): Promise<void>;
   /** Runs `listener` on notifications/tools/list_changed; returns an unsubscribe. */
   onToolsListChanged(listener: () => void): () => void;
+  /** A local (stdio) server's recent stderr; absent for remote servers. */
+  stderr?: () => Promise<string>;
   /** Runs `listener` once if the connection drops; returns an unsubscribe. */
   onLost(listener: (error: ConnectionError) => void): () => void;
   /** Ends the session (DELETE when the server gave one) and closes the transport. */

@@ -142,6 +142,9 @@ test.describe("MCP servers", () => {
     const card = page.getByRole("listitem", { name: "Server memory" });
     await expect(card).toContainText("stdio via the local bridge");
     await expect(card).toContainText(/\b9 tools\b/);
+    // A running stdio server's stderr shows in its view.
+    await card.getByText("stderr", { exact: true }).click();
+    await expect(card.getByRole("group", { name: "stderr of memory" })).toContainText("Knowledge Graph MCP Server running on stdio");
     await playground.setCode("return 'my own code';");
     await card.getByRole("button", { name: "Explore" }).click();
     await expect(playground.editor.locator(".view-lines")).toContainText("memory.read_graph");

@@ -43,6 +43,8 @@ export interface StdioBridgeConnection {
   session: string;
   /** Process id of the server, for display. */
   pid: number;
+  /** The process's recent stderr (a few KB, secrets removed). */
+  stderr(): Promise<string>;
   /** Ends the session and kills the process; safe to call twice. */
   close(): Promise<void>;
 }
@@ -98,5 +100,13 @@ export async function startStdioBridge(launch: StdioServerLaunch, options: Stdio
     });
     return closing;
   };
-  return { url, headers, session: started.session, pid: started.pid, close };
+  const stderr = async () => {
+    const target = new URL(url);
+    target.searchParams.set("stderr", "1");
+    const response = await doFetch(target, { headers });
+    if (!response.ok) throw await failure(response, "Reading the stdio server's stderr");
+    const body = (await response.json()) as { stderr?: unknown };
+    return typeof body.stderr === "string" ? body.stderr : "";
+  };
+  return { url, headers, session: started.session, pid: started.pid, stderr, close };
 }

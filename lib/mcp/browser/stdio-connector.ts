@@ -74,6 +74,7 @@ function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection)
     notifyRootsChanged: () => connection.notifyRootsChanged(),
     onToolsListChanged: (listener) => connection.onToolsListChanged(listener),
     onLost: (listener) => connection.onLost(listener),
+    stderr: () => bridge.stderr(),
     close: async () => {
       try {
         await connection.close();

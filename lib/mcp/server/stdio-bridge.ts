@@ -7,6 +7,7 @@
  * - `GET|POST /api/mcp/stdio/<session>` → MCP Streamable HTTP, relayed to the child; the
  *                                      `Mcp-Session-Id` the transport hands out equals `<session>`.
  * - `DELETE /api/mcp/stdio/<session>` → ends the session and kills the child (waits for it).
+ * - `GET /api/mcp/stdio/<session>?stderr` → `{ stderr }`: the child's recent stderr, secrets removed.
  *
  * Every request needs the local token, which only the terminal that started the app shows
  * (see local-guard.ts), a loopback Host and local mode. Refusals are 403 JSON with the reason.
@@ -90,6 +91,9 @@ export async function relayStdioRequest(sessionId: string, request: Request): Pr
     if (await registry.close(sessionId)) return Response.json({ closed: sessionId }, { headers: NO_STORE });
   } else {
     const session = registry.get(sessionId);
+    // GET ?stderr: the child's recent stderr, for the server's view (not MCP traffic).
+    if (session && request.method === "GET" && new URL(request.url).searchParams.has("stderr"))
+      return Response.json({ stderr: session.stderr() }, { headers: NO_STORE });
     if (session) return session.handle(request);
   }
   const error = registry.endedError(sessionId) ?? new RouteError("not_found:stdio", `No stdio session ${sessionId}; start one first`);

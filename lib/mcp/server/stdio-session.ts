@@ -18,6 +18,7 @@ import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSON
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildExit, StdioChild } from "./stdio-child";
 import { describeExit } from "../stdio-errors";
+import { removeSecrets } from "../../secrets/patterns";
 
 /** Why a session ended. */
 export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" } | { kind: "exited"; error: RouteError };
@@ -59,6 +60,11 @@ export class BridgeSession {
     child.onmessage = (message) => this.toBrowser(message);
     this.idleTimer = setTimeout(() => this.onIdle(), options.idleMs).unref();
     this.finished = child.exited.then((exit) => this.finish(exit)).catch(() => undefined);
+  }
+
+  /** The child's recent stderr (a few KB), its env values and credential shapes removed: for the server's view in the page. */
+  stderr(): string {
+    return removeSecrets(this.child.diagnostics(), this.options.secrets);
   }
 
   /** Wraps a running child in a session. */

@@ -91,6 +91,19 @@ afterAll(async () => {
 });
 
 describe("stdio bridge with server-memory", () => {
+  it("shows a running child's stderr without its env values, only with the token", async () => {
+    const script = "console.error('warming up with key ' + process.env.API_KEY); process.stdin.on('data', () => undefined); setInterval(() => undefined, 1000)";
+    const bridge = await startStdioBridge({ command: NODE, args: ["-e", script], env: { API_KEY: "k-1234567890-secret" } }, bridgeOptions());
+    await expect.poll(() => bridge.stderr()).toContain("warming up with key");
+    expect(await bridge.stderr()).not.toContain("k-1234567890-secret");
+    const target = new URL(bridge.url);
+    target.searchParams.set("stderr", "1");
+    const { [LOCAL_TOKEN_HEADER]: _token, ...noToken } = pageHeaders();
+    const forged = await rawRequest(target.href, { method: "GET", headers: noToken });
+    expect(forged.status).toBe(403);
+    await bridge.close();
+  });
+
   it("connects, lists tools, writes entities and reads the graph back; DELETE kills the child", async () => {
     const memoryFile = path.join(tmp, "memory.jsonl");
     const bridge = await startStdioBridge({ command: NODE, args: [memoryBin], env: { MEMORY_FILE_PATH: memoryFile } }, bridgeOptions());
@@ -119,6 +132,8 @@ describe("stdio bridge with server-memory", () => {
     const graph = await client.callTool({ name: "read_graph", arguments: {} });
     expect(graph.structuredContent).toEqual({ entities, relations: [] });
     expect(readFileSync(memoryFile, "utf8")).toContain('"name":"Ada"');
+    // Its stderr, for the server's view (server-memory announces itself there).
+    expect(await bridge.stderr()).toContain("Knowledge Graph MCP Server running on stdio");
 
     await bridge.close();
     expect(alive(bridge.pid)).toBe(false);

@@ -36,7 +36,15 @@ function fakeConnection(): McpConnection & { closeSpy: ReturnType<typeof vi.fn> 
 
 function fakeBridge(): StdioBridgeConnection & { closeSpy: ReturnType<typeof vi.fn> } {
   const closeSpy = vi.fn(() => Promise.resolve());
-  return { closeSpy, url: new URL("http://127.0.0.1:3000/api/mcp/stdio/abc"), headers: { "x-cmp-local-token": "t" }, session: "abc", pid: 42, close: closeSpy };
+  return {
+    closeSpy,
+    url: new URL("http://127.0.0.1:3000/api/mcp/stdio/abc"),
+    headers: { "x-cmp-local-token": "t" },
+    session: "abc",
+    pid: 42,
+    stderr: () => Promise.resolve(""),
+    close: closeSpy,
+  };
 }
 
 describe("withStdioBridge", () => {
