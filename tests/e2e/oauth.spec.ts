@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test, type Page } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { startOAuthMcpServer } from "../fixtures/mcp/oauth-server";
@@ -15,6 +15,18 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server.close();
 });
+
+/** The playground with the OAuth server added, "Sign in" pressed, and the consent popup open. */
+async function startSignIn(page: Page) {
+  const playground = new PlaygroundPage(page);
+  const servers = new ServersPanel(page);
+  await playground.goto();
+  await servers.addServer("guarded", server.url);
+  const card = servers.root.getByRole("listitem", { name: "Server guarded" });
+  const popupOpened = page.waitForEvent("popup");
+  await card.getByRole("button", { name: "Sign in" }).click();
+  return { playground, card, popup: await popupOpened };
+}
 
 test.describe("OAuth", () => {
   test("sign in through the popup, call a tool from a program, survive a reload, forget secrets revokes the tokens", async ({ page }) => {
@@ -71,14 +83,7 @@ test.describe("OAuth", () => {
   });
 
   test("a refused consent is a clear error and the app stays usable", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("guarded", server.url);
-    const card = servers.root.getByRole("listitem", { name: "Server guarded" });
-    const popupOpened = page.waitForEvent("popup");
-    await card.getByRole("button", { name: "Sign in" }).click();
-    const popup = await popupOpened;
+    const { playground, card, popup } = await startSignIn(page);
     await popup.getByRole("button", { name: "Deny" }).click();
     await popup.waitForEvent("close");
     await expect(card.getByRole("alert")).toContainText("The authorization was refused (access_denied): The person declined.");
@@ -89,14 +94,7 @@ test.describe("OAuth", () => {
   });
 
   test("a sign-in window closed midway stops the flow with a clear error", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("guarded", server.url);
-    const card = servers.root.getByRole("listitem", { name: "Server guarded" });
-    const popupOpened = page.waitForEvent("popup");
-    await card.getByRole("button", { name: "Sign in" }).click();
-    const popup = await popupOpened;
+    const { card, popup } = await startSignIn(page);
     await popup.getByRole("button", { name: "Approve" }).waitFor();
     await popup.close();
     await expect(card.getByRole("alert")).toContainText("The sign-in window was closed before it finished");
