@@ -93,7 +93,9 @@ export function useMcp(): UseMcpResult {
     const manager = new ConnectionManager(registry, {
       connectOptions: {
         ...connectOptions,
-        oauth: oauth.session,
+        // The app's own demo servers never ask for OAuth: their calls skip the wrapper.
+        oauth: (config, serverUrl, authFetch) =>
+          new URL(serverUrl).origin === window.location.origin ? undefined : oauth.session(config, serverUrl, authFetch),
         roots: (config) => roots.get(config.id),
         elicit: (config, params, signal) => serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
         sample: (config, params, signal) => serverRequests.sample(config.name, params, signal, inFlight.latest(config.name)),
