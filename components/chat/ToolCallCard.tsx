@@ -82,8 +82,8 @@ export function ToolCallCard({ part, activity, onShowRun }: ToolCallCardProps) {
   const name = nameOf(part);
   // A running program's call waits for the person: the card says so and carries the same buttons.
   const waiting = useWaiting();
-  const waitingHere = part.state === "input-available" && activity === "running" && waiting.pending.length > 0;
-  const status = statusOf(part, activity, waitingHere ? waitingLabel(waiting.pending) : undefined);
+  const waitingHere = part.state === "input-available" && activity === "running" && waiting.pending.length + waiting.asks.length > 0;
+  const status = statusOf(part, activity, waitingHere ? waitingLabel(waiting.pending, waiting.asks) : undefined);
   // Open while the person has something to do or see right away; otherwise collapsed.
   const [open, setOpen] = useState(activity === "approval" || status.tone === "error");
   const input = (part.input ?? {}) as { code?: unknown; query?: unknown; limit?: unknown };

@@ -29,7 +29,7 @@ export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat
   const { view: state, calls } = useLiveRun(live);
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
-  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending) : undefined;
+  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending, waiting.asks) : undefined;
   const label = waitingFor ?? statusLabel(state);
   const tone = waitingFor ? "waiting" : state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
 
@@ -42,10 +42,10 @@ export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat
           </button>
           <button type="button" role="tab" aria-selected={tab === "timeline"} onClick={() => setTab("timeline")}>
             Timeline
-            {waiting.pending.length > 0 ? (
+            {waiting.pending.length + waiting.asks.length > 0 ? (
               <>
                 {" "}
-                <Badge tone="waiting">{waiting.pending.length} waiting</Badge>
+                <Badge tone="waiting">{waiting.pending.length + waiting.asks.length} waiting</Badge>
               </>
             ) : null}
           </button>

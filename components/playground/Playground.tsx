@@ -34,6 +34,7 @@ import { ShareDialog } from "@/components/share/ShareDialog";
 import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
 import { useSampler } from "@/components/hooks/use-sampler";
 import { ChatDraft } from "@/components/chat/chat-draft";
+import type { PendingServerRequest } from "@/lib/mcp/server-requests";
 import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
 import { toRestorableMessages } from "@/lib/model/restore-messages";
@@ -132,13 +133,20 @@ export function Playground() {
   const sessionCounts = { messages: chat.state.messages.length, runs: debug.history.history.length, codeHistory: bridge.history.length };
   const sessionEmpty = sessionCounts.messages + sessionCounts.runs + sessionCounts.codeHistory === 0;
 
-  const waiting = useMemo(() => ({ pending: debug.approvals.pending, decide: debug.approvals.decide }), [debug.approvals.pending, debug.approvals.decide]);
   const serverAsks = useSyncExternalStore(
     (listener) => mcp.serverRequests.subscribe(listener),
-    () => mcp.serverRequests.snapshot().length,
-    () => 0,
+    () => mcp.serverRequests.snapshot(),
+    () => NO_ASKS,
   );
-  useWaitingTitle(waiting.pending.length + serverAsks);
+  const waiting = useMemo(
+    () => ({
+      pending: debug.approvals.pending,
+      decide: debug.approvals.decide,
+      asks: serverAsks.map((ask) => `${ask.serverName} ${ask.kind === "sampling" ? "asks the model" : "asks for input"}`),
+    }),
+    [debug.approvals.pending, debug.approvals.decide, serverAsks],
+  );
+  useWaitingTitle(waiting.pending.length + waiting.asks.length);
 
   return (
     <WaitingContext value={waiting}>
@@ -281,6 +289,8 @@ export function Playground() {
     </WaitingContext>
   );
 }
+
+const NO_ASKS: readonly PendingServerRequest[] = [];
 
 /** The tab's title carries a marker while something waits for the person, so it shows from another tab too. */
 function useWaitingTitle(waiting: number): void {

@@ -6,13 +6,16 @@ import type { ApprovalDecision } from "@/lib/timeline/approvals";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import styles from "./Timeline.module.css";
 
-/** What waits for the person right now (approvals; later elicitation and sampling), and how to answer. */
+/** What waits for the person right now, and how to answer. */
 export interface Waiting {
+  /** Approvals, answered here. */
   pending: readonly PendingApproval[];
   decide: (callId: number, decision: ApprovalDecision) => void;
+  /** What servers ask during a call ("asker asks for input"), answered in their dialog. */
+  asks: readonly string[];
 }
 
-const NOTHING: Waiting = { pending: [], decide: () => undefined };
+const NOTHING: Waiting = { pending: [], decide: () => undefined, asks: [] };
 
 /**
  * Provided once by the page, so every place the person may be looking (the Output tab, the chat's
@@ -26,10 +29,15 @@ export function useWaiting(): Waiting {
 
 /** "Waiting for you: store.place_order" with its arguments and Approve / Deny / Approve all, for every open wait. */
 export function WaitingPrompts() {
-  const { pending, decide } = useWaiting();
-  if (pending.length === 0) return null;
+  const { pending, decide, asks } = useWaiting();
+  if (pending.length === 0 && asks.length === 0) return null;
   return (
     <div className={styles.waiting} role="region" aria-label="Waiting for you">
+      {asks.map((ask, index) => (
+        <div key={`ask-${index}`} className={styles.waitingTitle}>
+          Waiting for you: <b>{ask}</b> (answer in its dialog)
+        </div>
+      ))}
       {pending.map((approval) => (
         <div key={approval.callId}>
           <div className={styles.waitingTitle}>
@@ -42,9 +50,10 @@ export function WaitingPrompts() {
   );
 }
 
-/** The label for whatever waits: "waiting for you: store.place_order" (and how many more). */
-export function waitingLabel(pending: readonly PendingApproval[]): string | undefined {
-  const first = pending[0];
-  if (!first) return undefined;
-  return `waiting for you: ${first.server}.${first.tool}${pending.length > 1 ? ` (+${pending.length - 1})` : ""}`;
+/** The label for whatever waits: "waiting for you: store.place_order" or "…: asker asks for input" (and how many more). */
+export function waitingLabel(pending: readonly PendingApproval[], asks: readonly string[] = []): string | undefined {
+  const labels = [...pending.map((p) => `${p.server}.${p.tool}`), ...asks];
+  const first = labels[0];
+  if (first === undefined) return undefined;
+  return `waiting for you: ${first}${labels.length > 1 ? ` (+${labels.length - 1})` : ""}`;
 }

@@ -35,6 +35,9 @@ test.describe("a server asks the person during a call", () => {
     const dialog = page.getByRole("dialog", { name: "asker asks for input" });
     await expect(dialog).toContainText("Who is the table at Trattoria for?");
     await expect(dialog).toContainText("During call #1; the run waits for your answer.");
+    // Said where the person looks, as approvals are: the run's status and the page title.
+    await expect(playground.status).toHaveText("waiting for you: asker asks for input");
+    await expect(page).toHaveTitle(/^● Waiting for you · /);
     // The schema's defaults are filled in; the person types the name.
     await expect(dialog.getByRole("textbox", { name: "Seats" })).toHaveValue("2");
     await dialog.getByRole("textbox", { name: "Name" }).fill("Ada");
