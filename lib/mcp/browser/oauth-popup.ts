@@ -19,6 +19,8 @@ export const CALLBACK_CHANNEL = "cmp-oauth";
 export const LEFT_FOR_AUTHORIZATION_KEY = "cmp-oauth-pending";
 /** sessionStorage: what the callback brought back to this window. */
 export const RETURNED_KEY = "cmp-oauth-return";
+/** How long after the popup closed a late callback message is still waited for. */
+const CLOSED_GRACE_MS = 1_500;
 /** How long a popup may stay open before the flow gives up. */
 export const POPUP_TIMEOUT_MS = 5 * 60_000;
 
@@ -149,12 +151,17 @@ export class PopupAuthorizer {
       };
       if (channel) channel.onmessage = (event: MessageEvent) => (isCallbackMessage(event.data) ? accept(event.data) : undefined);
       this.win.addEventListener("message", onWindowMessage);
+      // The callback posts its result and closes itself at once, and the close may be seen before
+      // the message arrives (two task sources): a closed window only fails the flow if no result
+      // follows within CLOSED_GRACE_MS.
+      let closedAt: number | undefined;
       const poll = setInterval(() => {
-        if (popup.closed) {
-          finish();
-          reject(new OAuthFlowError('The sign-in window was closed before it finished. Press "Sign in" to try again.'));
-        }
-      }, 400);
+        if (!popup.closed) return;
+        closedAt ??= Date.now();
+        if (Date.now() - closedAt < CLOSED_GRACE_MS) return;
+        finish();
+        reject(new OAuthFlowError('The sign-in window was closed before it finished. Press "Sign in" to try again.'));
+      }, 200);
       const timer = setTimeout(() => {
         finish();
         popup.close();
