@@ -5,6 +5,8 @@
  * TypeError says nothing; the proxy's JSON error hides inside an error message string).
  */
 
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+
 /** Every way connecting (or staying connected) can fail. Stable: the UI switches on it. */
 export type ConnectionErrorKind =
   | "dns"
@@ -263,6 +265,14 @@ export function classifyFailure(error: unknown, ctx: FailureContext): Connection
     return new ConnectionError(
       "not-mcp",
       `${displayUrl(ctx.url)} answered, but not with MCP (${message}). Check the URL: MCP endpoints usually end in /mcp or /sse.`,
+      { cause: error },
+    );
+  }
+  const version = /protocol version is not supported: (\S+)/i.exec(message)?.[1];
+  if (version !== undefined) {
+    return new ConnectionError(
+      "protocol",
+      `${displayUrl(ctx.url)} answered the handshake with MCP protocol version ${version.slice(0, 40)}, which this playground does not speak (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}). Update the server, or its MCP SDK.`,
       { cause: error },
     );
   }

@@ -99,4 +99,23 @@ test.describe("OAuth", () => {
     await popup.close();
     await expect(card.getByRole("alert")).toContainText("The sign-in window was closed before it finished");
   });
+
+  test("with popups blocked, sign-in goes on in this window and comes back connected", async ({ page }) => {
+    // What a popup blocker does to window.open.
+    await page.addInitScript("window.open = () => null;");
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("guarded", server.url);
+    const card = servers.root.getByRole("listitem", { name: "Server guarded" });
+    await card.getByRole("button", { name: "Sign in" }).click();
+    // This window is now on the authorization server's consent page.
+    await page.getByRole("button", { name: "Approve" }).click();
+    // The callback brings it back to the playground, which exchanges the code.
+    await expect(page).toHaveURL(/\/$/);
+    await servers.expectConnected("guarded");
+    await playground.setCode("return await guarded.whoami({});");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+  });
 });

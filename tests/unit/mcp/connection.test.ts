@@ -190,6 +190,24 @@ describe("connectToServer: failures", () => {
     expect(error.message).toMatch(/proxy could not be reached/);
   });
 
+  it("a server speaking an unknown protocol version: kind protocol, naming both versions", async () => {
+    const odd = await startLoopbackServer(async (request) => {
+      const body = (await request.json()) as { id?: number; method?: string };
+      if (body.method !== "initialize") return new Response(null, { status: 202 });
+      return Response.json({
+        jsonrpc: "2.0",
+        id: body.id,
+        result: { protocolVersion: "1999-01-01", capabilities: {}, serverInfo: { name: "odd", version: "1" } },
+      });
+    });
+    const error = await failure(http(`${odd.url}/mcp`), pageOptions({ via: "direct" }));
+    await odd.close();
+    expect(error.kind).toBe("protocol");
+    expect(error.message).toMatch(
+      /MCP protocol version 1999-01-01, which this playground does not speak \(it speaks 2025-11-25, .*\)\. Update the server, or its MCP SDK\./,
+    );
+  });
+
   it("401: kind unauthorized, asking for an Authorization header", async () => {
     const error = await failure(http(`${keyed.url}/mcp`));
     expect(error).toMatchObject({ kind: "unauthorized", status: 401 });
