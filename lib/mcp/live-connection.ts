@@ -181,6 +181,13 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
     }
   };
   const listOptions = { timeout: requestTimeoutMs };
+  // Every page of a list the server declares the capability for; [] when it declares none.
+  const listAll = <T>(
+    capable: unknown,
+    what: string,
+    page: (params: { cursor: string } | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  ): Promise<T[]> =>
+    capable ? guard(what, requestTimeoutMs, () => allPages((cursor) => page(cursor === undefined ? undefined : { cursor }))) : Promise.resolve([]);
 
   return {
     serverInfo: { name: version?.name ?? "", version: version?.version ?? "", ...(version?.title ? { title: version.title } : {}) },
@@ -190,41 +197,19 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
     transport: parts.transportKind,
     via: parts.via,
     listTools: () =>
-      capabilities.tools
-        ? guard("tools/list", requestTimeoutMs, () =>
-            allPages(async (cursor) => {
-              const r = await client.listTools(cursor === undefined ? undefined : { cursor }, listOptions);
-              return { items: r.tools, nextCursor: r.nextCursor };
-            }),
-          )
-        : Promise.resolve([]),
+      listAll(capabilities.tools, "tools/list", (params) => client.listTools(params, listOptions).then((r) => ({ items: r.tools, nextCursor: r.nextCursor }))),
     listPrompts: () =>
-      capabilities.prompts
-        ? guard("prompts/list", requestTimeoutMs, () =>
-            allPages(async (cursor) => {
-              const r = await client.listPrompts(cursor === undefined ? undefined : { cursor }, listOptions);
-              return { items: r.prompts, nextCursor: r.nextCursor };
-            }),
-          )
-        : Promise.resolve([]),
+      listAll(capabilities.prompts, "prompts/list", (params) =>
+        client.listPrompts(params, listOptions).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
+      ),
     listResources: () =>
-      capabilities.resources
-        ? guard("resources/list", requestTimeoutMs, () =>
-            allPages(async (cursor) => {
-              const r = await client.listResources(cursor === undefined ? undefined : { cursor }, listOptions);
-              return { items: r.resources, nextCursor: r.nextCursor };
-            }),
-          )
-        : Promise.resolve([]),
+      listAll(capabilities.resources, "resources/list", (params) =>
+        client.listResources(params, listOptions).then((r) => ({ items: r.resources, nextCursor: r.nextCursor })),
+      ),
     listResourceTemplates: () =>
-      capabilities.resources
-        ? guard("resources/templates/list", requestTimeoutMs, () =>
-            allPages(async (cursor) => {
-              const r = await client.listResourceTemplates(cursor === undefined ? undefined : { cursor }, listOptions);
-              return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-            }),
-          )
-        : Promise.resolve([]),
+      listAll(capabilities.resources, "resources/templates/list", (params) =>
+        client.listResourceTemplates(params, listOptions).then((r) => ({ items: r.resourceTemplates, nextCursor: r.nextCursor })),
+      ),
     readResource: (uri) => guard(`Reading ${uri}`, requestTimeoutMs, () => client.readResource({ uri }, listOptions)),
     async subscribeResource(uri, listener) {
       if (!capabilities.resources?.subscribe) throw new ConnectionError("unsupported", `${displayUrl(url)} does not offer resource subscriptions.`);
