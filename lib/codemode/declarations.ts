@@ -10,7 +10,7 @@
  */
 import type { Declarations, GenerateOptions, NamespaceDeclaration, ServerTools, SharedType, ToolDeclaration, ToolDefinition } from "./types";
 import type { NameLookup, TsType } from "./ts-type";
-import { jsDoc, printObject, printType } from "./ts-type";
+import { jsDoc, printDefinition, printType } from "./ts-type";
 import { resolveNames } from "./names";
 import { schemaToType, type ConvertLimits } from "./schema-to-types";
 import { toolDoc } from "./schema-docs";
@@ -64,7 +64,7 @@ function buildNamespace(server: ServerTools, namespace: string, toolNames: reado
   const shared = findSharedShapes(converted.flatMap((c) => (c.output ? [c.input, c.output] : [c.input])));
   const types: SharedType[] = shared.types.map(({ name, node }) => {
     const references = new Set<string>();
-    const body = printObject(node, recording(shared.lookup, references));
+    const body = printDefinition(node, recording(shared.lookup, references));
     return { name, text: `type ${name}=${body}`, references: [...references] };
   });
   const tools = converted.map((c) => declareTool(c, server.name, namespace, shared.lookup, types));

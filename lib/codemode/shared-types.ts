@@ -1,20 +1,22 @@
 /**
  * Finds object shapes that a namespace prints more than once and names them, so each is
- * declared once as `type Name={…}` and referenced by name elsewhere.
+ * declared once as `type Name={…}` and referenced by name elsewhere. Then the same for enums
+ * (unions of literals): a country list that four parameters share is printed once, as
+ * `type OriginOrDestination="DE"|"FR"|…`, and costs its tokens once in every model request.
  *
  * Two shapes are the same when they print the same (members, types and JSDoc): schemas that
  * differ only in ways a type cannot show (say `additionalProperties: false` on one copy)
  * still share. Counting is done on what would actually be printed: once a shape is named,
  * the shapes nested in it are printed once (in its declaration), not once per use.
  */
-import type { NameLookup, TsObject, TsType } from "./ts-type";
-import { forEachObject, printObject, typeKey } from "./ts-type";
+import type { NameLookup, TsObject, TsType, TsUnion } from "./ts-type";
+import { forEachObject, isLiteralUnion, printObject, typeKey } from "./ts-type";
 
 /** The named shapes of one namespace. */
 export interface SharedShapes {
-  /** In order of first use. */
-  types: Array<{ name: string; node: TsObject }>;
-  /** Names an object whose shape is shared. */
+  /** Enums in order of first use, then objects in order of first use. */
+  types: Array<{ name: string; node: TsObject | TsUnion }>;
+  /** Names an object or enum whose shape is shared. */
   lookup: NameLookup;
 }
 
@@ -49,9 +51,85 @@ export function findSharedShapes(roots: readonly TsType[]): SharedShapes {
       const node = occurrences[live[0] ?? 0]?.node;
       return node !== undefined && !worthNaming(printObject(node, lookup).length, live.length);
     });
-    if (unworthy.length === 0) return name(chosen, occurrences);
+    if (unworthy.length === 0) return withEnums(roots, name(chosen, occurrences));
     for (const { key } of unworthy) excluded.add(key);
   }
+}
+
+interface EnumUse {
+  node: TsUnion;
+  /** Names of the properties it types, in order of use (a union in an array element or an index counts its property). */
+  via: string[];
+}
+
+/**
+ * Names the enums printed at least twice once the object shapes are named, when naming saves
+ * more than it costs (the same rule as for shapes). Counted on what is printed: an enum inside
+ * a named shape is printed once, in the shape's declaration.
+ */
+function withEnums(roots: readonly TsType[], objects: SharedShapes): SharedShapes {
+  const uses = new Map<string, EnumUse>();
+  const visit = (t: TsType, via: string | undefined, top: boolean): void => {
+    switch (t.kind) {
+      case "array":
+        return visit(t.element, via, false);
+      case "tuple":
+        for (const e of t.elements) visit(e, via, false);
+        if (t.rest) visit(t.rest, via, false);
+        return;
+      case "union":
+        if (isLiteralUnion(t)) {
+          const key = typeKey(t);
+          const use = uses.get(key) ?? { node: t, via: [] };
+          use.via.push(via ?? "");
+          uses.set(key, use);
+          return;
+        }
+        for (const m of t.members) visit(m, via, false);
+        return;
+      case "intersection":
+        for (const m of t.members) visit(m, via, false);
+        return;
+      case "object":
+        // A named shape prints as its name: its members are counted once, at its declaration.
+        if (!top && objects.lookup(t) !== undefined) return;
+        for (const m of t.members) visit(m.type, m.name, false);
+        if (t.index) visit(t.index.type, via, false);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const root of roots) visit(root, undefined, false);
+  for (const { node } of objects.types) visit(node, undefined, true);
+  const used = new Set(objects.types.map((t) => t.name));
+  const names = new Map<string, string>();
+  const enums: SharedShapes["types"] = [];
+  for (const [key, use] of uses) {
+    if (!worthNaming(key.length, use.via.length)) continue;
+    const name = uniqueName(enumName(use.via), used);
+    names.set(key, name);
+    enums.push({ name, node: use.node });
+  }
+  if (enums.length === 0) return objects;
+  return {
+    types: [...enums, ...objects.types],
+    lookup: (node) => (node.kind === "union" ? names.get(typeKey(node)) : objects.lookup(node)),
+  };
+}
+
+/**
+ * After the properties it types: the most used (`carrier` over a list's `id`); two used
+ * equally often are joined (`OriginOrDestination`), so neither reads as the other.
+ */
+function enumName(via: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of via) if (name !== "") counts.set(name, (counts.get(name) ?? 0) + 1);
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  const [first, second] = ranked;
+  if (!first) return "Choice";
+  if (second && second[1] === first[1] && (ranked[2]?.[1] ?? 0) < first[1]) return `${typeName(first[0])}Or${typeName(second[0])}`;
+  return first[0];
 }
 
 function collect(roots: readonly TsType[]): Occurrence[] {
@@ -109,7 +187,7 @@ function choose(occurrences: readonly Occurrence[], excluded: ReadonlySet<string
 // Placeholder names are enough to measure how long a shape prints once others are named.
 function lookupFor(chosen: readonly Chosen[]): NameLookup {
   const keys = new Set(chosen.map((c) => c.key));
-  return (object) => (keys.has(typeKey(object)) ? "Placeholder" : undefined);
+  return (node) => (node.kind === "object" && keys.has(typeKey(node)) ? "Placeholder" : undefined);
 }
 
 function name(chosen: readonly Chosen[], occurrences: readonly Occurrence[]): SharedShapes {
@@ -121,7 +199,7 @@ function name(chosen: readonly Chosen[], occurrences: readonly Occurrence[]): Sh
     nameOf.set(key, name);
     return { name, node: nodes[0] as TsObject };
   });
-  return { types, lookup: (object) => nameOf.get(typeKey(object)) };
+  return { types, lookup: (node) => (node.kind === "object" ? nameOf.get(typeKey(node)) : undefined) };
 }
 
 /**

@@ -13,16 +13,15 @@ export const SEARCH_TOOLS_TOOL = "search_tools";
 /** How the prompt gives the model the API. */
 export type PromptMode = "declarations" | "search";
 
-const RULES = `You can act through code. Write one JavaScript program that calls tools through a typed API, and send it with the ${EXECUTE_CODE_TOOL} tool. You get back its return value, its console output, or the error it threw.
+const RULES = `You can act through code: write one JavaScript program that calls tools through a typed API, and send it with the ${EXECUTE_CODE_TOOL} tool. You get back its return value and console output, or the error it threw.
 
-How to write the program:
-- Plain JavaScript; TypeScript annotations are tolerated and stripped. The program is the body of an async function: use await freely and end with return.
-- Call a tool as \`await namespace.function({ ... })\`. The result is already unwrapped: the tool's structured content, else its text parsed as JSON when it is JSON, else the text.
+- The program is the body of an async function: use await, end with return. TypeScript annotations are stripped.
+- Call a tool as \`await namespace.function({ ... })\`. Its result comes unwrapped: the structured content, else the text parsed as JSON when it is JSON, else the text.
 - Make independent calls together with Promise.all; await one after another only when a call needs an earlier result.
-- Return a JSON-serialisable value (objects, arrays, strings, numbers, booleans, null) holding only what you need: an oversized result is an error.
-- Use console.log to inspect values; the output comes back with the result.
-- A failing tool call throws an Error inside the program. Catch it when the program can go on without that result; otherwise let it throw and fix the program.
-- A function returning Promise<unknown> declares no output shape: log or check the value before relying on its fields.
+- Return only what you need, as JSON-serialisable data: a large value reaches you cut short, with a note; a huge one is an error.
+- console.log output comes back with the result.
+- A failing call throws an Error: catch it when the program can go on without that result, otherwise let it throw and fix the program.
+- Promise<unknown> means no declared output: log or check the value before relying on its fields.
 - There is no network, file system, timer or module loader: only the tool functions.`;
 
 /** The system prompt: rules, then the declarations or, in search mode, the servers and the search tool. */

@@ -135,8 +135,16 @@ export function typeKey(t: TsType): string {
   return t.key;
 }
 
-/** Names an object shape declared elsewhere, or undefined to print it inline. */
-export type NameLookup = (object: TsObject) => string | undefined;
+/** Names a shape declared elsewhere (an object, or a union of literals), or undefined to print it inline. */
+export type NameLookup = (node: TsObject | TsUnion) => string | undefined;
+
+/** A union node. */
+export type TsUnion = Extract<TsType, { kind: "union" }>;
+
+/** A union whose members are all literals (`"a"|"b"|1`): an enum, which a namespace may name once. */
+export function isLiteralUnion(t: TsType): boolean {
+  return t.kind === "union" && t.members.length >= 2 && t.members.every((m) => m.kind === "literal");
+}
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -164,6 +172,12 @@ export function printObject(t: TsObject, lookup: NameLookup): string {
   return printBody(t, sub);
 }
 
+/** What a `type Name=` declaration says: an object's body, or a union's members (never its own name). */
+export function printDefinition(t: TsObject | TsUnion, lookup: NameLookup): string {
+  const sub: Printer = (child) => print(child, lookup, sub);
+  return t.kind === "object" ? printBody(t, sub) : t.members.map(sub).join("|");
+}
+
 function print(t: TsType, lookup: NameLookup, sub: Printer): string {
   switch (t.kind) {
     case "keyword":
@@ -178,7 +192,7 @@ function print(t: TsType, lookup: NameLookup, sub: Printer): string {
       return `[${parts.join(",")}]`;
     }
     case "union":
-      return t.members.map(sub).join("|");
+      return (isLiteralUnion(t) ? lookup(t) : undefined) ?? t.members.map(sub).join("|");
     case "intersection":
       return t.members.map((m) => (m.kind === "union" ? wrap(m, sub) : sub(m))).join("&");
     case "object":
@@ -188,7 +202,8 @@ function print(t: TsType, lookup: NameLookup, sub: Printer): string {
 
 function wrap(t: TsType, sub: Printer): string {
   const text = sub(t);
-  return t.kind === "union" || t.kind === "intersection" ? `(${text})` : text;
+  // A named union prints as its name, which needs no parentheses.
+  return (t.kind === "union" || t.kind === "intersection") && !IDENTIFIER.test(text) ? `(${text})` : text;
 }
 
 function printBody(t: TsObject, sub: Printer): string {

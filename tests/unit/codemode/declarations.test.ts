@@ -257,6 +257,57 @@ describe("generateDeclarations", () => {
     );
   });
 
+  it("names a repeated enum once, after the properties it types, and counts an enum inside a named shape once", () => {
+    const country = { type: "string", enum: ["DE", "FR", "NL", "ES", "IT", "PL", "CH", "GB", "US"] };
+    const carrier = { type: "string", enum: ["postal", "parcelnet", "swiftair", "cargoline"] };
+    const size = { type: "string", enum: ["small", "medium", "large_and_heavy", "oversized_freight"] };
+    // `size` is in both tools' input, but inside Parcel, which is printed once: it stays inline.
+    const parcel = { type: "object", properties: { size, weightKg: { type: "number" } } };
+    const tools: ToolDefinition[] = [
+      {
+        name: "quote",
+        description: "q",
+        inputSchema: { type: "object", properties: { carrier, origin: country, destination: country, parcel }, required: ["carrier"] },
+      },
+      {
+        name: "eta",
+        description: "e",
+        inputSchema: { type: "object", properties: { carrier, origin: country, destination: country, parcel } },
+        outputSchema: { type: "object", properties: { carriers: { type: "array", items: carrier }, short: { type: "string", enum: ["a", "b"] } } },
+      },
+      { name: "label", description: "l", inputSchema: { type: "object", properties: { id: carrier, short: { type: "string", enum: ["a", "b"] } } } },
+    ];
+    const declarations = generateDeclarations([{ name: "ship", tools }]);
+    expect(declarations.text).toBe(
+      [
+        "declare namespace ship{",
+        'type Carrier="postal"|"parcelnet"|"swiftair"|"cargoline"',
+        'type OriginOrDestination="DE"|"FR"|"NL"|"ES"|"IT"|"PL"|"CH"|"GB"|"US"',
+        'type Parcel={size?:"small"|"medium"|"large_and_heavy"|"oversized_freight";weightKg?:number}',
+        "/** e */",
+        'function eta(input?:{carrier?:Carrier;origin?:OriginOrDestination;destination?:OriginOrDestination;parcel?:Parcel}):Promise<{carriers?:Carrier[];short?:"a"|"b"}>;',
+        "/** l",
+        "@returns No output schema: inspect the value before relying on its shape. */",
+        'function label(input?:{id?:Carrier;short?:"a"|"b"}):Promise<unknown>;',
+        "/** q",
+        "@returns No output schema: inspect the value before relying on its shape. */",
+        "function quote(input:{carrier:Carrier;origin?:OriginOrDestination;destination?:OriginOrDestination;parcel?:Parcel}):Promise<unknown>;",
+        "}",
+      ].join("\n"),
+    );
+    // A tool search result brings the enums its tool needs, and only those.
+    expect(declarationsFor(declarations, [{ namespace: "ship", name: "label" }])).toBe(
+      [
+        "declare namespace ship{",
+        'type Carrier="postal"|"parcelnet"|"swiftair"|"cargoline"',
+        "/** l",
+        "@returns No output schema: inspect the value before relying on its shape. */",
+        'function label(input?:{id?:Carrier;short?:"a"|"b"}):Promise<unknown>;',
+        "}",
+      ].join("\n"),
+    );
+  });
+
   it("keeps small repeated shapes inline", () => {
     const point = { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] };
     const tools: ToolDefinition[] = [{ name: "a", description: "A", inputSchema: { type: "object", properties: { p: point, q: point } }, outputSchema: point }];
