@@ -16,10 +16,12 @@ export interface DemoServerInfo {
   /** Prompts that exercise the server well in code mode. */
   examplePrompts: readonly string[];
   /**
-   * How tool responses travel: "json" (one JSON body per POST) or "sse" (an event stream per
-   * POST, needed for progress notifications, which JSON responses drop).
+   * How responses travel: "json" (one JSON body per POST), or an event stream for the calls to
+   * the tools named in `sse` (those that send progress notifications, which a JSON response
+   * drops) and one JSON body for everything else. An event stream costs the client more to
+   * read (a decoder and an event parser per response), so only the calls that need one get it.
    */
-  responseMode: "json" | "sse";
+  responseMode: "json" | { sse: readonly string[] };
 }
 
 /** Every demo server, in display order. */
@@ -66,7 +68,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "Run three 500 ms sleeps in parallel and tell me how long the whole thing took.",
       "Call lab.fail and lab.protocol_error and explain how the two errors differ.",
     ],
-    responseMode: "sse",
+    responseMode: { sse: ["sleep"] },
   },
 ];
 

@@ -55,17 +55,26 @@ function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The request's JSON body, when it is one JSON-RPC message (the transport is given it, so the body is read once). */
-async function jsonRpcBody(request: Request): Promise<{ body: unknown; method: string | undefined } | { text: string } | { tooLarge: true }> {
+async function jsonRpcBody(
+  request: Request,
+): Promise<{ body: unknown; method: string | undefined; tool: string | undefined } | { text: string } | { tooLarge: true }> {
   const read = await readBodyText(request, MAX_BODY_BYTES);
   if (!read.ok) return { tooLarge: true };
   const { text } = read;
   try {
     const body: unknown = JSON.parse(text);
-    const method = typeof body === "object" && body !== null && !Array.isArray(body) && "method" in body ? body.method : undefined;
-    return { body, method: typeof method === "string" ? method : undefined };
+    const message = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { method?: unknown; params?: { name?: unknown } }) : {};
+    const method = typeof message.method === "string" ? message.method : undefined;
+    const tool = method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
+    return { body, method, tool };
   } catch {
     return { text };
   }
+}
+
+/** Whether this request is answered with an event stream (see DemoServerInfo.responseMode). */
+function answersWithStream(demo: DemoServer, tool: string | undefined): boolean {
+  return demo.responseMode !== "json" && tool !== undefined && demo.responseMode.sse.includes(tool);
 }
 
 /** CORS headers for the demo endpoints; the MCP headers must be allowed and the session id exposed. */
@@ -145,7 +154,7 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
   const server = takeServer(demo, pooled);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: demo.responseMode === "json",
+    enableJsonResponse: !answersWithStream(demo, read && "body" in read ? read.tool : undefined),
   });
   await server.connect(transport);
   // Unparseable JSON goes to the transport as text, which answers it with its own parse error.

@@ -1,8 +1,9 @@
 /**
  * The `lab` demo MCP server: tools for debugging clients, the sandbox and the timeline.
  * echo, sleep (with progress), fail (isError), protocol_error (a JSON-RPC error), big (a large
- * result) and flaky (deterministic pseudo-random failures). Served over SSE responses (see the
- * catalog) because JSON responses drop progress notifications.
+ * result) and flaky (deterministic pseudo-random failures). A call to sleep is answered with an
+ * event stream (see the catalog) because JSON responses drop progress notifications; the rest
+ * with one JSON body.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";

@@ -152,6 +152,24 @@ describe("demo HTTP handler", () => {
     }
   });
 
+  it("answers lab.sleep with an event stream that carries its progress, and other lab calls with one JSON body", async () => {
+    const call = (name: string, args: unknown, meta?: unknown) =>
+      fetch(host.urlFor("lab"), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } }),
+      });
+    const echo = await call("echo", { message: "hi" });
+    expect(echo.headers.get("content-type")).toContain("application/json");
+    expect(((await echo.json()) as { result: { structuredContent: unknown } }).result.structuredContent).toEqual({ message: "hi" });
+    const sleep = await call("sleep", { ms: 30 }, { progressToken: "p1" });
+    expect(sleep.headers.get("content-type")).toContain("text/event-stream");
+    const events = await sleep.text();
+    expect(events).toContain('"method":"notifications/progress"');
+    expect(events).toContain('"progressToken":"p1"');
+    expect(events).toContain('"sleptMs":30');
+  });
+
   it("answers a body that is not JSON with the transport's parse error", async () => {
     const response = await handleDemoMcpRequest(
       "lab",
