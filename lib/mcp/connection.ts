@@ -187,6 +187,16 @@ function authFetchFor(route: Route, base: FetchLike, proxy: FetchLike, options: 
   };
 }
 
+/**
+ * The SDK's transport gives every request one long-lived signal, and fetch hangs an abort
+ * listener on it per request that goes only when the request is collected: over a long session
+ * they pile up (Node warns past 1 500, once per request from then on). Each request gets its own
+ * signal that follows the transport's instead; AbortSignal.any holds its source weakly.
+ */
+function ownSignal(base: FetchLike): FetchLike {
+  return (input, init) => base(input, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+}
+
 /** The fetch OAuth requests use outside a connect (revocation): direct, the proxy when CORS or the page's policy forbids. */
 export function oauthFetch(options: ConnectOptions): FetchLike {
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
@@ -216,7 +226,7 @@ async function attempt(
   const routeFetch = route === "proxy" ? proxy : base;
   const session = options.oauth?.(config, url.href, authFetchFor(route, base, proxy, options));
   const observer = observeFetch(session ? withOAuth(routeFetch, session) : routeFetch);
-  const transportOptions = { fetch: observer.fetch, ...(headers ? { requestInit: { headers } } : {}) };
+  const transportOptions = { fetch: ownSignal(observer.fetch), ...(headers ? { requestInit: { headers } } : {}) };
   const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
   // The negotiated version is not public on Client; the transport is told it during connect.
   let protocolVersion = "";

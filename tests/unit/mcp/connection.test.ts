@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectToServer } from "@/lib/mcp/connection";
 import type { ConnectOptions, McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
@@ -86,6 +86,27 @@ describe("connectToServer: demo servers, same origin", () => {
     const result = await connection.callTool("sleep", { ms: 300 }, { onProgress: (p) => progress.push(p.progress) });
     expect(result.structuredContent).toEqual({ sleptMs: 300, progressNotifications: 3 });
     expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it("gives every request its own abort signal, so listeners do not pile up on the transport's over a session", async () => {
+    // Abort listeners added, per signal (fetch removes its own only when a request is collected).
+    const live = new Map<EventTarget, number>();
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the target as `this`
+    const original = EventTarget.prototype.addEventListener;
+    const add = vi.spyOn(EventTarget.prototype, "addEventListener").mockImplementation(function (this: EventTarget, ...args) {
+      if (args[0] === "abort") live.set(this, (live.get(this) ?? 0) + 1);
+      original.apply(this, args);
+    });
+    let most = 0;
+    try {
+      const connection = await connect(http(demoServerPath("lab")));
+      for (let i = 0; i < 300; i++) await connection.callTool("echo", { message: "m" });
+      most = Math.max(...live.values());
+    } finally {
+      add.mockRestore();
+    }
+    // Before, the transport's one signal collected a listener per request (300 here; Node warns past 1 500).
+    expect(most).toBeLessThan(20);
   });
 
   it("returns isError results and rejects on protocol errors and aborts", async () => {
