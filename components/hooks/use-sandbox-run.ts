@@ -6,7 +6,7 @@ import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
 import { errorLocation, type RunView, type RunViewAction } from "@/lib/timeline/run-view";
 import type { CallInfo, CallRecordsAction } from "@/lib/timeline/call-records";
-import { FrameQueue } from "@/lib/timeline/frame-queue";
+import { defaultFrameClock, FrameQueue } from "@/lib/timeline/frame-queue";
 import { LiveRunStore, type LiveRun } from "@/lib/timeline/live-run-store";
 import type { RunObserver } from "@/lib/timeline/run-observer";
 import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "@/lib/sandbox/types";
@@ -58,6 +58,12 @@ function notify(call: () => void): void {
   }
 }
 
+/**
+ * How often a streaming run re-renders the page: 20 times a second reads as live, keeps the
+ * timeline within 100 ms of each call's end, and leaves the main thread to the calls.
+ */
+const RENDER_INTERVAL_MS = 50;
+
 function refused(message: string): RunResult {
   return errorResult({ kind: "busy", message });
 }
@@ -68,14 +74,19 @@ export function useSandboxRun(): UseSandboxRunResult {
   const [ready, setReady] = useState(false);
   const controllerRef = useRef<RunController | null>(null);
   const cancelRef = useRef<(() => void) | null>(null);
-  // What a run streams reaches the store once per frame, as one batch (lib/timeline/frame-queue.ts).
+  // What a run streams reaches the store in one batch per frame, at most every RENDER_INTERVAL_MS
+  // (lib/timeline/frame-queue.ts); a run's start and end are delivered at once.
   const [queue] = useState(
     () =>
-      new FrameQueue<[RunViewAction | undefined, CallRecordsAction]>((items) =>
-        live.apply(
-          items.flatMap(([view]) => (view ? [view] : [])),
-          items.map(([, call]) => call),
-        ),
+      new FrameQueue<[RunViewAction | undefined, CallRecordsAction]>(
+        (items) =>
+          live.apply(
+            items.flatMap(([view]) => (view ? [view] : [])),
+            items.map(([, call]) => call),
+          ),
+        100,
+        defaultFrameClock(),
+        RENDER_INTERVAL_MS,
       ),
   );
   useEffect(() => () => queue.dispose(), [queue]);

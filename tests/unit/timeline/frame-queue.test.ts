@@ -6,7 +6,9 @@ function manualClock() {
   const frames = new Map<number, () => void>();
   const timers = new Map<number, () => void>();
   let next = 1;
+  let time = 0;
   const clock: FrameClock = {
+    now: () => time,
     requestFrame: (callback) => (frames.set(next, callback), next++),
     cancelFrame: (handle) => frames.delete(handle as number),
     setTimer: (callback) => (timers.set(next, callback), next++),
@@ -17,7 +19,13 @@ function manualClock() {
     queue.clear();
     for (const callback of due) callback();
   };
-  return { clock, frame: () => run(frames), timeout: () => run(timers), pending: () => frames.size + timers.size };
+  return {
+    clock,
+    frame: () => run(frames),
+    timeout: () => run(timers),
+    pending: () => frames.size + timers.size,
+    advance: (ms: number) => (time += ms),
+  };
 }
 
 describe("FrameQueue", () => {
@@ -61,5 +69,35 @@ describe("FrameQueue", () => {
     queue.dispose();
     frame();
     expect(batches).toHaveLength(1);
+  });
+
+  it("with a minimum interval, what comes sooner waits for the first frame after it, as one batch", () => {
+    const { clock, frame, timeout, pending, advance } = manualClock();
+    const batches: string[][] = [];
+    const queue = new FrameQueue<string>((items) => batches.push(items), 100, clock, 50);
+    queue.push("first");
+    frame();
+    expect(batches).toEqual([["first"]]);
+    advance(10);
+    queue.push("a");
+    queue.push("b");
+    // No frame is asked for before the interval is over: frames that come render nothing new.
+    frame();
+    expect(batches).toHaveLength(1);
+    expect(pending()).toBe(1);
+    advance(40);
+    timeout();
+    frame();
+    expect(batches).toEqual([["first"], ["a", "b"]]);
+    expect(pending()).toBe(0);
+    // Long after the last batch, the next frame delivers at once; flush still cancels a wait.
+    advance(500);
+    queue.push("c");
+    frame();
+    advance(1);
+    queue.push("d");
+    queue.flush();
+    expect(batches).toEqual([["first"], ["a", "b"], ["c"], ["d"]]);
+    expect(pending()).toBe(0);
   });
 });
