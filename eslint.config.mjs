@@ -51,8 +51,9 @@ export default tseslint.config(
       "tests/fixtures/generated/**",
       "*.config.mjs",
       "next.config.js",
-      // Plain JavaScript run by node on a production install; no TypeScript project to lint it in.
+      // Plain JavaScript run by node (the production server and its build step); no TypeScript project to lint it in.
       "scripts/serve.mjs",
+      "scripts/build-server.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],

@@ -10,12 +10,19 @@
 //   since the bridge is off there anyway;
 // - writes X-Forwarded-For itself: the socket's address, appended to the chain when
 //   CMP_TRUST_PROXY says a proxy in front is trusted, replacing it otherwise, so a client cannot
-//   pick its own rate-limit key; CMP_SERVER=serve tells the routes the header is ours.
+//   pick its own rate-limit key; CMP_SERVER=serve tells the routes the header is ours;
+// - answers the demo MCP servers' paths (/api/demo-mcp/<name>) itself, before Next's router,
+//   with the same guarded handler and headers (lib/mcp/node/demo-listener.ts, bundled by
+//   `npm run build`): the router cost more per call than the demo server's answer.
 // Plain JavaScript so that it runs on a production install without the TypeScript toolchain.
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import next from "next";
+import nextConfig from "../next.config.js";
 
 const { values } = parseArgs({
   options: { port: { type: "string", short: "p" }, host: { type: "string", short: "H" } },
@@ -40,24 +47,32 @@ const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
 await app.prepare();
 const handle = app.getRequestHandler();
 
+// The headers next.config.js gives every path, which Next would have added to these answers.
+const everyPath = (await nextConfig.headers()).find((rule) => rule.source === "/:path*");
+const headers = Object.fromEntries((everyPath?.headers ?? []).map(({ key, value }) => [key.toLowerCase(), value]));
+const listenerFile = path.join(process.cwd(), ".next", "cmp", "demo-listener.mjs");
+const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+const demo = existsSync(listenerFile) ? (await import(pathToFileURL(listenerFile).href)).demoRequestListener({ base, headers }) : undefined;
+if (!demo) process.stderr.write(`${listenerFile} is missing (run \`npm run build\`): Next's router answers the demo servers.\n`);
+
 const server = http.createServer((request, response) => {
   const socket = request.socket.remoteAddress ?? "unknown";
   const chain = request.headers["x-forwarded-for"];
   const kept = hops > 0 && typeof chain === "string" && chain.trim() !== "" ? `${chain}, ` : "";
   request.headers["x-forwarded-for"] = `${kept}${socket}`;
+  if (demo?.(request, response)) return;
   void handle(request, response);
 });
 server.listen(port, host, () => {
-  const shown = host.includes(":") ? `[${host}]` : host;
-  const base = `http://${shown}:${port}/`;
+  const link = `${base}/`;
   const lines = local
     ? [
-        `Code Mode Playground is ready: ${base}#cmp-token=${token}`,
+        `Code Mode Playground is ready: ${link}#cmp-token=${token}`,
         "  Open this link: its #cmp-token lets the page start local stdio MCP servers.",
         "  The plain URL works too, without stdio servers. Keep the link to yourself.",
       ]
     : [
-        `Code Mode Playground is ready on ${base} (hosted mode: no stdio bridge).`,
+        `Code Mode Playground is ready on ${link} (hosted mode: no stdio bridge).`,
         '  See the README\'s "Deploying" section: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.',
       ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -103,6 +103,8 @@ test.describe("security", () => {
       ["GET", "/api/mcp/proxy"],
       ["POST", "/api/share"],
       ["GET", "/api/chat/providers"],
+      // Answered by serve.mjs ahead of Next's router (lib/mcp/node/demo-listener.ts), with the same guard.
+      ["POST", "/api/demo-mcp/lab"],
     ] as const) {
       const response = await request.fetch(`${origin}${path}`, {
         method,
@@ -112,6 +114,13 @@ test.describe("security", () => {
       expect(response.status(), `${method} ${path}`).toBe(403);
       expect(await response.text()).toContain("DNS rebinding protection");
     }
+    // The demo servers' direct path answers with the headers next.config.js gives every response.
+    const demo = await request.post(`${origin}/api/demo-mcp/lab`, {
+      headers: { accept: "application/json, text/event-stream" },
+      data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } },
+    });
+    expect(demo.status()).toBe(200);
+    expect(demo.headers()).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY", "access-control-allow-origin": "*" });
     // A cross-site "simple" POST (text/plain skips the CORS preflight) burns no model quota.
     const blind = await request.post(`${origin}/api/chat`, { headers: { origin, "content-type": "text/plain" }, data: "{}" });
     expect(blind.status()).toBe(415);

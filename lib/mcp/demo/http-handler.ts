@@ -19,6 +19,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { DEMO_SERVER_NAMES, getDemoServer, type DemoServer } from "./index";
 
+/** `/api/demo-mcp/<name>`: the demo servers' path; the name is group 1, still percent-encoded. */
+export const DEMO_MCP_PATH = /^\/api\/demo-mcp\/([^/?#]+)$/;
+
 /** Requests after which a server holds nothing of the client that sent them. */
 const POOLED_METHODS: ReadonlySet<string> = new Set([
   "tools/call",

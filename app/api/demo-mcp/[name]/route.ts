@@ -1,10 +1,10 @@
 /**
  * The built-in demo MCP servers over stateless Streamable HTTP: /api/demo-mcp/{shipping,news,store,lab}.
- * Public on purpose (they answer CORS like a third-party server would), so the guard checks the
- * Host only; the MCP transport checks its own content types.
+ * `node scripts/serve.mjs` (how `npm start` serves) answers these paths before Next's router
+ * does, through the same guarded handler (docs/ARCHITECTURE.md, "The live path"); this route
+ * serves them under `next dev` and `next start`.
  */
-import { route } from "@/lib/http/server/route";
-import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
+import { demoMcpRoute } from "@/lib/mcp/server/demo-route";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,10 +14,8 @@ interface Context {
   params: Promise<{ name: string }>;
 }
 
-const handle = route({ surface: "demo_mcp", origin: "any", json: false }, async (request, { params }: Context) => {
-  const { name } = await params;
-  return handleDemoMcpRequest(name, request);
-});
+const answer = demoMcpRoute();
+const handle = async (request: Request, { params }: Context) => answer(request, (await params).name);
 
 export const GET = handle;
 export const POST = handle;
