@@ -1,5 +1,5 @@
 // Measures the sandbox in Chromium through the real module worker (postMessage included):
-// builds the app, serves it with `next start` on a free loopback port, opens /bench and
+// builds the app, serves it as `npm start` does on a free loopback port, opens /bench and
 // reads the figures the page measured. Set BENCH_URL to measure an already running app.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { freePort } from "../../tests/fixtures/free-port";
@@ -11,7 +11,7 @@ import { benchCloudflarePeer } from "./cloudflare-peer";
 async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`scripts/serve.mjs exited with code ${child.exitCode}`);
     try {
       const response = await fetch(url);
       if (response.ok) return;
@@ -27,10 +27,10 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
 export async function startServer(): Promise<{ url: string; stop: () => void }> {
   if (process.env.BENCH_URL) return { url: process.env.BENCH_URL, stop: () => undefined };
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-  const build = spawnSync("npx", ["next", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
-  if (build.status !== 0) throw new Error("next build failed");
+  const build = spawnSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
+  if (build.status !== 0) throw new Error("npm run build failed");
   const port = await freePort();
-  const child = spawn("npx", ["next", "start", "-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore", env, detached: true });
+  const child = spawn(process.execPath, ["scripts/serve.mjs", "--host", "127.0.0.1", "--port", String(port)], { stdio: "ignore", env, detached: true });
   const url = `http://127.0.0.1:${port}`;
   const stop = () => {
     if (child.pid) process.kill(-child.pid, "SIGTERM");
