@@ -64,6 +64,22 @@ function notify(call: () => void): void {
  */
 const RENDER_INTERVAL_MS = 50;
 
+/**
+ * Resolves in a task queued after the render React has scheduled for the updates made so far: a
+ * sync update renders in a microtask, a default one in a task React's scheduler has already
+ * posted, and messages posted later are delivered later.
+ */
+function afterRender(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(undefined);
+  });
+}
+
 function refused(message: string): RunResult {
   return errorResult({ kind: "busy", message });
 }
@@ -125,13 +141,22 @@ export function useSandboxRun(): UseSandboxRunResult {
       const host = prepareHost((callId, info) => queue.push([undefined, { type: "info", runId, callId, info }]));
       const request: RunRequest = limits && Object.keys(limits).length > 0 ? { code, limits } : { code };
       setRanCode(code);
-      const handle = controller.run(request, host, (event) => {
-        queue.push([
-          { type: "event", runId: handle.runId, event },
-          { type: "event", runId: handle.runId, event },
-        ]);
-        notify(() => observer?.onEvent?.(handle.runId, event));
-      });
+      // The worker gets the run after the page has rendered its start (the whole Playground
+      // re-renders then): otherwise that render sits inside the first tool call, which the
+      // timeline showed at 18–52 ms for a call the server answers in 3 (docs/ARCHITECTURE.md,
+      // "The live path").
+      const handle = controller.run(
+        request,
+        host,
+        (event) => {
+          queue.push([
+            { type: "event", runId: handle.runId, event },
+            { type: "event", runId: handle.runId, event },
+          ]);
+          notify(() => observer?.onEvent?.(handle.runId, event));
+        },
+        { after: afterRender() },
+      );
       runId = handle.runId;
       notify(() => observer?.onStart?.(runId, request, host));
       cancelRef.current = handle.cancel;

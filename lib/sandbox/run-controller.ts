@@ -23,6 +23,12 @@ export interface RunControllerOptions {
 }
 
 /** A started (or queued) run. */
+/** How a run is queued. */
+export interface RunOptions {
+  /** Holds the run (and the queue behind it) until this settles. */
+  after?: Promise<unknown>;
+}
+
 export interface RunHandle {
   runId: string;
   result: Promise<RunResult>;
@@ -31,6 +37,8 @@ export interface RunHandle {
 
 interface Run {
   runId: string;
+  /** Not to be sent to the worker yet (RunOptions.after): the queue waits behind it. */
+  held: boolean;
   request: RunRequest;
   host: HostFunctions;
   onEvent: ((event: RunEvent) => void) | undefined;
@@ -98,8 +106,12 @@ export class RunController {
     return this.ensureWorker().ready;
   }
 
-  /** Queues a run; throws SandboxConfigError at once for invalid limits or after dispose(). */
-  run(request: RunRequest, host: HostFunctions = {}, onEvent?: (event: RunEvent) => void): RunHandle {
+  /**
+   * Queues a run; throws SandboxConfigError at once for invalid limits or after dispose().
+   * `options.after`: the run reaches the worker only once this settles (the page renders the
+   * run's start first, so that render does not sit inside the first tool call's time).
+   */
+  run(request: RunRequest, host: HostFunctions = {}, onEvent?: (event: RunEvent) => void, options: RunOptions = {}): RunHandle {
     if (this.disposed) throw new SandboxConfigError("The run controller is disposed");
     const { wallMs, cpuMs } = resolveLimits(request.limits);
     const runId = `run-${this.prefix}-${this.nextId++}`;
@@ -108,6 +120,7 @@ export class RunController {
     let pausedAt = 0;
     const run: Run = {
       runId,
+      held: options.after !== undefined,
       request,
       host,
       onEvent,
@@ -140,7 +153,12 @@ export class RunController {
       peakInFlight: 0,
     };
     this.queue.push(run);
-    this.pump();
+    const release = () => {
+      run.held = false;
+      this.pump();
+    };
+    if (options.after) void options.after.then(release, release);
+    else this.pump();
     return { runId, result, cancel: () => this.cancel(run) };
   }
 
@@ -169,7 +187,7 @@ export class RunController {
   }
 
   private pump(): void {
-    if (this.current || this.disposed) return;
+    if (this.current || this.disposed || this.queue[0]?.held !== false) return;
     const run = this.queue.shift();
     if (!run) return;
     this.current = run;

@@ -154,7 +154,12 @@ export async function launchBareChromium(): Promise<BareBrowser> {
           child.kill("SIGTERM");
         }
       });
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helpers may still be writing into the profile for a moment after it exits.
+      try {
+        rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      } catch {
+        // A temporary directory left behind is no reason to fail the benchmark.
+      }
     },
   };
 }

@@ -89,6 +89,37 @@ describe("RunController", () => {
     controller.dispose();
   });
 
+  it("holds a run (and the queue behind it) until `after` settles, then runs it", async () => {
+    const worker = stuckWorker();
+    const controller = new RunController({ createWorker: () => worker });
+    const gate = deferred<void>();
+    const held = controller.run({ code: "return 1" }, {}, undefined, { after: gate.promise });
+    const behind = controller.run({ code: "return 2" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const runsSent = () => worker.received.flatMap((m) => (m.type === "run" ? [m.runId] : []));
+    expect(runsSent()).toEqual([]);
+    gate.resolve();
+    await vi.waitFor(() => expect(runsSent()).toEqual([held.runId]));
+    expect(runsSent()).not.toContain(behind.runId);
+    controller.dispose();
+    const live = new RunController({ createWorker: liveWorker });
+    expect(await live.run({ code: "return 3" }, {}, undefined, { after: Promise.resolve() }).result).toMatchObject({ ok: true, value: 3 });
+    live.dispose();
+  });
+
+  it("a held run cancelled before `after` settles ends as cancelled and never reaches the worker", async () => {
+    const worker = stuckWorker();
+    const controller = new RunController({ createWorker: () => worker });
+    const gate = deferred<void>();
+    const held = controller.run({ code: "return 1" }, {}, undefined, { after: gate.promise });
+    held.cancel();
+    expect(await held.result).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+    gate.resolve();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(worker.received.filter((m) => m.type === "run")).toEqual([]);
+    controller.dispose();
+  });
+
   it("cancels a queued run without running it", async () => {
     const controller = new RunController({ createWorker: liveWorker });
     const gate = deferred<number>();
