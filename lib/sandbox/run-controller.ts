@@ -22,13 +22,13 @@ export interface RunControllerOptions {
   hardStopGraceMs?: number;
 }
 
-/** A started (or queued) run. */
 /** How a run is queued. */
 export interface RunOptions {
   /** Holds the run (and the queue behind it) until this settles. */
   after?: Promise<unknown>;
 }
 
+/** A started (or queued) run. */
 export interface RunHandle {
   runId: string;
   result: Promise<RunResult>;
