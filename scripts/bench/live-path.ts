@@ -48,13 +48,19 @@ const until = (condition: string, timeoutMs: number) => `new Promise((resolve, r
 })`;
 const READY = `document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`;
 
+/** A fresh page of the bare browser with the probe, navigated to `url` and "sandbox ready". */
+async function openReady(browser: BareBrowser, url: string): Promise<BarePage> {
+  const page = await browser.newPage();
+  await page.addInitScript(PROBE);
+  await page.navigate(url);
+  await page.evaluate(until(READY, 60_000), 65_000);
+  return page;
+}
+
 /** Navigation to "sandbox ready" in a fresh context of the bare browser. */
 async function bareReady(browser: BareBrowser, url: string): Promise<number> {
-  const page = await browser.newPage();
+  const page = await openReady(browser, url);
   try {
-    await page.addInitScript(PROBE);
-    await page.navigate(url);
-    await page.evaluate(until(READY, 60_000), 60_000);
     return await page.evaluate<number>("window.__probe.readyAt");
   } finally {
     await page.close();
@@ -141,7 +147,7 @@ async function liveRun(page: BarePage, code: string, calls: number): Promise<Liv
  * 10 in flight, made with bare fetch from the page (no SDK, no sandbox, no React). A string, so
  * the bundler's helpers never reach the page.
  */
-const RAW_FETCH = (route: string) => `(async () => {
+const RAW_FETCH = `(async () => {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } });
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
   const start = performance.now();
@@ -149,7 +155,7 @@ const RAW_FETCH = (route: string) => `(async () => {
   await Promise.all(Array.from({ length: 10 }, async () => {
     while (next < 1000) {
       next++;
-      const response = await fetch("${route}", { method: "POST", headers, body });
+      const response = await fetch("/api/demo-mcp/lab", { method: "POST", headers, body });
       await response.text();
     }
   }));
@@ -157,11 +163,11 @@ const RAW_FETCH = (route: string) => `(async () => {
 })()`;
 
 /** The floor under one sequential call: 100 awaited bare fetches of the same tools/call, per request. */
-const RAW_SEQUENTIAL = (route: string) => `(async () => {
+const RAW_SEQUENTIAL = `(async () => {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } });
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
   const start = performance.now();
-  for (let i = 0; i < 100; i++) await (await fetch("${route}", { method: "POST", headers, body })).text();
+  for (let i = 0; i < 100; i++) await (await fetch("/api/demo-mcp/lab", { method: "POST", headers, body })).text();
   return (performance.now() - start) / 100;
 })()`;
 
@@ -285,10 +291,7 @@ export async function benchLivePath(): Promise<BenchRow[]> {
     bare = await launchBareChromium();
     const loads: number[] = [];
     for (let i = 0; i < LOADS; i++) loads.push(await bareReady(bare, server.url));
-    const page = await bare.newPage();
-    await page.addInitScript(PROBE);
-    await page.navigate(server.url);
-    await page.evaluate(until(READY, 60_000), 65_000);
+    const page = await openReady(bare, server.url);
     // Monaco mounts once the sandbox is ready; let it and the demo servers' connections settle.
     await page.evaluate(until(`document.querySelector('[aria-label="Editor"] .monaco-editor .view-lines') !== null`, 30_000), 35_000);
     await page.evaluate("new Promise((resolve) => setTimeout(() => resolve(true), 1500))");
@@ -321,8 +324,8 @@ export async function benchLivePath(): Promise<BenchRow[]> {
     const raw: number[] = [];
     const rawSequential: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      raw.push(await page.evaluate<number>(RAW_FETCH("/api/demo-mcp/lab")));
-      rawSequential.push(await page.evaluate<number>(RAW_SEQUENTIAL("/api/demo-mcp/lab")));
+      raw.push(await page.evaluate<number>(RAW_FETCH));
+      rawSequential.push(await page.evaluate<number>(RAW_SEQUENTIAL));
     }
     // Does the page still answer while a program spins? Asked from outside, as with the peer's iframe.
     await typeAndRun(page, "while (true) {}");
