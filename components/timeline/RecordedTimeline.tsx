@@ -10,6 +10,7 @@ export function RecordedTimeline({ record, onRevealLine }: { record: RunRecord; 
   const view = useMemo(() => recordView(record), [record]);
   return (
     <TimelineList
+      started
       calls={view.calls}
       logs={view.logs}
       {...(view.result ? { endMs: view.result.stats.wallMs } : {})}

@@ -23,13 +23,18 @@ export interface TimelineListProps {
   onDecide?: (callId: number, decision: ApprovalDecision) => void;
   /** Reveals a line in the editor; calls show a line link once the engine reports lines. */
   onRevealLine?: (line: number) => void;
+  /**
+   * A run has started (or this is a recorded run): the waterfall stays mounted with no calls instead of
+   * the empty state, so a new run's first calls do not rebuild the whole list (see ARCHITECTURE.md, "The live path").
+   */
+  started?: boolean;
 }
 
 const NO_LOGS: readonly LogEntry[] = [];
 const NO_APPROVALS: readonly PendingApproval[] = [];
 
 /** The waterfall of one run's tool calls with filters, search, summary and a details pane. */
-export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPROVALS, onDecide, onRevealLine }: TimelineListProps) {
+export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPROVALS, onDecide, onRevealLine, started = false }: TimelineListProps) {
   const [toolbar, setToolbar] = useState<ToolbarState>(INITIAL_TOOLBAR);
   const [selected, setSelected] = useState<number | undefined>(undefined);
   // Typing stays responsive on 10 000 calls: the filter catches up with the input.
@@ -44,7 +49,7 @@ export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPR
   const summary = useMemo(() => summarise(records), [records]);
   const pending = useMemo(() => new Map(approvals.map((a) => [a.callId, a])), [approvals]);
 
-  if (records.length === 0) {
+  if (records.length === 0 && !started) {
     return (
       <div className="empty-state">
         <h3>No tool calls yet</h3>
@@ -92,12 +97,26 @@ export function TimelineList({ calls, logs = NO_LOGS, endMs, approvals = NO_APPR
       </div>
       <WaterfallToolbar state={toolbar} facets={facets} onChange={setToolbar} />
       <div className={styles.split}>
-        <Waterfall model={model} selected={selected} onSelect={setSelected} approvals={pending} zoom={toolbar.zoom} {...(onDecide ? { onDecide } : {})} />
+        <Waterfall
+          model={model}
+          selected={selected}
+          onSelect={setSelected}
+          approvals={pending}
+          zoom={toolbar.zoom}
+          emptyText={emptyText(records.length, endMs !== undefined)}
+          {...(onDecide ? { onDecide } : {})}
+        />
         {/* The approval prompt lives on the call's row, so the details pane does not repeat it. */}
         {record && <CallDetails record={record} {...(onRevealLine ? { onRevealLine } : {})} />}
       </div>
     </div>
   );
+}
+
+/** What an empty waterfall says: no calls (yet, or at all), or none that pass the filters. */
+function emptyText(total: number, ended: boolean): string {
+  if (total > 0) return "No calls match the filters. Clear the search or pick another server, tool or status.";
+  return ended ? "This run made no tool calls." : "No tool calls yet in this run; each appears here as the code makes it.";
 }
 
 function toFilter(state: ToolbarState): WaterfallFilter {

@@ -102,6 +102,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
           (past ? (
             <TimelineList
               key={viewing}
+              started
               calls={past.calls}
               logs={past.logs}
               {...(past.result ? { endMs: past.result.stats.wallMs } : {})}
@@ -110,6 +111,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
           ) : (
             <TimelineList
               key="live"
+              started={run.status !== "idle"}
               calls={calls}
               {...(liveLogs ? { logs: liveLogs } : {})}
               {...(liveEnd !== undefined ? { endMs: liveEnd } : {})}

@@ -22,13 +22,15 @@ export interface WaterfallProps {
   onDecide?: (callId: number, decision: ApprovalDecision) => void;
   /** Fit the time axis to the rows in view, so a long run's short calls get readable bars. */
   zoom?: boolean;
+  /** Said in place of rows when there are none. */
+  emptyText?: string;
 }
 
 /**
  * One row per call on a shared time axis, virtualised: only the rows in view are in the DOM,
  * so 10 000 calls scroll like 20. Arrow keys move the selection between calls.
  */
-export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom = false }: WaterfallProps) {
+export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom = false, emptyText }: WaterfallProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { rows } = model;
   const heightOf = (row: WaterfallRow | undefined) =>
@@ -87,6 +89,7 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
         <span className={styles.duration}>took</span>
       </div>
       <div ref={scrollRef} className={styles.scroller} tabIndex={0} role="list" aria-label={`Tool calls, ${model.shown} of ${model.total}`} onKeyDown={move}>
+        {rows.length === 0 && emptyText && <p className={styles.emptyRows}>{emptyText}</p>}
         <div className={styles.rows} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const row = rows[item.index];
