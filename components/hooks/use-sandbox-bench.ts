@@ -3,6 +3,7 @@
 import { useCallback, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
+import { CompiledModuleShare } from "@/lib/sandbox/compiled-module";
 import { runSandboxBench, type SandboxBenchRow } from "@/lib/bench/sandbox-bench";
 
 export interface UseSandboxBenchResult {
@@ -24,7 +25,8 @@ export function useSandboxBench(): UseSandboxBenchResult {
     setStatus("running");
     setError(undefined);
     runSandboxBench({
-      createController: () => new RunController({ createWorker: createSandboxWorker }),
+      createController: () => new RunController({ createWorker: () => createSandboxWorker() }),
+      createColdController: () => new RunController({ createWorker: () => createSandboxWorker(new CompiledModuleShare()) }),
       now: () => performance.now(),
       onProgress: setStep,
     })

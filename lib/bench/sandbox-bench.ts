@@ -17,6 +17,11 @@ export interface SandboxBenchRow {
 
 export interface SandboxBenchOptions {
   createController: () => BenchController;
+  /**
+   * A controller whose worker compiles the .wasm itself, as a page's first worker does; without it
+   * the first-worker row is left out. createController's workers may share the page's compiled module.
+   */
+  createColdController?: () => BenchController;
   now: () => number;
   /** Called between steps so a page can show progress. */
   onProgress?: (step: string) => void;
@@ -43,15 +48,34 @@ export async function runSandboxBench(options: SandboxBenchOptions): Promise<San
   const rows: SandboxBenchRow[] = [];
 
   onProgress?.("cold start");
-  const colds: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const t0 = now();
-    const controller = createController();
-    await mustRun(controller, { code: "return 1" });
-    colds.push(now() - t0);
-    controller.dispose();
-  }
-  rows.push({ name: "cold start (worker + WASM + first run)", median: median(colds), unit: "ms", note: "5 fresh workers; target ≤ 80 ms" });
+  const coldStarts = async (create: () => BenchController) => {
+    const colds: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = now();
+      const controller = create();
+      await mustRun(controller, { code: "return 1" });
+      colds.push(now() - t0);
+      controller.dispose();
+    }
+    return median(colds);
+  };
+  if (options.createColdController)
+    rows.push({
+      name: "cold start, a page's first worker (worker + WASM compile + first run)",
+      median: await coldStarts(options.createColdController),
+      unit: "ms",
+      note: "5 fresh workers, each compiling the .wasm (from the HTTP cache); target ≤ 80 ms",
+    });
+  // One worker first, so the page knows its compiled module before the five are timed.
+  const warm = createController();
+  await mustRun(warm, { code: "return 1" });
+  warm.dispose();
+  rows.push({
+    name: "cold start, a later worker (the page's compiled module)",
+    median: await coldStarts(createController),
+    unit: "ms",
+    note: "5 fresh workers, as after Stop, a timeout or a crash",
+  });
 
   const controller = createController();
   try {

@@ -52,13 +52,32 @@ export interface ClockMessage {
   paused: boolean;
 }
 
-export type MainToWorker = RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;
+/**
+ * main → worker, first of all, to a worker attached with `awaitInit` (the browser's): the compiled
+ * QuickJS module an earlier worker of this page reported with `wasm`, if there is one. The worker
+ * instantiates it instead of fetching and compiling the .wasm again; V8 shares a module's compiled
+ * code between the workers it is posted to, functions compiled lazily by one run included.
+ */
+export interface InitMessage {
+  type: "init";
+  runId: null;
+  module?: WebAssembly.Module;
+}
+
+export type MainToWorker = InitMessage | RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;
 
 /** worker → main: the WASM module is loaded (or failed to load: `error`). */
 export interface ReadyMessage {
   type: "ready";
   runId: null;
   error?: string;
+}
+
+/** worker → main: the QuickJS module this worker compiled, for the page to give its next workers (see InitMessage). */
+export interface WasmModuleMessage {
+  type: "wasm";
+  runId: null;
+  module: WebAssembly.Module;
 }
 
 /** worker → main: a run event (call-start, call-end, log). */
@@ -121,4 +140,5 @@ export interface CallBatchMessage {
   messages: Array<CallMessage | EventMessage>;
 }
 
-export type WorkerToMain = ReadyMessage | EventMessage | CallMessage | CallAbortMessage | CallBatchMessage | AliveMessage | DoneMessage | RefusedMessage;
+export type WorkerToMain =
+  ReadyMessage | WasmModuleMessage | EventMessage | CallMessage | CallAbortMessage | CallBatchMessage | AliveMessage | DoneMessage | RefusedMessage;

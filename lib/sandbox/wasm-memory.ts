@@ -35,9 +35,11 @@ const gates = new WeakMap<WebAssembly.Memory, Set<GrowthGate>>();
  * The variant with its linear memory capped at MODULE_MEMORY_CAP_BYTES (a fresh Memory per
  * load) and growth gated per run: Emscripten grows memory through `memory.grow()` inside a
  * try/catch, so a refused growth is a failed malloc, which QuickJS reports as out of memory.
+ * Given `wasmModule`, the variant instantiates that compiled module instead of fetching its .wasm.
  */
-export function cappedVariant<T extends QuickJSSyncVariant>(variant: T): T {
+export function cappedVariant<T extends QuickJSSyncVariant>(variant: T, wasmModule?: () => Promise<WebAssembly.Module>): T {
   return newVariant(variant, {
+    ...(wasmModule ? { wasmModule } : {}),
     wasmMemory: () => {
       const memory = new WebAssembly.Memory({ initial: INITIAL_BYTES / PAGE, maximum: MODULE_MEMORY_CAP_BYTES / PAGE });
       const grow = memory.grow.bind(memory);

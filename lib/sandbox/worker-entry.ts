@@ -27,17 +27,30 @@ interface CurrentRun {
   calls: Map<number, WaitingCall>;
 }
 
+/** Loads the WASM module; given the compiled module an `init` message brought, it instantiates that. */
+export type WorkerModuleLoader = (compiled?: WebAssembly.Module) => ReturnType<ModuleLoader>;
+
+/** How a worker starts. */
+export interface AttachOptions {
+  /**
+   * Wait for the page's `init` message (and the compiled module it may carry) before loading;
+   * every message before it is refused. Without it the worker loads at once.
+   */
+  awaitInit?: boolean;
+}
+
 /**
  * Serves the protocol on `port`: one run at a time, tool calls forwarded to the main thread.
- * Loads the WASM module at once and says `ready`. Messages with an unknown or mismatched runId
- * or callId, a second `run` while one is going, or malformed data are answered with `refused`
- * and otherwise ignored.
+ * Loads the WASM module (at once, or on `init` with `awaitInit`) and says `ready`. Messages with
+ * an unknown or mismatched runId or callId, a second `run` while one is going, a second `init`,
+ * or malformed data are answered with `refused` and otherwise ignored.
  */
-export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): void {
-  let preloaded: ReturnType<ModuleLoader> | undefined = loadModule();
-  // The first run takes the preloaded module; a reload (after a poisoned run) loads afresh.
+export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoader, options: AttachOptions = {}): void {
+  let compiled: WebAssembly.Module | undefined;
+  let preloaded: ReturnType<ModuleLoader> | undefined;
+  // The first run takes the preloaded module; a reload (after a poisoned run) loads afresh, from the same compiled module.
   const engine = createEngine(() => {
-    const module = preloaded ?? loadModule();
+    const module = preloaded ?? loadModule(compiled);
     preloaded = undefined;
     return module;
   });
@@ -47,10 +60,17 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
     (message) => port.postMessage(message),
     (runId, messages) => ({ type: "batch", runId, messages }),
   );
-  preloaded.then(
-    () => out.send({ type: "ready", runId: null }),
-    (error: unknown) => out.send({ type: "ready", runId: null, error: serializeError(error).message }),
-  );
+  let started = false;
+  const preload = () => {
+    started = true;
+    const loading = loadModule(compiled);
+    preloaded = loading;
+    loading.then(
+      () => out.send({ type: "ready", runId: null }),
+      (error: unknown) => out.send({ type: "ready", runId: null, error: serializeError(error).message }),
+    );
+  };
+  if (!options.awaitInit) preload();
 
   const refuse = (runId: string | null, reason: string, callId?: number) =>
     out.send(callId === undefined ? { type: "refused", runId, reason } : { type: "refused", runId, callId, reason });
@@ -58,11 +78,18 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
   port.addEventListener("message", (event) => {
     const message = asMessage(event.data);
     if (!message) refuse(null, "malformed message");
+    else if (message.type === "init") {
+      if (started || !options.awaitInit) refuse(null, "init: the worker has started already");
+      else {
+        compiled = message.module;
+        preload();
+      }
+    } else if (!started) refuse(message.runId, `${message.type}: the worker waits for init`);
     else if (message.type === "batch") message.messages.forEach(handle);
     else handle(message);
   });
 
-  function handle(message: Exclude<MainToWorker, { type: "batch" }>): void {
+  function handle(message: Exclude<MainToWorker, { type: "batch" | "init" }>): void {
     if (message.type === "run") {
       if (current) refuse(message.runId, `busy: run ${current.runId} is in progress`);
       else current = start(message.runId, message.request, message.hostApi);
@@ -151,6 +178,10 @@ export function attachSandboxWorker(port: PortLike, loadModule: ModuleLoader): v
 function asMessage(data: unknown): MainToWorker | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const m = data as Record<string, unknown>;
+  if (m.type === "init")
+    return m.runId === null && (m.module === undefined || m.module instanceof WebAssembly.Module)
+      ? { type: "init", runId: null, ...(m.module ? { module: m.module } : {}) }
+      : undefined;
   if (typeof m.runId !== "string") return undefined;
   switch (m.type) {
     case "run":
