@@ -1,9 +1,9 @@
 /**
  * The main thread ↔ sandbox worker protocol. Types only.
  *
- * Every message carries a runId (`ready` carries null: it belongs to no run). Payloads that
- * came from or go to guest code cross as JSON strings, so nothing but plain data ever reaches
- * the worker. The worker refuses (and reports with `refused`) any message whose runId is not
+ * Every message carries a runId (`init`, `ready` and `wasm` carry null: they belong to no run).
+ * Payloads that came from or go to guest code cross as JSON strings, so nothing but plain data
+ * (and the page's compiled QuickJS module, in `init`) ever reaches the worker. The worker refuses (and reports with `refused`) any message whose runId is not
  * the current run's, or whose callId is not a call that run is waiting for.
  *
  * Tool-call traffic travels in `batch` messages when several pieces are ready in the same turn:
