@@ -44,6 +44,7 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      "public/_sandbox/**",
       "node_modules/**",
       "next-env.d.ts",
       "test-results/**",
@@ -54,6 +55,7 @@ export default tseslint.config(
       // Plain JavaScript run by node (the production server and its build step); no TypeScript project to lint it in.
       "scripts/serve.mjs",
       "scripts/build-server.mjs",
+      "scripts/build-worker.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],

@@ -2,8 +2,8 @@
  * Next's request proxy (the file formerly called middleware): gives every page response a
  * Content-Security-Policy with a fresh nonce (lib/http/csp.ts). The policy goes on the
  * request too, which is how Next learns the nonce and puts it on its own scripts. API routes
- * and static files are left alone: routes answer JSON, and the sandbox worker's chunks carry
- * no policy of their own.
+ * and static files are left alone: routes answer JSON, and the sandbox worker (/_sandbox/) has a
+ * policy of its own (next.config.js).
  */
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
@@ -27,5 +27,5 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [{ source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)" }],
+  matcher: [{ source: "/((?!api/|_next/static|_next/image|_sandbox/|favicon.ico|icon.svg).*)" }],
 };

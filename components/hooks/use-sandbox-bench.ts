@@ -2,8 +2,7 @@
 
 import { useCallback, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
-import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
-import { CompiledModuleShare } from "@/lib/sandbox/compiled-module";
+import { createSandboxWorker, newCompiledModuleShare } from "@/lib/sandbox/browser/create-browser-worker";
 import { runSandboxBench, type SandboxBenchRow } from "@/lib/bench/sandbox-bench";
 
 export interface UseSandboxBenchResult {
@@ -26,7 +25,7 @@ export function useSandboxBench(): UseSandboxBenchResult {
     setError(undefined);
     runSandboxBench({
       createController: () => new RunController({ createWorker: () => createSandboxWorker() }),
-      createColdController: () => new RunController({ createWorker: () => createSandboxWorker(new CompiledModuleShare()) }),
+      createColdController: () => new RunController({ createWorker: () => createSandboxWorker(newCompiledModuleShare()) }),
       now: () => performance.now(),
       onProgress: setStep,
     })

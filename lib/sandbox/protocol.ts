@@ -53,14 +53,15 @@ export interface ClockMessage {
 }
 
 /**
- * main → worker, first of all, to a worker attached with `awaitInit` (the browser's): the compiled
- * QuickJS module an earlier worker of this page reported with `wasm`, if there is one. The worker
- * instantiates it instead of fetching and compiling the .wasm again; V8 shares a module's compiled
- * code between the workers it is posted to, functions compiled lazily by one run included.
+ * main → worker, first of all, to a worker attached with `awaitInit` (the browser's): where the
+ * QuickJS .wasm is, and the module compiled from it if the page has one. The worker instantiates
+ * that instead of fetching and compiling the .wasm itself; V8 shares a module's compiled code
+ * between the workers it is posted to.
  */
 export interface InitMessage {
   type: "init";
   runId: null;
+  wasmUrl: string;
   module?: WebAssembly.Module;
 }
 
@@ -73,7 +74,7 @@ export interface ReadyMessage {
   error?: string;
 }
 
-/** worker → main: the QuickJS module this worker compiled, for the page to give its next workers (see InitMessage). */
+/** worker → main: the QuickJS module this worker compiled (the page had none to give), for the page's next workers. */
 export interface WasmModuleMessage {
   type: "wasm";
   runId: null;

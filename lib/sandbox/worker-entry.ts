@@ -3,7 +3,7 @@ import { serializeError } from "./errors";
 import type { CallHost } from "./host-calls";
 import { ALIVE_INTERVAL_MS } from "./alive";
 import { Batcher } from "./batcher";
-import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "./protocol";
+import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, InitMessage, MainToWorker, WorkerToMain } from "./protocol";
 import type { RunResult } from "./types";
 
 /** The part of a worker scope (or a MessagePort) the sandbox needs; tests use an in-memory pair. */
@@ -27,8 +27,11 @@ interface CurrentRun {
   calls: Map<number, WaitingCall>;
 }
 
-/** Loads the WASM module; given the compiled module an `init` message brought, it instantiates that. */
-export type WorkerModuleLoader = (compiled?: WebAssembly.Module) => ReturnType<ModuleLoader>;
+/** What a worker attached with `awaitInit` learns from `init`: where the .wasm is, and its compiled module if the page has one. */
+export type WorkerInit = Omit<InitMessage, "type" | "runId">;
+
+/** Loads the WASM module, from what `init` said (nothing, for a worker that does not wait for it). */
+export type WorkerModuleLoader = (init: WorkerInit | undefined) => ReturnType<ModuleLoader>;
 
 /** How a worker starts. */
 export interface AttachOptions {
@@ -46,11 +49,11 @@ export interface AttachOptions {
  * or malformed data are answered with `refused` and otherwise ignored.
  */
 export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoader, options: AttachOptions = {}): void {
-  let compiled: WebAssembly.Module | undefined;
+  let init: WorkerInit | undefined;
   let preloaded: ReturnType<ModuleLoader> | undefined;
   // The first run takes the preloaded module; a reload (after a poisoned run) loads afresh, from the same compiled module.
   const engine = createEngine(() => {
-    const module = preloaded ?? loadModule(compiled);
+    const module = preloaded ?? loadModule(init);
     preloaded = undefined;
     return module;
   });
@@ -63,7 +66,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
   let started = false;
   const preload = () => {
     started = true;
-    const loading = loadModule(compiled);
+    const loading = loadModule(init);
     preloaded = loading;
     loading.then(
       () => out.send({ type: "ready", runId: null }),
@@ -81,7 +84,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
     else if (message.type === "init") {
       if (started || !options.awaitInit) refuse(null, "init: the worker has started already");
       else {
-        compiled = message.module;
+        init = { wasmUrl: message.wasmUrl, ...(message.module ? { module: message.module } : {}) };
         preload();
       }
     } else if (!started) refuse(message.runId, `${message.type}: the worker waits for init`);
@@ -179,8 +182,8 @@ function asMessage(data: unknown): MainToWorker | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const m = data as Record<string, unknown>;
   if (m.type === "init")
-    return m.runId === null && (m.module === undefined || m.module instanceof WebAssembly.Module)
-      ? { type: "init", runId: null, ...(m.module ? { module: m.module } : {}) }
+    return m.runId === null && typeof m.wasmUrl === "string" && (m.module === undefined || m.module instanceof WebAssembly.Module)
+      ? { type: "init", runId: null, wasmUrl: m.wasmUrl, ...(m.module ? { module: m.module } : {}) }
       : undefined;
   if (typeof m.runId !== "string") return undefined;
   switch (m.type) {

@@ -42,6 +42,32 @@ test.describe("the playground page and the sandbox", () => {
     await expect(consoleSection).toContainText("careful");
   });
 
+  test("a TypeScript program runs: the worker loads its TypeScript stripper on demand, under its own policy", async ({ page }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await playground.setCode(
+      "interface Sum { total: number }\nconst parts: number[] = [40, 2];\nconst sum: Sum = { total: parts.reduce((a, b) => a + b, 0) };\nreturn sum.total as number;",
+    );
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toBe(42);
+    // A worker started after Stop (from the page's compiled module) strips TypeScript too.
+    await playground.setCode("while (true) {}");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("running");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(playground.status).not.toHaveText("running", { timeout: 10_000 });
+    await playground.setCode("const n: number = 6;\nreturn n * 7;");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toBe(42);
+    expect(problems).toEqual([]);
+  });
+
   test("an infinite loop ends with a timeout while the page stays responsive", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await playground.goto();

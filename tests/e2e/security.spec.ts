@@ -84,6 +84,20 @@ test.describe("security", () => {
     await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
     const second = await page.request.get(`${baseURL}/`);
     expect(second.headers()["content-security-policy"]).not.toContain(nonce);
+    // The page itself may not compile WebAssembly; only the sandbox worker's own policy allows it.
+    expect(policy).not.toContain("wasm-unsafe-eval");
+    expect(policy).not.toContain("unsafe-eval");
+  });
+
+  test("the sandbox worker's script carries its own narrow policy: WebAssembly and this origin only", async ({ request, baseURL }) => {
+    for (const file of ["sandbox-worker.js", "sucrase.js"]) {
+      const response = await request.get(`${baseURL}/_sandbox/${file}`);
+      expect(response.status()).toBe(200);
+      expect(response.headers()["content-type"]).toContain("javascript");
+      expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+      const policy = response.headers()["content-security-policy"] ?? "";
+      expect(policy).toBe("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'");
+    }
   });
 
   test("a plain HTTP client forging browser headers gets no token, runs nothing, and rebinding fails", async ({ request, baseURL }) => {

@@ -1,14 +1,23 @@
 import { CompiledModuleShare } from "../compiled-module";
 import type { WorkerLike } from "../run-controller";
 
-/** One per page: every sandbox worker of the page starts from the module the first one compiled. */
-const PAGE_SHARE = new CompiledModuleShare();
+/** Where scripts/build-worker.mjs puts the worker bundle (public/_sandbox/). */
+export const SANDBOX_WORKER_PATH = "/_sandbox/sandbox-worker.js";
+
+let pageShare: CompiledModuleShare | undefined;
 
 /**
- * Starts the sandbox module worker. Written literally as `new Worker(new URL(...), { type: "module" })`
- * so Turbopack sees the worker entry and bundles it. `share` is the page's unless a caller (the
- * bench, timing a page's first worker) passes a fresh one.
+ * A compiled-module share for the .wasm Turbopack emits for the package's `./wasm` export
+ * (content-hashed, cached for good); the worker fetches and compiles it.
  */
-export function createSandboxWorker(share: CompiledModuleShare = PAGE_SHARE): WorkerLike {
-  return share.start(new Worker(new URL("../worker/sandbox.worker.ts", import.meta.url), { type: "module" }));
+export function newCompiledModuleShare(): CompiledModuleShare {
+  return new CompiledModuleShare(new URL("@jitl/quickjs-wasmfile-release-sync/wasm", import.meta.url).href);
+}
+
+/**
+ * Starts a sandbox worker: one self-contained module script (scripts/build-worker.mjs). `share` is
+ * the page's unless a caller (the bench, timing a page's first worker) passes a fresh one.
+ */
+export function createSandboxWorker(share: CompiledModuleShare = (pageShare ??= newCompiledModuleShare())): WorkerLike {
+  return share.start(new Worker(SANDBOX_WORKER_PATH, { type: "module" }));
 }

@@ -1,22 +1,20 @@
-// Browser module-worker entry. The wasmfile variant: its .wasm is an asset the bundler emits, fetched
-// and compiled as it streams; the singlefile variant's 1.2 MB of embedded base64 made the worker's
-// cold start 145 ms instead of about 90 (docs/ARCHITECTURE.md, "The sandbox contract"). The worker
-// compiles the .wasm itself only when the page's `init` brings no compiled module; what it compiles
-// it reports with `wasm`, so the page's next worker (after Stop, a timeout, a crash) skips the
-// download, the compile and the lazy compilation of the functions a run needs.
+// Browser module-worker entry, bundled on its own by scripts/build-worker.mjs into
+// public/_sandbox/sandbox-worker.js (docs/ARCHITECTURE.md, "The sandbox contract"). The wasmfile
+// variant, instantiated from the compiled module the page's `init` brings (an earlier worker's);
+// without one the worker compiles the .wasm at `init.wasmUrl` as it streams and reports the module
+// with `wasm`, for the page's next workers. (The singlefile variant's 1.2 MB of embedded base64
+// made the cold start 145 ms instead of about 90.)
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import type { WasmModuleMessage } from "../protocol";
 import { cappedVariant } from "../wasm-memory";
 import { attachSandboxWorker } from "../worker-entry";
 
-const WASM_URL = new URL("@jitl/quickjs-wasmfile-release-sync/wasm", import.meta.url);
-
 let own: Promise<WebAssembly.Module> | undefined;
 
-/** This worker's own compile of the .wasm, reported to the page; a failed one is not kept, so a reload tries again. */
-function ownModule(): Promise<WebAssembly.Module> {
-  own ??= WebAssembly.compileStreaming(fetch(WASM_URL)).then(
+/** This worker's own compile of the .wasm; a failed one is not kept, so a reload tries again. */
+function ownModule(wasmUrl: string): Promise<WebAssembly.Module> {
+  own ??= WebAssembly.compileStreaming(fetch(wasmUrl)).then(
     (module) => {
       const message: WasmModuleMessage = { type: "wasm", runId: null, module };
       self.postMessage(message);
@@ -30,6 +28,12 @@ function ownModule(): Promise<WebAssembly.Module> {
   return own;
 }
 
-attachSandboxWorker(self, (compiled) => newQuickJSWASMModuleFromVariant(cappedVariant(variant, () => (compiled ? Promise.resolve(compiled) : ownModule()))), {
-  awaitInit: true,
-});
+attachSandboxWorker(
+  self,
+  (init) => {
+    if (!init) throw new Error("the sandbox worker loads only after init");
+    const { module, wasmUrl } = init;
+    return newQuickJSWASMModuleFromVariant(cappedVariant(variant, () => (module ? Promise.resolve(module) : ownModule(wasmUrl))));
+  },
+  { awaitInit: true },
+);

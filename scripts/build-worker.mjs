@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The sandbox's Web Worker as one self-contained ES module: bundles lib/sandbox/worker/sandbox.worker.ts
+// (its protocol, QuickJS's glue and the variant) into public/_sandbox/sandbox-worker.js, which the
+// page starts with `new Worker("/_sandbox/sandbox-worker.js", { type: "module" })`. Turbopack split
+// the same worker into eight chunks that the worker loaded one after another, each a round trip,
+// before it could start (docs/ARCHITECTURE.md, "The live path"). Runs before `next build` and
+// `next dev` (package.json). The .wasm is not copied: the page tells the worker where Turbopack
+// emitted it (lib/sandbox/compiled-module.ts). public/_sandbox/ gets its own Content-Security-Policy
+// (next.config.js): a worker may compile WebAssembly, the page may not.
+import { rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const outdir = "public/_sandbox";
+const common = { bundle: true, platform: "browser", format: "esm", target: "es2022", minify: true, logLevel: "warning", legalComments: "none" };
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: ["lib/sandbox/worker/sandbox.worker.ts"],
+  outfile: `${outdir}/sandbox-worker.js`,
+  // Sucrase (TypeScript stripping, about 180 KB) is imported only when a program needs it, from a
+  // file of its own beside the worker.
+  plugins: [{ name: "sucrase-apart", setup: (b) => b.onResolve({ filter: /^sucrase$/ }, () => ({ path: "./sucrase.js", external: true })) }],
+});
+await build({
+  ...common,
+  stdin: { contents: 'export { transform } from "sucrase";', resolveDir: ".", loader: "js" },
+  outfile: `${outdir}/sucrase.js`,
+});
