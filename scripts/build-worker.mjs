@@ -4,7 +4,7 @@
 // page starts with `new Worker("/_sandbox/sandbox-worker.js", { type: "module" })`. Turbopack split
 // the same worker into eight chunks that the worker loaded one after another, each a round trip,
 // before it could start (docs/ARCHITECTURE.md, "The live path"). Runs before `next build` and
-// `next dev` (package.json). The .wasm is not copied: the page tells the worker where Turbopack
+// `next dev` (package.json). The .wasm is not copied: the worker's URL tells it where Turbopack
 // emitted it (lib/sandbox/compiled-module.ts). public/_sandbox/ gets its own Content-Security-Policy
 // (next.config.js): a worker may compile WebAssembly, the page may not.
 import { rmSync } from "node:fs";

@@ -2,22 +2,50 @@ import type { InitMessage, WorkerToMain } from "./protocol";
 import type { WorkerLike } from "./run-controller";
 
 /**
- * The compiled QuickJS module a page's sandbox workers share. Every new worker gets `init` first:
- * where the .wasm is, and the compiled module once one is known. The first worker compiles the
- * .wasm itself and reports the module (`wasm`); the share keeps the first it hears of, so a worker
- * replaced after Stop, a timeout or a crash starts from compiled code. The page never compiles:
- * its policy allows no WebAssembly compilation, the worker's does (docs/ARCHITECTURE.md, "The sandbox contract").
+ * What a browser sandbox worker reads from its own URL's fragment before any message can reach
+ * it: where the .wasm is, and whether the page will post it a compiled module (`init`). A worker
+ * that gets none starts loading at once: a message to a starting worker is delivered through the
+ * page's main thread, which is busy hydrating while the page's first worker starts.
+ */
+export interface WorkerBoot {
+  wasmUrl: string;
+  awaitModule: boolean;
+}
+
+/** The fragment for a worker's URL (`#wasm=…`, plus `&module` when init will bring one). */
+export function workerBootHash(boot: WorkerBoot): string {
+  const params = new URLSearchParams({ wasm: boot.wasmUrl });
+  if (boot.awaitModule) params.set("module", "1");
+  return `#${params.toString()}`;
+}
+
+/** Reads a worker's fragment; undefined when it names no .wasm. */
+export function parseWorkerBoot(hash: string): WorkerBoot | undefined {
+  const params = new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);
+  const wasmUrl = params.get("wasm");
+  return wasmUrl ? { wasmUrl, awaitModule: params.get("module") === "1" } : undefined;
+}
+
+/**
+ * The compiled QuickJS module a page's sandbox workers share. The first worker compiles the .wasm
+ * itself and reports the module (`wasm`); the share keeps the first it hears of, and every worker
+ * after that starts waiting for `init` and gets it, so a worker replaced after Stop, a timeout or
+ * a crash starts from compiled code. The page never compiles: its policy allows no WebAssembly
+ * compilation, the worker's does (docs/ARCHITECTURE.md, "The sandbox contract").
  */
 export class CompiledModuleShare {
   private module: WebAssembly.Module | undefined;
 
   constructor(private readonly wasmUrl: string) {}
 
-  /** Sends `worker` its `init` and keeps the module it reports, if none is known yet. */
-  start<W extends WorkerLike>(worker: W): W {
-    const init: InitMessage = { type: "init", runId: null, wasmUrl: this.wasmUrl, ...(this.module ? { module: this.module } : {}) };
-    worker.postMessage(init);
-    if (!this.module)
+  /** Starts a worker through `create` (given the script URL with its boot fragment), sends `init` when a module is known, and keeps the one it reports otherwise. */
+  start<W extends WorkerLike>(scriptUrl: string, create: (url: string) => W): W {
+    const module = this.module;
+    const worker = create(scriptUrl + workerBootHash({ wasmUrl: this.wasmUrl, awaitModule: module !== undefined }));
+    if (module) {
+      const init: InitMessage = { type: "init", runId: null, module };
+      worker.postMessage(init);
+    } else
       worker.addEventListener("message", (event) => {
         const message = event.data as WorkerToMain | null;
         if (message?.type === "wasm" && message.module instanceof WebAssembly.Module) this.module ??= message.module;

@@ -53,16 +53,15 @@ export interface ClockMessage {
 }
 
 /**
- * main → worker, first of all, to a worker attached with `awaitInit` (the browser's): where the
- * QuickJS .wasm is, and the module compiled from it if the page has one. The worker instantiates
- * that instead of fetching and compiling the .wasm itself; V8 shares a module's compiled code
+ * main → worker, first of all, to a worker started to wait for it (see `WorkerBoot` in
+ * compiled-module.ts): the QuickJS module an earlier worker of the page compiled. The worker
+ * instantiates it instead of fetching and compiling the .wasm; V8 shares a module's compiled code
  * between the workers it is posted to.
  */
 export interface InitMessage {
   type: "init";
   runId: null;
-  wasmUrl: string;
-  module?: WebAssembly.Module;
+  module: WebAssembly.Module;
 }
 
 export type MainToWorker = InitMessage | RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;

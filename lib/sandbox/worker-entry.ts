@@ -3,7 +3,7 @@ import { serializeError } from "./errors";
 import type { CallHost } from "./host-calls";
 import { ALIVE_INTERVAL_MS } from "./alive";
 import { Batcher } from "./batcher";
-import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, InitMessage, MainToWorker, WorkerToMain } from "./protocol";
+import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "./protocol";
 import type { RunResult } from "./types";
 
 /** The part of a worker scope (or a MessagePort) the sandbox needs; tests use an in-memory pair. */
@@ -27,17 +27,14 @@ interface CurrentRun {
   calls: Map<number, WaitingCall>;
 }
 
-/** What a worker attached with `awaitInit` learns from `init`: where the .wasm is, and its compiled module if the page has one. */
-export type WorkerInit = Omit<InitMessage, "type" | "runId">;
-
-/** Loads the WASM module, from what `init` said (nothing, for a worker that does not wait for it). */
-export type WorkerModuleLoader = (init: WorkerInit | undefined) => ReturnType<ModuleLoader>;
+/** Loads the WASM module; given the compiled module `init` brought, from that. */
+export type WorkerModuleLoader = (compiled: WebAssembly.Module | undefined) => ReturnType<ModuleLoader>;
 
 /** How a worker starts. */
 export interface AttachOptions {
   /**
-   * Wait for the page's `init` message (and the compiled module it may carry) before loading;
-   * every message before it is refused. Without it the worker loads at once.
+   * Wait for the page's `init` message and the compiled module it carries before loading; every
+   * message before it is refused. Without it the worker loads at once.
    */
   awaitInit?: boolean;
 }
@@ -49,11 +46,11 @@ export interface AttachOptions {
  * or malformed data are answered with `refused` and otherwise ignored.
  */
 export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoader, options: AttachOptions = {}): void {
-  let init: WorkerInit | undefined;
+  let compiled: WebAssembly.Module | undefined;
   let preloaded: ReturnType<ModuleLoader> | undefined;
   // The first run takes the preloaded module; a reload (after a poisoned run) loads afresh, from the same compiled module.
   const engine = createEngine(() => {
-    const module = preloaded ?? loadModule(init);
+    const module = preloaded ?? loadModule(compiled);
     preloaded = undefined;
     return module;
   });
@@ -66,7 +63,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
   let started = false;
   const preload = () => {
     started = true;
-    const loading = loadModule(init);
+    const loading = loadModule(compiled);
     preloaded = loading;
     loading.then(
       () => out.send({ type: "ready", runId: null }),
@@ -84,7 +81,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
     else if (message.type === "init") {
       if (started || !options.awaitInit) refuse(null, "init: the worker has started already");
       else {
-        init = { wasmUrl: message.wasmUrl, ...(message.module ? { module: message.module } : {}) };
+        compiled = message.module;
         preload();
       }
     } else if (!started) refuse(message.runId, `${message.type}: the worker waits for init`);
@@ -181,10 +178,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
 function asMessage(data: unknown): MainToWorker | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const m = data as Record<string, unknown>;
-  if (m.type === "init")
-    return m.runId === null && typeof m.wasmUrl === "string" && (m.module === undefined || m.module instanceof WebAssembly.Module)
-      ? { type: "init", runId: null, wasmUrl: m.wasmUrl, ...(m.module ? { module: m.module } : {}) }
-      : undefined;
+  if (m.type === "init") return m.runId === null && m.module instanceof WebAssembly.Module ? { type: "init", runId: null, module: m.module } : undefined;
   if (typeof m.runId !== "string") return undefined;
   switch (m.type) {
     case "run":

@@ -19,5 +19,5 @@ export function newCompiledModuleShare(): CompiledModuleShare {
  * the page's unless a caller (the bench, timing a page's first worker) passes a fresh one.
  */
 export function createSandboxWorker(share: CompiledModuleShare = (pageShare ??= newCompiledModuleShare())): WorkerLike {
-  return share.start(new Worker(SANDBOX_WORKER_PATH, { type: "module" }));
+  return share.start(SANDBOX_WORKER_PATH, (url) => new Worker(url, { type: "module" }));
 }

@@ -1,20 +1,23 @@
 // Browser module-worker entry, bundled on its own by scripts/build-worker.mjs into
 // public/_sandbox/sandbox-worker.js (docs/ARCHITECTURE.md, "The sandbox contract"). The wasmfile
-// variant, instantiated from the compiled module the page's `init` brings (an earlier worker's);
-// without one the worker compiles the .wasm at `init.wasmUrl` as it streams and reports the module
-// with `wasm`, for the page's next workers. (The singlefile variant's 1.2 MB of embedded base64
-// made the cold start 145 ms instead of about 90.)
+// variant: the worker's URL fragment says where the .wasm is and whether the page will post a
+// compiled module (`init`, an earlier worker's). Without one the worker compiles the .wasm as it
+// streams, at once, and reports the module with `wasm`, for the page's next workers. (The
+// singlefile variant's 1.2 MB of embedded base64 made the cold start 145 ms instead of about 90.)
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
+import { parseWorkerBoot } from "../compiled-module";
 import type { WasmModuleMessage } from "../protocol";
 import { cappedVariant } from "../wasm-memory";
 import { attachSandboxWorker } from "../worker-entry";
 
+const boot = parseWorkerBoot(self.location.hash);
 let own: Promise<WebAssembly.Module> | undefined;
 
 /** This worker's own compile of the .wasm; a failed one is not kept, so a reload tries again. */
-function ownModule(wasmUrl: string): Promise<WebAssembly.Module> {
-  own ??= WebAssembly.compileStreaming(fetch(wasmUrl)).then(
+function ownModule(): Promise<WebAssembly.Module> {
+  if (!boot) return Promise.reject(new Error("The sandbox worker was started without the address of its .wasm"));
+  own ??= WebAssembly.compileStreaming(fetch(boot.wasmUrl)).then(
     (module) => {
       const message: WasmModuleMessage = { type: "wasm", runId: null, module };
       self.postMessage(message);
@@ -28,12 +31,6 @@ function ownModule(wasmUrl: string): Promise<WebAssembly.Module> {
   return own;
 }
 
-attachSandboxWorker(
-  self,
-  (init) => {
-    if (!init) throw new Error("the sandbox worker loads only after init");
-    const { module, wasmUrl } = init;
-    return newQuickJSWASMModuleFromVariant(cappedVariant(variant, () => (module ? Promise.resolve(module) : ownModule(wasmUrl))));
-  },
-  { awaitInit: true },
-);
+attachSandboxWorker(self, (compiled) => newQuickJSWASMModuleFromVariant(cappedVariant(variant, () => (compiled ? Promise.resolve(compiled) : ownModule()))), {
+  awaitInit: boot?.awaitModule ?? false,
+});
