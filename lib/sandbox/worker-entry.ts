@@ -66,7 +66,10 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
     const loading = loadModule(compiled);
     preloaded = loading;
     loading.then(
-      () => out.send({ type: "ready", runId: null }),
+      async () => {
+        await warmUp(engine);
+        out.send({ type: "ready", runId: null });
+      },
       (error: unknown) => out.send({ type: "ready", runId: null, error: serializeError(error).message }),
     );
   };
@@ -172,6 +175,22 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
       .catch(() => undefined);
     return run;
   }
+}
+
+/**
+ * A run the worker makes before it says `ready`, answered inside the worker: the first run of a
+ * fresh worker ran its call path cold (the worker's JavaScript not yet compiled, QuickJS's WASM
+ * functions compiled on first call), and a page's first tool calls took 50 to 135 ms where later
+ * ones take 10 (docs/ARCHITECTURE.md, "The live path"). Nothing of it reaches the main thread.
+ */
+const WARM_UP = {
+  code: 'const xs = [];\nfor (let i = 0; i < 3; i++) xs.push(warm.up({ i }));\nawait Promise.all(xs);\nconsole.log("warm", { up: 1 });\nreturn { ok: await warm.up({}) };',
+  hostApi: { warm: ["up"] },
+};
+
+async function warmUp(engine: ReturnType<typeof createEngine>): Promise<void> {
+  // A failure here is the real first run's to report.
+  await engine.run({ code: WARM_UP.code }, () => Promise.resolve({ up: true }), { hostApi: WARM_UP.hostApi }).catch(() => undefined);
 }
 
 /** Narrows untrusted message data to the protocol, or undefined. */

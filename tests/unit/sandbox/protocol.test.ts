@@ -24,6 +24,27 @@ describe("worker protocol", () => {
     expect(await nextMessage(main, (m) => m.type === "ready")).toEqual({ type: "ready", runId: null });
   });
 
+  it("warms its call path with a run of its own before ready, and nothing of that run reaches the main thread", async () => {
+    const { main, worker } = portPair();
+    let runtimes = 0;
+    const loaded = await module;
+    const counting = new Proxy(loaded, {
+      get: (target, key): unknown =>
+        key === "newRuntime"
+          ? (...args: Parameters<typeof loaded.newRuntime>) => (runtimes++, target.newRuntime(...args))
+          : (Reflect.get(target, key) as unknown),
+    });
+    attachSandboxWorker(worker, () => Promise.resolve(counting));
+    const before: WorkerToMain[] = [];
+    main.addEventListener("message", ({ data }) => before.push(...unbatch(data as WorkerToMain)));
+    await nextMessage(main, (m) => m.type === "ready");
+    expect(before).toEqual([{ type: "ready", runId: null }]);
+    expect(runtimes).toBe(1);
+    main.postMessage({ type: "run", runId: "r1", request: { code: "return await shop.price(1)" }, hostApi });
+    const call = await nextMessage(main, (m) => m.type === "call");
+    expect(call).toMatchObject({ runId: "r1", callId: 1, namespace: "shop", name: "price" });
+  });
+
   it("runs a request, forwards a tool call as JSON, and answers with done", async () => {
     const { main, received, done } = attached();
     main.postMessage({ type: "run", runId: "r1", request: { code: 'console.log("hi");\nreturn await shop.price({ sku: "A" })' }, hostApi });
