@@ -1,4 +1,4 @@
-import { createEngine, type ModuleLoader } from "./engine";
+import { createEngine, type ModuleLoader, type SandboxEngine } from "./engine";
 import { serializeError } from "./errors";
 import type { CallHost } from "./host-calls";
 import { ALIVE_INTERVAL_MS } from "./alive";
@@ -188,7 +188,7 @@ const WARM_UP = {
   hostApi: { warm: ["up"] },
 };
 
-async function warmUp(engine: ReturnType<typeof createEngine>): Promise<void> {
+async function warmUp(engine: SandboxEngine): Promise<void> {
   // A failure here is the real first run's to report.
   await engine.run({ code: WARM_UP.code }, () => Promise.resolve({ up: true }), { hostApi: WARM_UP.hostApi }).catch(() => undefined);
 }

@@ -140,15 +140,15 @@ describe("CompiledModuleShare", () => {
   it("keeps the first module and ignores a wasm message that carries anything else", async () => {
     const module = await compiledQuickJs;
     let fake: ReturnType<typeof fakeWorker> | undefined;
-    const other = new CompiledModuleShare(WASM_URL);
-    other.start(SCRIPT, (url) => (fake = fakeWorker(url)).worker);
+    const share = new CompiledModuleShare(WASM_URL);
+    share.start(SCRIPT, (url) => (fake = fakeWorker(url)).worker);
     fake?.reply({ type: "wasm", runId: null, module: { forged: true } });
     fake?.reply({ type: "wasm", runId: null, module: new Uint8Array([0, 97, 115, 109]) });
-    expect(other.known).toBe(false);
+    expect(share.known).toBe(false);
     fake?.reply({ type: "wasm", runId: null, module });
     fake?.reply({ type: "wasm", runId: null, module: new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])) });
     let next: ReturnType<typeof fakeWorker> | undefined;
-    other.start(SCRIPT, (url) => (next = fakeWorker(url)).worker);
+    share.start(SCRIPT, (url) => (next = fakeWorker(url)).worker);
     expect((next?.sent[0] as { module?: unknown } | undefined)?.module).toBe(module);
   });
 });
