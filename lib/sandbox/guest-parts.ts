@@ -22,10 +22,10 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
   // QuickJS writes frames as "at name (file:line:column)"; the parenthesis skips function names.
   const codeFrame = "(" + config.codeFile + ":";
   const toolErrors = new WeakSet();
-  function toolError(failure, namespace, name) {
+  function toolError(failure, tool) {
     const error = new Error(String(failure.message));
     error.name = "ToolError";
-    error.tool = namespace + "." + name;
+    error.tool = tool.namespace + "." + tool.name;
     error.callId = failure.callId;
     toolErrors.add(error);
     return error;
@@ -42,14 +42,16 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
     const from = at + codeFrame.length;
     return toInt(substring(stack, from, from + 10), 10) || 0;
   }
-  function invoke(namespace, name, args, trace) {
+  // tool: the tool's entry, made once per tool: { namespace, name, head } where head is the
+  // outbox's JSON of the two names.
+  function invoke(tool, args, trace) {
     let argsJson;
     try {
       argsJson = args === undefined ? undefined : stringify(args);
     } catch (error) {
       return Promise.reject(error);
     }
-    if (args !== undefined && argsJson === undefined) return Promise.reject(new TypeError(namespace + "." + name + ": arguments must be JSON-safe"));
+    if (args !== undefined && argsJson === undefined) return Promise.reject(new TypeError(tool.namespace + "." + tool.name + ": arguments must be JSON-safe"));
     if (nextCallId > config.maxCalls) {
       hostSignal("limit");
       return new Promise(() => {});
@@ -57,14 +59,15 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
     const callId = nextCallId++;
     if (outbox === "") hostSignal("calls");
     else outbox += ",";
-    outbox += "[" + callId + "," + stringify(namespace) + "," + stringify(name) + "," + callLine(trace) + (argsJson === undefined ? "" : "," + argsJson) + "]";
-    return new Promise((resolve, reject) => pendingCalls.set(callId, { resolve, reject, namespace, name }));
+    outbox += "[" + callId + "," + tool.head + "," + callLine(trace) + (argsJson === undefined ? "" : "," + argsJson) + "]";
+    return new Promise((resolve, reject) => pendingCalls.set(callId, { resolve, reject, tool }));
   }
   function callTool(namespace, name, args) {
     const names = hasOwn(api, namespace) ? api[namespace] : [];
     if (!names.includes(name)) return Promise.reject(new TypeError("Unknown tool " + String(namespace) + "." + String(name)));
-    return invoke(namespace, name, args, new Error());
+    return invoke(entry(namespace, name), args, new Error());
   }
+  const entry = (namespace, name) => ({ namespace, name, head: stringify(namespace) + "," + stringify(name) });
   // One frozen object of tool functions per namespace, made on its first read.
   const namespaces = new Map();
   function namespace(namespace) {
@@ -72,7 +75,8 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
     if (tools !== undefined) return tools;
     tools = {};
     for (const name of api[namespace]) {
-      const fn = function (args) { return invoke(namespace, name, args, new Error()); };
+      const tool = entry(namespace, name);
+      const fn = function (args) { return invoke(tool, args, new Error()); };
       defineProperty(fn, "name", { value: name });
       tools[name] = fn;
     }
@@ -89,7 +93,7 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
       const call = pendingCalls.get(callId);
       if (!call) continue;
       pendingCalls.delete(callId);
-      if (status === 0) call.reject(toolError(payload, call.namespace, call.name));
+      if (status === 0) call.reject(toolError(payload, call.tool));
       else call.resolve(status === 2 ? undefined : payload);
     }
   }

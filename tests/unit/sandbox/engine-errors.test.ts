@@ -91,6 +91,19 @@ describe("error kind: timeout", () => {
     const code = "try { await slow.hang() } catch (e) { return [e.name, e.message, e.tool] }";
     expect(valueOf((await run(engine, code, { host, limits: { callTimeoutMs: 50 } })).result)).toEqual(["ToolError", "timed out after 50 ms", "slow.hang"]);
   });
+
+  it("call: a failed tool names itself the same way through its namespace and through callTool", async () => {
+    const host: HostFunctions = { "my-server": { fail: () => Promise.reject(new Error("refused")) } };
+    const code = `const names = [];
+for (const call of [() => globalThis["my-server"].fail({}), () => callTool("my-server", "fail", {})]) {
+  try { await call() } catch (e) { names.push([e.name, e.message, e.tool, e.callId]) }
+}
+return names`;
+    expect(valueOf((await run(engine, code, { host })).result)).toEqual([
+      ["ToolError", "refused", "my-server.fail", 1],
+      ["ToolError", "refused", "my-server.fail", 2],
+    ]);
+  });
 });
 
 describe("error kind: memory", () => {
