@@ -6,7 +6,7 @@ import type { PendingApproval } from "@/lib/timeline/approval-store";
 import type { ApprovalDecision } from "@/lib/timeline/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { rangeTicks, rowsTimeRange, type WaterfallModel, type WaterfallRow } from "@/lib/timeline/waterfall";
-import { WaterfallRowView, laneColor } from "./WaterfallRow";
+import { WaterfallRowView } from "./WaterfallRow";
 import styles from "./Timeline.module.css";
 
 const ROW_HEIGHT = 24;
@@ -74,6 +74,8 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
     : { fromMs: 0, toMs: model.spanMs };
   const ticks = zoom ? rangeTicks(fromMs, toMs) : model.ticks;
   const at = (ms: number) => `${((ms - fromMs) / (toMs - fromMs)) * 100}%`;
+  // The axis as CSS: a bar at `--start` ms sits at (start - from) × scale of its track's width.
+  const rowsStyle = { height: virtualizer.getTotalSize(), "--from": fromMs, "--scale": `calc(100% / ${toMs - fromMs})` } as CSSProperties;
 
   return (
     <div className={styles.waterfall}>
@@ -90,23 +92,23 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
       </div>
       <div ref={scrollRef} className={styles.scroller} tabIndex={0} role="list" aria-label={`Tool calls, ${model.shown} of ${model.total}`} onKeyDown={move}>
         {rows.length === 0 && emptyText && <p className={styles.emptyRows}>{emptyText}</p>}
-        <div className={styles.rows} style={{ height: virtualizer.getTotalSize() }}>
+        <div className={styles.rows} style={rowsStyle}>
+          {/* One set of gridlines behind every row's track, not a set per row. */}
+          <div className={styles.grid} aria-hidden="true">
+            {ticks.map((tick) => (
+              <span key={tick} className={styles.gridline} style={{ left: at(tick) }} />
+            ))}
+          </div>
           {items.map((item) => {
             const row = rows[item.index];
             if (!row) return null;
-            const style: CSSProperties = { transform: `translateY(${item.start}px)`, height: item.size };
-            const lane = row.kind === "log" ? -1 : row.lane;
-            if (lane >= 0) Object.assign(style, { "--lane": laneColor(lane) });
             const approval = row.kind === "call" ? approvals.get(row.record.callId) : undefined;
             return (
               <WaterfallRowView
                 key={item.key}
                 row={row}
-                style={style}
-                ticks={ticks}
-                spanMs={model.spanMs}
-                fromMs={fromMs}
-                toMs={toMs}
+                top={item.start}
+                height={item.size}
                 selected={row.kind === "call" && row.record.callId === selected}
                 onSelect={onSelect}
                 {...(approval && onDecide ? { approval, onDecide } : {})}

@@ -20,21 +20,24 @@ export function laneColor(lane: number): string {
 
 interface RowProps {
   row: WaterfallRow;
-  style: CSSProperties;
-  ticks: readonly number[];
-  /** The model's span (row positions are fractions of it) and the axis range shown. */
-  spanMs: number;
-  fromMs: number;
-  toMs: number;
+  /** Where the virtualiser puts the row, and its height. */
+  top: number;
+  height: number;
   selected: boolean;
   onSelect: (callId: number) => void;
   approval?: PendingApproval;
   onDecide?: (callId: number, decision: ApprovalDecision) => void;
 }
 
-/** One waterfall row: a call (label, bar, duration, maybe an approval prompt), a console line, or a lane header. */
-export const WaterfallRowView = memo(function WaterfallRowView({ row, style, ticks, spanMs, fromMs, toMs, selected, onSelect, approval, onDecide }: RowProps) {
-  const at = (ms: number) => `${((ms - fromMs) / (toMs - fromMs)) * 100}%`;
+/**
+ * One waterfall row: a call (label, bar, duration, maybe an approval prompt), a console line, or a
+ * lane header. Bars and markers carry their times in ms as CSS variables (`--start`, `--end`); the
+ * list sets the scale (`--from`, `--scale`, see Waterfall), so while a run streams and its axis
+ * grows, a row whose call has not changed is not rendered again (see sameRowProps).
+ */
+export const WaterfallRowView = memo(function WaterfallRowView({ row, top, height, selected, onSelect, approval, onDecide }: RowProps) {
+  const style: CSSProperties = { transform: `translateY(${top}px)`, height };
+  if (row.kind !== "log") Object.assign(style, { "--lane": laneColor(row.lane) });
   if (row.kind === "lane") {
     return (
       <div className={`${styles.row} ${styles.laneRow}`} style={style} role="listitem">
@@ -54,7 +57,7 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
           <span className={styles.labelText}>{entry.text}</span>
         </span>
         <div className={styles.track}>
-          <span className={styles.logMarker} style={{ left: at(entry.time) }} />
+          <span className={styles.logMarker} style={{ "--start": entry.time } as CSSProperties} />
         </div>
         <span className={styles.duration}>{formatDuration(entry.time)}</span>
       </div>
@@ -88,12 +91,9 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
         <Badge tone={toneOf(status)}>{status}</Badge>
       </button>
       <div className={styles.track} onClick={() => onSelect(record.callId)}>
-        {ticks.map((tick) => (
-          <span key={tick} className={styles.gridline} style={{ left: at(tick) }} />
-        ))}
         <span
           className={`${styles.bar} ${styles[`bar-${status}`] ?? ""} ${simulated ? styles.simulated : ""}`}
-          style={{ left: at(row.left * spanMs), width: `${((row.width * spanMs) / (toMs - fromMs)) * 100}%` }}
+          style={{ "--start": row.startMs, "--end": row.endMs } as CSSProperties}
           title={barTitle}
         />
       </div>
@@ -114,4 +114,28 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, style, tic
       {approval && onDecide && <ApprovalPrompt approval={approval} onDecide={onDecide} />}
     </div>
   );
-});
+}, sameRowProps);
+
+/** Whether a row would render the same: the model builds new row objects on every update, so they are compared by what they show. */
+export function sameRowProps(a: RowProps, b: RowProps): boolean {
+  return (
+    sameRow(a.row, b.row) &&
+    a.top === b.top &&
+    a.height === b.height &&
+    a.selected === b.selected &&
+    a.onSelect === b.onSelect &&
+    a.approval === b.approval &&
+    a.onDecide === b.onDecide
+  );
+}
+
+function sameRow(a: WaterfallRow, b: WaterfallRow): boolean {
+  if (a === b) return true;
+  if (a.key !== b.key) return false;
+  if (a.kind === "call" && b.kind === "call") {
+    return a.record === b.record && a.status === b.status && a.lane === b.lane && a.open === b.open && a.startMs === b.startMs && a.endMs === b.endMs;
+  }
+  if (a.kind === "log" && b.kind === "log") return a.entry === b.entry;
+  if (a.kind === "lane" && b.kind === "lane") return a.lane === b.lane && a.label === b.label && a.count === b.count;
+  return false;
+}

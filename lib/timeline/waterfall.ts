@@ -1,6 +1,7 @@
 /**
  * The waterfall's layout model: one row per call, its bar placed on a shared time axis by start
- * and end (as fractions of the axis, so the view only multiplies by its width), lanes by server,
+ * and end in ms (the view scales them with one CSS variable on the list, so a run growing longer
+ * changes no row, only the scale), lanes by server,
  * console lines at their time, and axis ticks. Built in one pass over records already in start
  * order, so 10 000 calls lay out in a few milliseconds and the view can rebuild it whenever the
  * records' version changes. Pure: the component renders rows, it does not compute them.
@@ -12,8 +13,8 @@ import { callMatcher, displayStatus, isFilterEmpty, serverOf, type DisplayStatus
 /** One row of the waterfall. */
 export type WaterfallRow =
   | { kind: "lane"; key: string; lane: number; label: string; count: number }
-  | { kind: "call"; key: string; lane: number; record: CallRecord; status: DisplayStatus; left: number; width: number; open: boolean }
-  | { kind: "log"; key: string; entry: LogEntry; left: number };
+  | { kind: "call"; key: string; lane: number; record: CallRecord; status: DisplayStatus; startMs: number; endMs: number; open: boolean }
+  | { kind: "log"; key: string; entry: LogEntry };
 
 /** Rows in time order, or grouped under a header per server. */
 export type GroupBy = "time" | "server";
@@ -61,15 +62,15 @@ export function buildWaterfall(records: readonly CallRecord[], options: Waterfal
   for (const record of records) {
     if (!matches(record)) continue;
     const open = record.end === undefined;
-    const end = record.end ?? spanMs;
     calls.push({
       kind: "call",
       key: `c${record.callId}`,
       lane: laneOf.get(serverOf(record)) ?? 0,
       record,
       status: displayStatus(record),
-      left: record.start / spanMs,
-      width: Math.max(0, end - record.start) / spanMs,
+      startMs: record.start,
+      // An open call runs to the end of the axis.
+      endMs: Math.max(record.start, record.end ?? spanMs),
       open,
     });
   }
@@ -77,7 +78,6 @@ export function buildWaterfall(records: readonly CallRecord[], options: Waterfal
     kind: "log",
     key: `l${index}`,
     entry,
-    left: entry.time / spanMs,
   }));
 
   const rows = options.groupBy === "server" ? groupedRows(calls, shownLogs, lanes) : mergedByTime(calls, shownLogs);

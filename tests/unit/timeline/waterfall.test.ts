@@ -28,10 +28,10 @@ describe("buildWaterfall", () => {
     const model = buildWaterfall(records, { endMs: 200 });
     expect(model.spanMs).toBe(200);
     expect(model.lanes).toEqual(["Shipping Co", "store", "shipping"]);
-    expect(model.rows.map((r) => (r.kind === "call" ? [r.record.callId, r.lane, r.status, r.left, r.width, r.open] : r.kind))).toEqual([
-      [1, 0, "ok", 0, 0.25, false],
-      [2, 1, "waiting", 0.05, 0.95, true],
-      [3, 2, "error", 0.1, 0.4, false],
+    expect(model.rows.map((r) => (r.kind === "call" ? [r.record.callId, r.lane, r.status, r.startMs, r.endMs, r.open] : r.kind))).toEqual([
+      [1, 0, "ok", 0, 50, false],
+      [2, 1, "waiting", 10, 200, true],
+      [3, 2, "error", 20, 100, false],
     ]);
     expect(model.ticks).toEqual([0, 50, 100, 150, 200]);
   });
@@ -72,7 +72,7 @@ describe("buildWaterfall", () => {
     const model = buildWaterfall(listCallRecords(view.calls), { logs: view.logs, endMs: view.result?.stats.wallMs });
     expect(model.shown).toBe(10_000);
     expect(model.rows).toHaveLength(10_000 + view.logs.length);
-    for (const row of model.rows) if (row.kind === "call") expect(row.left + row.width).toBeLessThanOrEqual(1 + 1e-9);
+    for (const row of model.rows) if (row.kind === "call") expect(row.endMs).toBeLessThanOrEqual(model.spanMs);
   });
 
   it("picks round tick steps", () => {
