@@ -352,7 +352,8 @@ export async function benchLivePath(): Promise<BenchRow[]> {
         name: "live: 1 000 parallel lab.echo calls from one program",
         median: median(parallel.map((r) => r.wallMs)),
         unit: "ms",
-        note: `${RUNS} runs; goal ≤ 2 000 ms`,
+        // The floor moves with the machine's load (1.1 to 1.75 s here on one day): the ratio says what is ours.
+        note: `${RUNS} runs; ${(median(parallel.map((r) => r.wallMs)) / median(raw)).toFixed(2)}× the floor below; goal ≤ 2 000 ms`,
       },
       {
         name: "live: the floor, 1 000 bare fetches of the same route from the page",
