@@ -52,10 +52,11 @@ export default tseslint.config(
       "tests/fixtures/generated/**",
       "*.config.mjs",
       "next.config.js",
-      // Plain JavaScript run by node (the production server and its build step); no TypeScript project to lint it in.
+      // Plain JavaScript run by node (the production server, its build steps, the dev launcher); no TypeScript project to lint it in.
       "scripts/serve.mjs",
       "scripts/build-server.mjs",
       "scripts/build-worker.mjs",
+      "scripts/dev.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],

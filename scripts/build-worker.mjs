@@ -7,23 +7,46 @@
 // `next dev` (package.json). The .wasm is not copied: the worker's URL tells it where Turbopack
 // emitted it (lib/sandbox/compiled-module.ts). public/_sandbox/ gets its own Content-Security-Policy
 // (next.config.js): a worker may compile WebAssembly, the page may not.
+//
+// `--watch` (npm run dev, through scripts/dev.mjs): after the first build, rebuilds the worker
+// whenever a file it imports changes, so worker code reloads like the page's (on the page's next
+// load). It never empties the folder, which the dev server is serving.
 import { rmSync } from "node:fs";
-import { build } from "esbuild";
+import { build, context } from "esbuild";
 
 const outdir = "public/_sandbox";
 const common = { bundle: true, platform: "browser", format: "esm", target: "es2022", minify: true, logLevel: "warning", legalComments: "none" };
+const watch = process.argv.includes("--watch");
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const worker = {
   ...common,
   entryPoints: ["lib/sandbox/worker/sandbox.worker.ts"],
   outfile: `${outdir}/sandbox-worker.js`,
-  // Sucrase (TypeScript stripping, about 180 KB) is imported only when a program needs it, from a
-  // file of its own beside the worker.
-  plugins: [{ name: "sucrase-apart", setup: (b) => b.onResolve({ filter: /^sucrase$/ }, () => ({ path: "./sucrase.js", external: true })) }],
-});
+  plugins: [
+    // Sucrase (TypeScript stripping, about 180 KB) is imported only when a program needs it, from a
+    // file of its own beside the worker.
+    { name: "sucrase-apart", setup: (b) => b.onResolve({ filter: /^sucrase$/ }, () => ({ path: "./sucrase.js", external: true })) },
+  ],
+};
+
+if (!watch) rmSync(outdir, { recursive: true, force: true });
 await build({
   ...common,
   stdin: { contents: 'export { transform } from "sucrase";', resolveDir: ".", loader: "js" },
   outfile: `${outdir}/sucrase.js`,
 });
+if (watch) {
+  let first = true;
+  const announce = {
+    name: "announce",
+    setup: (b) =>
+      b.onEnd((result) => {
+        if (!first && result.errors.length === 0) console.log(`sandbox worker rebuilt: ${worker.outfile} (reload the page to use it)`);
+        first = false;
+      }),
+  };
+  const watching = await context({ ...worker, plugins: [...worker.plugins, announce] });
+  await watching.watch();
+} else {
+  await build(worker);
+}
