@@ -281,6 +281,10 @@ test.describe("the debugging timeline", () => {
     await expect(prompt).toContainText('"paymentMethod": "card"');
     await expect(timeline.row(3).getByRole("group", { name: "Approve store.place_order?" })).toBeVisible();
     await expect(playground.status).toHaveText("waiting for you: store.place_order");
+    // The waiting call starts where the axis ends (the run's clock waits with it): its bar still shows, inside its track.
+    const { bar, track } = await timeline.barAndTrack(timeline.row(3));
+    expect(bar.width).toBeGreaterThanOrEqual(6);
+    expect(bar.x + bar.width).toBeLessThanOrEqual(track.x + track.width + 0.5);
     await prompt.getByRole("button", { name: "Deny" }).click();
     await expect(playground.status).not.toHaveText("running");
     await expect(prompt).toHaveCount(0);

@@ -1,5 +1,13 @@
 import { expect, type Locator, type Page, type Request } from "@playwright/test";
 
+/** A box on screen, in CSS pixels. */
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** A call's place on the time axis, read from its bar as the person sees it (ms from the run's start). */
 export interface BarTiming {
   startMs: number;
@@ -75,6 +83,14 @@ export class TimelinePanel {
   /** A row's bar on the time axis (its title reads "lab.sleep: ok, 2.1 ms → 405 ms"). */
   bar(row: Locator): Locator {
     return row.getByTitle(/: \w+, .+ → .+$/);
+  }
+
+  /** A row's bar and its track (the bar's parent) as laid out on screen. */
+  async barAndTrack(row: Locator): Promise<{ bar: Box; track: Box }> {
+    const bar = this.bar(row);
+    const [barBox, trackBox] = await Promise.all([bar.boundingBox(), bar.locator("..").boundingBox()]);
+    if (!barBox || !trackBox) throw new Error("The bar or its track is not laid out");
+    return { bar: barBox, track: trackBox };
   }
 
   /** Start and end of a finished call, from its bar's title (the recorded times, not the page's clock). */
