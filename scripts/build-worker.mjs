@@ -4,13 +4,13 @@
 // page starts with `new Worker("/_sandbox/sandbox-worker.js", { type: "module" })`. Turbopack split
 // the same worker into eight chunks that the worker loaded one after another, each a round trip,
 // before it could start (docs/ARCHITECTURE.md, "The live path"). Runs before `next build` and
-// `next dev` (package.json). The .wasm is not copied: the worker's URL tells it where Turbopack
+// `next dev` (package.json, scripts/dev.mjs). The .wasm is not copied: the worker's URL tells it where Turbopack
 // emitted it (lib/sandbox/compiled-module.ts). public/_sandbox/ gets its own Content-Security-Policy
 // (next.config.js): a worker may compile WebAssembly, the page may not.
 //
-// `--watch` (npm run dev, through scripts/dev.mjs): after the first build, rebuilds the worker
-// whenever a file it imports changes, so worker code reloads like the page's (on the page's next
-// load). It never empties the folder, which the dev server is serving.
+// `--watch` (npm run dev: scripts/dev.mjs runs a plain build first): rebuilds the worker whenever
+// a file it imports changes, so worker code reloads like the page's (on the page's next load). It
+// never empties the folder, which the dev server is serving, and leaves sucrase.js as built.
 import { rmSync } from "node:fs";
 import { build, context } from "esbuild";
 
@@ -29,12 +29,6 @@ const worker = {
   ],
 };
 
-if (!watch) rmSync(outdir, { recursive: true, force: true });
-await build({
-  ...common,
-  stdin: { contents: 'export { transform } from "sucrase";', resolveDir: ".", loader: "js" },
-  outfile: `${outdir}/sucrase.js`,
-});
 if (watch) {
   let first = true;
   const announce = {
@@ -48,5 +42,11 @@ if (watch) {
   const watching = await context({ ...worker, plugins: [...worker.plugins, announce] });
   await watching.watch();
 } else {
+  rmSync(outdir, { recursive: true, force: true });
   await build(worker);
+  await build({
+    ...common,
+    stdin: { contents: 'export { transform } from "sucrase";', resolveDir: ".", loader: "js" },
+    outfile: `${outdir}/sucrase.js`,
+  });
 }
