@@ -1,12 +1,7 @@
 import { expect, type Locator, type Page, type Request } from "@playwright/test";
 
-/** A box on screen, in CSS pixels. */
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+/** A box on screen, in CSS pixels, as Playwright gives it. */
+type Box = NonNullable<Awaited<ReturnType<Locator["boundingBox"]>>>;
 
 /** A call's place on the time axis, read from its bar as the person sees it (ms from the run's start). */
 export interface BarTiming {
