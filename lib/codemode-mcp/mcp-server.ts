@@ -93,7 +93,10 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
             message: `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`,
             requestedSchema: {
               type: "object",
-              properties: { approve: { type: "boolean", title: "Allow this call", default: true } },
+              // No default, and only an explicit `true` allows the call: several clients accept a
+              // form with its defaults filled in, so a default of true would approve a
+              // destructive call without a person (docs/ARCHITECTURE.md, "The code-mode MCP server").
+              properties: { approve: { type: "boolean", title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." } },
               required: ["approve"],
             },
           },
@@ -101,7 +104,7 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
         ElicitResultSchema,
         { signal },
       );
-      return answer.action === "accept" && answer.content?.approve !== false;
+      return answer.action === "accept" && answer.content?.approve === true;
     };
     const outcome = await service.execute(args ?? {}, {
       clientName: client?.name ?? "MCP client",

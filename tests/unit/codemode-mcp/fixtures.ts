@@ -33,7 +33,8 @@ export function writeConfig(demoUrlFor: (name: string) => string, codeMode: Reco
 
 /** What the client answers when the server asks about a destructive call. */
 export interface Asker {
-  answer: "accept" | "decline";
+  /** `defaults`: accept the form as the server sent it, each property at its default, as some clients do without a person. */
+  answer: "accept" | "decline" | "defaults";
   asked: string[];
 }
 
@@ -43,7 +44,11 @@ export function newClient(name: string, asker?: Asker): Client {
   if (asker) {
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       asker.asked.push(String(request.params.message));
-      return asker.answer === "accept" ? { action: "accept", content: { approve: true } } : { action: "decline" };
+      if (asker.answer === "decline") return { action: "decline" };
+      if (asker.answer === "accept") return { action: "accept", content: { approve: true } };
+      const schema = (request.params as { requestedSchema?: { properties?: Record<string, { default?: unknown }> } }).requestedSchema;
+      const content = Object.fromEntries(Object.entries(schema?.properties ?? {}).flatMap(([key, prop]) => ("default" in prop ? [[key, prop.default]] : [])));
+      return { action: "accept", content };
     });
   }
   return client;

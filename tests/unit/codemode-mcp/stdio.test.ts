@@ -91,6 +91,14 @@ describe("code-mode MCP server over stdio", () => {
     expect(no.structuredContent).toMatchObject({ value: "error: denied by the person" });
   });
 
+  it("policy ask: a form accepted with its defaults, untouched by a person, denies the call", async () => {
+    const program = `try { return await store.place_order({ cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { return "error: " + e.message; }`;
+    asker.answer = "defaults";
+    const result = await execute(client, program);
+    expect(asker.asked.at(-1)).toContain("store.place_order");
+    expect(result.structuredContent).toMatchObject({ value: "error: denied by the person", calls: { total: 1 } });
+  });
+
   it("search_tools returns the declarations of matching functions", async () => {
     const result = await client.callTool({ name: "search_tools", arguments: { query: "knowledge graph entities" } });
     expect(textOf(result)).toContain("create_entities");
