@@ -96,7 +96,9 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
               // No default, and only an explicit `true` allows the call: several clients accept a
               // form with its defaults filled in, so a default of true would approve a
               // destructive call without a person (docs/ARCHITECTURE.md, "The code-mode MCP server").
-              properties: { approve: { type: "boolean", title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." } },
+              properties: {
+                approve: { type: "boolean", title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." },
+              },
               required: ["approve"],
             },
           },
