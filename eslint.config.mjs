@@ -21,6 +21,7 @@ const LAYERS = {
   model: 4,
   "codemode-mcp": 4,
   evals: 5,
+  channel: 5,
 };
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
 const FRAMEWORK = ["react", "react-dom", "next", "next/*", "@/components/*", "@/app/*", "**/components/**", "**/app/**"];

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// The part of the production server that answers before Next's router: bundles
-// lib/mcp/node/demo-listener.ts (the demo MCP servers' direct path) into
-// .next/cmp/demo-listener.mjs, which scripts/serve.mjs loads. Runs after `next build` (part of
-// `npm run build`); one self-contained ES module, so serve.mjs stays plain JavaScript.
+// The parts of the production server that answer before Next's router, bundled into .next/cmp/
+// for scripts/serve.mjs: lib/mcp/node/demo-listener.ts (the demo MCP servers' direct path) and
+// lib/channel/node/channel-listener.ts (the page's channel, docs/ARCHITECTURE.md "The channel").
+// Runs after `next build` (part of `npm run build`); self-contained ES modules sharing their
+// common code in chunks, so serve.mjs stays plain JavaScript.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["lib/mcp/node/demo-listener.ts"],
-  outfile: ".next/cmp/demo-listener.mjs",
+  entryPoints: { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" },
+  outdir: ".next/cmp",
+  outExtension: { ".js": ".mjs" },
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",

@@ -13,7 +13,9 @@
 //   pick its own rate-limit key; CMP_SERVER=serve tells the routes the header is ours;
 // - answers the demo MCP servers' paths (/api/demo-mcp/<name>) itself, before Next's router,
 //   with the same guarded handler and headers (lib/mcp/node/demo-listener.ts, bundled by
-//   `npm run build`): the router cost more per call than the demo server's answer.
+//   `npm run build`): the router cost more per call than the demo server's answer;
+// - takes WebSocket upgrades on /api/channel: the page's one channel to the app
+//   (lib/channel/node/channel-listener.ts, bundled by `npm run build`).
 // Plain JavaScript so that it runs on a production install without the TypeScript toolchain.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -54,14 +56,29 @@ const listenerFile = path.join(process.cwd(), ".next", "cmp", "demo-listener.mjs
 const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 const demo = existsSync(listenerFile) ? (await import(pathToFileURL(listenerFile).href)).demoRequestListener({ base, headers }) : undefined;
 if (!demo) process.stderr.write(`${listenerFile} is missing (run \`npm run build\`): Next's router answers the demo servers.\n`);
+const channelFile = path.join(process.cwd(), ".next", "cmp", "channel-listener.mjs");
+const channel = existsSync(channelFile) ? (await import(pathToFileURL(channelFile).href)).appChannel() : undefined;
+if (!channel) process.stderr.write(`${channelFile} is missing (run \`npm run build\`): the page falls back to plain HTTP requests.\n`);
 
-const server = http.createServer((request, response) => {
+// Our X-Forwarded-For, never the client's own (see the header comment).
+const forwardFor = (request) => {
   const socket = request.socket.remoteAddress ?? "unknown";
   const chain = request.headers["x-forwarded-for"];
   const kept = hops > 0 && typeof chain === "string" && chain.trim() !== "" ? `${chain}, ` : "";
   request.headers["x-forwarded-for"] = `${kept}${socket}`;
+};
+
+const server = http.createServer((request, response) => {
+  forwardFor(request);
   if (demo?.(request, response)) return;
   void handle(request, response);
+});
+// The page's channel (/api/channel): one WebSocket per page carrying its API requests, so a
+// person's many servers never hold the browser's six connections to this origin.
+server.on("upgrade", (request, socket, head) => {
+  forwardFor(request);
+  if (channel?.handleUpgrade(request, socket, head)) return;
+  socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
 });
 server.listen(port, host, () => {
   const link = `${base}/`;
@@ -77,6 +94,11 @@ server.listen(port, host, () => {
       ];
   process.stdout.write(`${lines.join("\n")}\n`);
 });
-const stop = () => server.close(() => process.exit(0));
+const stop = () => {
+  channel?.close();
+  server.close(() => process.exit(0));
+  // Open keep-alive sockets would hold close() forever.
+  server.closeAllConnections?.();
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

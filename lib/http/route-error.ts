@@ -34,7 +34,7 @@ export const ROUTE_ERROR_STATUS = {
 export type RouteErrorKind = keyof typeof ROUTE_ERROR_STATUS;
 
 /** The surfaces (route families) that answer with a RouteError. */
-export type RouteSurface = "chat" | "proxy" | "demo_mcp" | "stdio" | "share" | "http" | "codemode";
+export type RouteSurface = "chat" | "proxy" | "demo_mcp" | "stdio" | "share" | "http" | "codemode" | "channel";
 
 /** A stable code: `kind:surface`. */
 export type RouteErrorCode<S extends RouteSurface = RouteSurface> = `${RouteErrorKind}:${S}`;

@@ -54,23 +54,8 @@ export function checkRequest<S extends RouteSurface>(request: Request, allowed: 
   if (!isStateChanging(request.method)) return undefined;
 
   if ((rules.origin ?? "same") === "same") {
-    const origin = request.headers.get("origin");
-    if (origin === null)
-      return new RouteError<S>(`refused:${surface}`, "This request must come from the playground's own page (no Origin header).", { cause: "origin" });
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    const sameApp = parsed !== undefined && (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.host === host.toLowerCase();
-    if (!sameApp)
-      return new RouteError<S>(`refused:${surface}`, `Requests from ${origin.slice(0, 100)} are refused: only the playground's own page may do this.`, {
-        cause: "origin",
-      });
-    const site = request.headers.get("sec-fetch-site");
-    if (site !== null && site !== "same-origin")
-      return new RouteError<S>(`refused:${surface}`, `Cross-site requests are refused (Sec-Fetch-Site: ${site.slice(0, 30)}).`, { cause: "origin" });
+    const refusal = checkSameApp(request.headers, host, surface);
+    if (refusal) return refusal;
   }
 
   const hasBody = request.body !== null || Number(request.headers.get("content-length") ?? "0") > 0;
@@ -83,4 +68,44 @@ export function checkRequest<S extends RouteSurface>(request: Request, allowed: 
     }
   }
   return undefined;
+}
+
+/** The refusal of a request that does not come from this app's own page (Origin, Sec-Fetch-Site), or undefined. */
+function checkSameApp<S extends RouteSurface>(headers: Headers, host: string, surface: S): RouteError<S> | undefined {
+  const origin = headers.get("origin");
+  if (origin === null)
+    return new RouteError<S>(`refused:${surface}`, "This request must come from the playground's own page (no Origin header).", { cause: "origin" });
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    parsed = undefined;
+  }
+  const sameApp = parsed !== undefined && (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.host === host.toLowerCase();
+  if (!sameApp)
+    return new RouteError<S>(`refused:${surface}`, `Requests from ${origin.slice(0, 100)} are refused: only the playground's own page may do this.`, {
+      cause: "origin",
+    });
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin")
+    return new RouteError<S>(`refused:${surface}`, `Cross-site requests are refused (Sec-Fetch-Site: ${site.slice(0, 30)}).`, { cause: "origin" });
+  return undefined;
+}
+
+/**
+ * The refusal for a WebSocket upgrade to the page's channel, or undefined. A browser lets any
+ * site open a WebSocket to any host and sends no preflight, so the upgrade must name an allowed
+ * Host and come from this app's own page (Origin, which browsers always send on an upgrade):
+ * a foreign page's upgrade is refused here (cross-site WebSocket hijacking). Every request the
+ * channel carries then passes its route's own guard as well (docs/ARCHITECTURE.md, "The channel").
+ */
+export function checkUpgrade(headers: Headers, allowed: ReadonlySet<string>): RouteError<"channel"> | undefined {
+  const host = headers.get("host") ?? "";
+  const name = normaliseHostName(host);
+  if (host === "" || !allowed.has(name)) {
+    return new RouteError("refused:channel", `This server does not answer to the host name "${name.slice(0, 100)}" (DNS rebinding protection).`, {
+      cause: "host",
+    });
+  }
+  return checkSameApp(headers, host, "channel");
 }

@@ -18,21 +18,26 @@ export interface ProxyLimiters {
 }
 
 const MINUTE = 60_000;
-let current: ProxyLimiters | undefined;
+// One pair per process, kept on globalThis: the Next route and the page's channel
+// (lib/channel/node) are bundled apart, and a client must not get a bucket on each path.
+const KEY = Symbol.for("code-mode-playground.proxy-limiters");
+const holder = globalThis as unknown as Record<symbol, ProxyLimiters | undefined>;
 
 /** The process's limiters, created on first use. */
 export function proxyLimiters(env: Env): ProxyLimiters {
-  if (current) return current;
+  const existing = holder[KEY];
+  if (existing) return existing;
   const make = (name: string, limit: number) =>
     sharedRateLimiter(env, `proxy:${name}`, { limit, windowMs: MINUTE }) ?? createRateLimiter({ limit, windowMs: MINUTE });
-  current = {
+  const made = {
     perClient: make("client", positiveSetting(env.MCP_PROXY_RATE_PER_MINUTE, 240)),
     global: make("global", positiveSetting(env.MCP_PROXY_GLOBAL_RATE_PER_MINUTE, 6_000)),
   };
-  return current;
+  holder[KEY] = made;
+  return made;
 }
 
 /** Forgets the limiters (tests), so the next use reads the environment again. */
 export function resetProxyLimiters(): void {
-  current = undefined;
+  holder[KEY] = undefined;
 }

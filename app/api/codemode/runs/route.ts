@@ -3,13 +3,10 @@
  * a run from a code-mode MCP server in another process (stdio). Local mode and the terminal's
  * token only (lib/codemode-mcp/server/endpoint.ts).
  */
-import { route } from "@/lib/http/server/route";
-import { acceptPushedRun, codeModeRunStream } from "@/lib/codemode-mcp/server/endpoint";
+import { runsFeedRoute, runsPushRoute } from "@/lib/channel/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export const GET = route({ surface: "codemode" }, (request) => codeModeRunStream(request));
-
-// The pushing process is not a browser (no Origin); the local token is what authorises it.
-export const POST = route({ surface: "codemode", origin: "any" }, (request) => acceptPushedRun(request));
+export const GET = runsFeedRoute;
+export const POST = runsPushRoute;

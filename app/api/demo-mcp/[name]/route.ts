@@ -4,18 +4,12 @@
  * does, through the same guarded handler (docs/ARCHITECTURE.md, "The live path"); this route
  * serves them under `next dev` and `next start`.
  */
-import { demoMcpRoute } from "@/lib/mcp/server/demo-route";
+import { demoRoute } from "@/lib/channel/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** Next 16: `params` is a Promise. */
-interface Context {
-  params: Promise<{ name: string }>;
-}
-
-const answer = demoMcpRoute();
-const handle = async (request: Request, { params }: Context) => answer(request, (await params).name);
+const handle = demoRoute();
 
 export const GET = handle;
 export const POST = handle;

@@ -5,29 +5,11 @@
  * MCP_PROXY_RATE_PER_MINUTE requests (default 240) and all clients together
  * MCP_PROXY_GLOBAL_RATE_PER_MINUTE (default 6 000).
  */
-import { clientKey } from "@/lib/http/server/client-address";
-import { appMode } from "@/lib/http/server/deployment";
-import { enforceLimits } from "@/lib/http/rate-limit";
-import { route } from "@/lib/http/server/route";
-import { proxyLimiters } from "@/lib/mcp/server/proxy-limits";
-import { handleProxyRequest, proxyOptionsFor } from "@/lib/mcp/server/proxy";
+import { proxyRoute } from "@/lib/channel/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-// OAuth token and revocation requests are forms (see request-guard.ts for why that is safe here).
-const handle = route({ surface: "proxy", json: "or-form" }, async (request) => {
-  const mode = appMode(request, process.env);
-  if (mode === "hosted") {
-    const limits = proxyLimiters(process.env);
-    await enforceLimits("proxy", [
-      [limits.perClient, clientKey(request.headers, process.env)],
-      [limits.global, "*"],
-    ]);
-  }
-  return handleProxyRequest(request, proxyOptionsFor(mode, process.env));
-});
-
-export const GET = handle;
-export const POST = handle;
-export const DELETE = handle;
+export const GET = proxyRoute;
+export const POST = proxyRoute;
+export const DELETE = proxyRoute;

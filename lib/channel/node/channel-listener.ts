@@ -1,0 +1,32 @@
+/**
+ * The page's channel as the production server runs it (Node only): `scripts/serve.mjs` loads
+ * this file's build (`npm run build` bundles it into `.next/cmp/`) and hands it every upgrade.
+ * The mechanics are lib/http/node/channel-server.ts; this file binds them to this app: the
+ * upgrade guard with this instance's hosts, the rate-limit client key, and the routes of
+ * ../server/api-routes.ts (docs/ARCHITECTURE.md, "The channel").
+ */
+import { createChannelServer } from "../../http/node/channel-server";
+import type { ChannelServer, ChannelServerLimits } from "../../http/node/channel-server";
+import { clientKey } from "../../http/server/client-address";
+import { allowedHosts } from "../../http/server/deployment";
+import type { Env } from "../../http/server/deployment";
+import { checkUpgrade } from "../../http/server/request-guard";
+import { dispatchApiRequest } from "../server/api-routes";
+
+/** Options of `appChannel`. */
+export interface AppChannelOptions {
+  /** The environment the guards read (tests pass their own); process.env by default. */
+  env?: () => Env;
+  limits?: Partial<ChannelServerLimits>;
+}
+
+/** This app's channel: upgrades on /api/channel carrying the page's API requests. */
+export function appChannel(options: AppChannelOptions = {}): ChannelServer {
+  const env = options.env ?? (() => process.env);
+  return createChannelServer({
+    dispatch: (request) => dispatchApiRequest(request),
+    checkUpgrade: (headers) => checkUpgrade(headers, allowedHosts(env())),
+    clientKey: (headers) => clientKey(headers, env()),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+}

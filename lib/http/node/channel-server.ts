@@ -1,0 +1,374 @@
+/**
+ * The app's end of the page's channel (Node only): WebSocket upgrades on CHANNEL_PATH, each
+ * carrying many HTTP requests at once (docs/ARCHITECTURE.md, "The channel"; the frames are in
+ * ../channel-protocol.ts). Stands on `ws` for the WebSocket itself.
+ *
+ * - **The upgrade** passes the routes' own walls first: an allowed Host and this app's Origin
+ *   (checkUpgrade), then a cap on channels per client.
+ * - **Every request on it** becomes a Fetch `Request` answered by `dispatch`, the same guarded
+ *   handlers the HTTP routes use. Its Host, Origin, Sec-Fetch-Site and forwarding headers are the
+ *   upgrade's, never the page's: the page cannot claim to be another origin or another client.
+ * - **Streams are bounded**: at most `maxStreams` at once, at most `window` body bytes ahead of
+ *   the page's credit on each, and the socket's own buffer is drained before more is written,
+ *   so a flooding stream waits for its reader instead of queuing ahead of the others.
+ * - **Bad frames** (not JSON, an unknown type, a reused id, binary from the page) close the
+ *   channel with 1008; every refusal is counted in `stats`.
+ */
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer, type RawData, type WebSocket } from "ws";
+import {
+  CHANNEL_PATH,
+  CHANNEL_VERSION,
+  encodeData,
+  parseClientFrame,
+  type ChannelLimits,
+  type ClientFrame,
+  type FailCode,
+  type HeaderPairs,
+  type ServerFrame,
+} from "../channel-protocol";
+import { RouteError } from "../route-error";
+
+/** Answers one request the channel carries, or undefined when no route serves its path. */
+export type ChannelDispatch = (request: Request) => Promise<Response> | undefined;
+
+/** Options of `createChannelServer`. */
+export interface ChannelServerOptions {
+  dispatch: ChannelDispatch;
+  /** The refusal of an upgrade (Host, Origin), or undefined: checkUpgrade with this instance's hosts. */
+  checkUpgrade: (headers: Headers) => RouteError<"channel"> | undefined;
+  /** Which client an upgrade counts against (clientKey). */
+  clientKey: (headers: Headers) => string;
+  limits?: Partial<ChannelServerLimits>;
+}
+
+/** Every limit of the app's end, with its default. */
+export interface ChannelServerLimits extends ChannelLimits {
+  /** Channels open at once per client. @defaultValue 64 */
+  maxChannelsPerClient: number;
+  /** Socket bytes queued before a stream waits to write. @defaultValue 4 MiB */
+  socketHighWater: number;
+  /** The app pings every channel this often and drops one that did not answer the last ping. @defaultValue 20 s */
+  pingIntervalMs: number;
+}
+
+const DEFAULTS: ChannelServerLimits = {
+  window: 256 * 1024,
+  maxStreams: 1_024,
+  // The largest body a route takes (a chat conversation, 8 MiB) and its frame's envelope.
+  maxFrameBytes: 8 * 1024 * 1024 + 64 * 1024,
+  maxChannelsPerClient: 64,
+  socketHighWater: 4 * 1024 * 1024,
+  pingIntervalMs: 20_000,
+};
+
+/** Largest body slice in one binary frame. */
+const SLICE_BYTES = 64 * 1024;
+
+/** Headers a carried request takes from the upgrade, whatever the page sent. */
+const FROM_UPGRADE = ["host", "origin", "sec-fetch-site", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "forwarded"];
+/** Headers the page may not set on a carried request (hop by hop, or the upgrade's own). */
+const DROPPED = new Set([
+  ...FROM_UPGRADE,
+  "cookie",
+  "connection",
+  "upgrade",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "content-length",
+  "proxy-authorization",
+  "proxy-connection",
+  "sec-fetch-mode",
+  "sec-fetch-dest",
+  "sec-fetch-user",
+]);
+
+/** What the app counted since it started. */
+export interface ChannelStats {
+  channels: number;
+  streamsOpened: number;
+  /** Upgrades refused, by reason. */
+  refusedUpgrades: Record<"path" | "host" | "origin" | "too_many", number>;
+  /** Streams refused (too many at once, a body too large, nothing routes there). */
+  refusedStreams: number;
+  /** Channels closed for a malformed frame. */
+  badFrames: number;
+}
+
+/** The app's end of the channel. */
+export interface ChannelServer {
+  /** Takes an upgrade on CHANNEL_PATH (true), or leaves the socket alone (false). */
+  handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  readonly stats: ChannelStats;
+  /** Open channels (for tests and the bench). */
+  readonly openChannels: number;
+  /** Closes every channel (1001) and stops accepting. */
+  close(): void;
+}
+
+interface Stream {
+  aborter: AbortController;
+  credit: number;
+  wake?: () => void;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+function headersOf(req: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+function refuseUpgrade(socket: Duplex, status: number, error: RouteError): void {
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
+  const reason = status === 429 ? "Too Many Requests" : status === 404 ? "Not Found" : "Forbidden";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\ncache-control: no-store\r\n\r\n${body}`,
+  );
+}
+
+/** Starts the app's end of the channel; `handleUpgrade` is for the HTTP server's `upgrade` event. */
+export function createChannelServer(options: ChannelServerOptions): ChannelServer {
+  const limits: ChannelServerLimits = { ...DEFAULTS, ...options.limits };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false, clientTracking: true });
+  const perClient = new Map<string, number>();
+  const stats: ChannelStats = { channels: 0, streamsOpened: 0, refusedUpgrades: { path: 0, host: 0, origin: 0, too_many: 0 }, refusedStreams: 0, badFrames: 0 };
+
+  function handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== CHANNEL_PATH) return false;
+    const headers = headersOf(req);
+    const refusal = options.checkUpgrade(headers);
+    if (refusal) {
+      stats.refusedUpgrades[refusal.causeKind === "host" ? "host" : "origin"] += 1;
+      refuseUpgrade(socket, refusal.status, refusal);
+      return true;
+    }
+    const client = options.clientKey(headers);
+    const open = perClient.get(client) ?? 0;
+    if (open >= limits.maxChannelsPerClient) {
+      stats.refusedUpgrades.too_many += 1;
+      refuseUpgrade(
+        socket,
+        429,
+        new RouteError("too_many:channel", `At most ${limits.maxChannelsPerClient} channels per client; close a tab of the playground.`),
+      );
+      return true;
+    }
+    perClient.set(client, open + 1);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      stats.channels += 1;
+      serveChannel(ws, headers, () => {
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left <= 0) perClient.delete(client);
+        else perClient.set(client, left);
+      });
+    });
+    return true;
+  }
+
+  function serveChannel(ws: WebSocket, upgrade: Headers, onClose: () => void): void {
+    const streams = new Map<number, Stream>();
+    const base = `http://${upgrade.get("host") ?? "localhost"}`;
+    const fixed = FROM_UPGRADE.flatMap((name) => {
+      const value = upgrade.get(name);
+      return value === null ? [] : [[name, value] as [string, string]];
+    });
+    let alive = true;
+    let drainWaiters: (() => void)[] = [];
+
+    const send = (frame: ServerFrame) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame), afterSend);
+    };
+    const afterSend = () => {
+      if (ws.bufferedAmount > limits.socketHighWater / 2 || drainWaiters.length === 0) return;
+      const waiting = drainWaiters;
+      drainWaiters = [];
+      waiting.forEach((wake) => wake());
+    };
+    const drained = () =>
+      ws.bufferedAmount <= limits.socketHighWater || ws.readyState !== ws.OPEN ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve));
+
+    const fail = (id: number, code: FailCode, message: string) => send({ t: "fail", id, code, message });
+    const finish = (id: number) => {
+      const stream = streams.get(id);
+      if (!stream) return;
+      streams.delete(id);
+      stream.wake?.();
+    };
+    const cancel = (id: number) => {
+      const stream = streams.get(id);
+      if (!stream) return;
+      streams.delete(id);
+      stream.aborter.abort(new DOMException("The page cancelled this request", "AbortError"));
+      void stream.reader?.cancel().catch(() => undefined);
+      stream.wake?.();
+    };
+    const protocolError = (why: string) => {
+      stats.badFrames += 1;
+      ws.close(1008, why.slice(0, 120));
+    };
+
+    const heartbeat = setInterval(() => {
+      if (!alive) {
+        ws.terminate();
+        return;
+      }
+      alive = false;
+      ws.ping();
+    }, limits.pingIntervalMs);
+    heartbeat.unref?.();
+    ws.on("pong", () => (alive = true));
+
+    send({ t: "hello", v: CHANNEL_VERSION, limits: { window: limits.window, maxStreams: limits.maxStreams, maxFrameBytes: limits.maxFrameBytes } });
+
+    ws.on("message", (data: RawData, isBinary: boolean) => {
+      alive = true;
+      if (isBinary) return protocolError("the page sends text frames only");
+      const frame = parseClientFrame(rawText(data));
+      if (!frame) return protocolError("malformed frame");
+      switch (frame.t) {
+        case "ping":
+          return send({ t: "pong", n: frame.n });
+        case "cancel":
+          return cancel(frame.id);
+        case "credit": {
+          const stream = streams.get(frame.id);
+          if (!stream) return;
+          stream.credit = Math.min(stream.credit + frame.bytes, limits.window * 4);
+          stream.wake?.();
+          return;
+        }
+        case "open":
+          if (streams.has(frame.id)) return protocolError("stream id in use");
+          return open(frame);
+      }
+    });
+
+    const open = (frame: Extract<ClientFrame, { t: "open" }>) => {
+      const { id } = frame;
+      if (streams.size >= limits.maxStreams) {
+        stats.refusedStreams += 1;
+        return fail(id, "too_many_streams", `At most ${limits.maxStreams} requests at once on one channel.`);
+      }
+      let body: Uint8Array<ArrayBuffer> | undefined;
+      if (frame.body64 !== undefined) body = new Uint8Array(Buffer.from(frame.body64, "base64"));
+      else if (frame.body !== undefined) body = new TextEncoder().encode(frame.body);
+      if (body && (frame.method === "GET" || frame.method === "HEAD")) {
+        stats.refusedStreams += 1;
+        return fail(id, "bad_request", `A ${frame.method} request has no body.`);
+      }
+      const headers = new Headers();
+      for (const [name, value] of frame.headers) {
+        const lower = name.toLowerCase();
+        if (DROPPED.has(lower)) continue;
+        try {
+          headers.append(lower, value);
+        } catch {
+          stats.refusedStreams += 1;
+          return fail(id, "bad_request", "A header of this request is not valid.");
+        }
+      }
+      for (const [name, value] of fixed) headers.set(name, value);
+      if (body) headers.set("content-length", String(body.byteLength));
+      const aborter = new AbortController();
+      const stream: Stream = { aborter, credit: limits.window };
+      streams.set(id, stream);
+      stats.streamsOpened += 1;
+      let request: Request;
+      try {
+        request = new Request(new URL(frame.path, base), { method: frame.method, headers, signal: aborter.signal, ...(body ? { body } : {}) });
+      } catch {
+        streams.delete(id);
+        stats.refusedStreams += 1;
+        return fail(id, "bad_request", "This request could not be built.");
+      }
+      void answer(id, stream, request);
+    };
+
+    const answer = async (id: number, stream: Stream, request: Request) => {
+      let response: Response | undefined;
+      try {
+        const pending = options.dispatch(request);
+        if (!pending) {
+          stats.refusedStreams += 1;
+          fail(id, "not_routable", "Nothing on the channel answers this path.");
+          return finish(id);
+        }
+        response = await pending;
+      } catch {
+        if (streams.has(id)) fail(id, "internal", "The server could not handle this request.");
+        return finish(id);
+      }
+      if (!streams.has(id)) {
+        await response.body?.cancel().catch(() => undefined);
+        return;
+      }
+      const headers: HeaderPairs = [];
+      response.headers.forEach((value, name) => headers.push([name, value]));
+      send({ t: "head", id, status: response.status, headers });
+      if (!response.body) {
+        send({ t: "end", id });
+        return finish(id);
+      }
+      const reader = response.body.getReader();
+      stream.reader = reader;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done || !streams.has(id)) break;
+          for (let offset = 0; offset < value.byteLength;) {
+            while (stream.credit <= 0 && streams.has(id)) await new Promise<void>((resolve) => (stream.wake = resolve));
+            stream.wake = undefined;
+            if (!streams.has(id)) return;
+            const size = Math.min(stream.credit, SLICE_BYTES, value.byteLength - offset);
+            if (ws.readyState !== ws.OPEN) return;
+            ws.send(encodeData(id, value.subarray(offset, offset + size)), { binary: true }, afterSend);
+            stream.credit -= size;
+            offset += size;
+            await drained();
+          }
+        }
+        if (streams.has(id)) send({ t: "end", id });
+      } catch {
+        if (streams.has(id)) fail(id, "internal", "The answer's stream broke off.");
+      } finally {
+        finish(id);
+      }
+    };
+
+    ws.on("close", () => {
+      clearInterval(heartbeat);
+      for (const id of [...streams.keys()]) cancel(id);
+      const waiting = drainWaiters;
+      drainWaiters = [];
+      waiting.forEach((wake) => wake());
+      onClose();
+    });
+    ws.on("error", () => undefined);
+  }
+
+  return {
+    handleUpgrade,
+    stats,
+    get openChannels() {
+      return wss.clients.size;
+    },
+    close() {
+      for (const client of wss.clients) client.close(1001, "the app is stopping");
+      wss.close();
+    },
+  };
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString("utf8");
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString("utf8");
+  return data.toString("utf8");
+}
