@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { appFetch } from "@/lib/http/browser/app-channel";
 import type { ServerKeyAccess } from "@/lib/model/chat-settings";
 import type { ServerKeyStatus } from "@/lib/model/providers";
 
@@ -16,7 +17,7 @@ export function useChatProviders(): UseChatProvidersResult {
   const [state, setState] = useState<UseChatProvidersResult>({ serverKeys: undefined, access: undefined });
   useEffect(() => {
     const aborter = new AbortController();
-    fetch("/api/chat/providers", { signal: aborter.signal, cache: "no-store" })
+    appFetch("/api/chat/providers", { signal: aborter.signal, cache: "no-store" })
       .then((response) => (response.ok ? (response.json() as Promise<Partial<UseChatProvidersResult>>) : undefined))
       .then((body) => {
         if (body?.serverKeys) setState({ serverKeys: body.serverKeys, access: body.access });

@@ -11,6 +11,7 @@ import { oauthFetch } from "@/lib/mcp/connection";
 import type { ConnectOptions } from "@/lib/mcp/connection";
 import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
+import { appFetch } from "@/lib/http/browser/app-channel";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
@@ -85,7 +86,8 @@ export function useMcp(): UseMcpResult {
     const connectOptions: ConnectOptions = {
       baseUrl: window.location.origin,
       proxyUrl: "/api/mcp/proxy",
-      fetch: withoutDemoGetStream((input, init) => fetch(input, init), window.location.origin),
+      // The app's own routes (demo servers, proxy, stdio bridge) go through the page's one channel.
+      fetch: withoutDemoGetStream(appFetch, window.location.origin),
       canConnectDirect: (origin) => direct.has(origin),
     };
     const oauth = new BrowserOAuth(browserStorageOrNone(), window.location.origin, oauthFetch(connectOptions));

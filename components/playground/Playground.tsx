@@ -30,6 +30,7 @@ import { lastUserMessage } from "@/lib/model/conversation";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
+import { ChannelBanner } from "./ChannelBanner";
 import { ShareDialog } from "@/components/share/ShareDialog";
 import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
 import { useSampler } from "@/components/hooks/use-sampler";
@@ -181,6 +182,7 @@ export function Playground() {
             onConfirm={() => void saved.clear()}
           />
         </header>
+        <ChannelBanner />
         {!shareHidden && (
           <ShareBanner
             link={shareLink}

@@ -13,6 +13,13 @@
 /** The path the page upgrades on. */
 export const CHANNEL_PATH = "/api/channel";
 
+/**
+ * The header the app's end sets on every request it carries: the channel's own id, which the
+ * page cannot set. The stdio bridge ties the sessions a page starts to its channel with it, so
+ * a closed tab's servers end (lib/mcp/server/stdio-sessions.ts).
+ */
+export const CHANNEL_ID_HEADER = "x-cmp-channel";
+
 /** Protocol version, in `hello`. */
 export const CHANNEL_VERSION = 1;
 

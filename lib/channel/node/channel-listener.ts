@@ -11,6 +11,7 @@ import { clientKey } from "../../http/server/client-address";
 import { allowedHosts } from "../../http/server/deployment";
 import type { Env } from "../../http/server/deployment";
 import { checkUpgrade } from "../../http/server/request-guard";
+import { getStdioSessions } from "../../mcp/server/stdio-sessions";
 import { dispatchApiRequest } from "../server/api-routes";
 
 /** Options of `appChannel`. */
@@ -27,6 +28,8 @@ export function appChannel(options: AppChannelOptions = {}): ChannelServer {
     dispatch: (request) => dispatchApiRequest(request),
     checkUpgrade: (headers) => checkUpgrade(headers, allowedHosts(env())),
     clientKey: (headers) => clientKey(headers, env()),
+    // A closed page's stdio servers end unless it comes back (stdio-sessions.ts, release).
+    onChannelClosed: (channelId) => getStdioSessions().release(channelId),
     ...(options.limits ? { limits: options.limits } : {}),
   });
 }

@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { acceptPushedRun, codeModeRunStream } from "../../codemode-mcp/server/endpoint";
+import { CHANNEL_ID_HEADER } from "../../http/channel-protocol";
 import { clientKey } from "../../http/server/client-address";
 import { appMode } from "../../http/server/deployment";
 import type { Env } from "../../http/server/deployment";
@@ -43,7 +44,7 @@ export const proxyRoute = route({ surface: "proxy", json: "or-form" }, async (re
 /** POST /api/mcp/stdio: starts a local stdio server (local mode, the terminal's token). */
 export const stdioStartRoute = route({ surface: "stdio" }, async (request) => {
   assertLocal(request);
-  return startStdioSession(await readStartRequest(request));
+  return startStdioSession(await readStartRequest(request), request.headers.get(CHANNEL_ID_HEADER) ?? undefined);
 });
 
 /** GET/POST/DELETE /api/mcp/stdio/<session>: one bridge session's Streamable HTTP endpoint. */

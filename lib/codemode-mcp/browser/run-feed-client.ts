@@ -6,6 +6,7 @@
  * mode) ends it.
  */
 import { createParser } from "eventsource-parser";
+import { appFetch } from "../../http/browser/app-channel";
 import { LOCAL_TOKEN_HEADER } from "../../mcp/stdio-protocol";
 import type { FeedUpdate } from "../run-feed";
 
@@ -27,7 +28,7 @@ function isUpdate(value: unknown): value is FeedUpdate {
 }
 
 /** Subscribes until `signal` aborts. */
-export async function followRunFeed(token: string, handlers: FeedHandlers, signal: AbortSignal, fetchImpl: typeof fetch = fetch): Promise<void> {
+export async function followRunFeed(token: string, handlers: FeedHandlers, signal: AbortSignal, fetchImpl: typeof fetch = appFetch): Promise<void> {
   let delay = 1_000;
   while (!signal.aborted) {
     try {

@@ -11,13 +11,17 @@
  * - **Streams are bounded**: at most `maxStreams` at once, at most `window` body bytes ahead of
  *   the page's credit on each, and the socket's own buffer is drained before more is written,
  *   so a flooding stream waits for its reader instead of queuing ahead of the others.
+ * - **Its id**: every carried request says which channel it came by (CHANNEL_ID_HEADER, set
+ *   here, never by the page), and `onChannelClosed` hears when one closes.
  * - **Bad frames** (not JSON, an unknown type, a reused id, binary from the page) close the
  *   channel with 1008; every refusal is counted in `stats`.
  */
+import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import {
+  CHANNEL_ID_HEADER,
   CHANNEL_PATH,
   CHANNEL_VERSION,
   encodeData,
@@ -41,6 +45,8 @@ export interface ChannelServerOptions {
   /** Which client an upgrade counts against (clientKey). */
   clientKey: (headers: Headers) => string;
   limits?: Partial<ChannelServerLimits>;
+  /** Called when a channel closes, with the id its requests carried in CHANNEL_ID_HEADER. */
+  onChannelClosed?: (channelId: string) => void;
 }
 
 /** Every limit of the app's end, with its default. */
@@ -71,6 +77,7 @@ const FROM_UPGRADE = ["host", "origin", "sec-fetch-site", "x-forwarded-for", "x-
 /** Headers the page may not set on a carried request (hop by hop, or the upgrade's own). */
 const DROPPED = new Set([
   ...FROM_UPGRADE,
+  CHANNEL_ID_HEADER,
   "cookie",
   "connection",
   "upgrade",
@@ -175,6 +182,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
 
   function serveChannel(ws: WebSocket, upgrade: Headers, onClose: () => void): void {
     const streams = new Map<number, Stream>();
+    const channelId = randomUUID();
     const base = `http://${upgrade.get("host") ?? "localhost"}`;
     const fixed = FROM_UPGRADE.flatMap((name) => {
       const value = upgrade.get(name);
@@ -276,6 +284,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
         }
       }
       for (const [name, value] of fixed) headers.set(name, value);
+      headers.set(CHANNEL_ID_HEADER, channelId);
       if (body) headers.set("content-length", String(body.byteLength));
       const aborter = new AbortController();
       const stream: Stream = { aborter, credit: limits.window };
@@ -350,6 +359,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       drainWaiters = [];
       waiting.forEach((wake) => wake());
       onClose();
+      options.onChannelClosed?.(channelId);
     });
     ws.on("error", () => undefined);
   }

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { readJsonBody } from "../../http/read-body";
 import { RouteError } from "../../http/route-error";
 import { checkLocalRequest, localGuardContext } from "./local-guard";
+import { CHANNEL_ID_HEADER } from "../../http/channel-protocol";
 import { STDIO_BRIDGE_PATH } from "../stdio-protocol";
 import type { StdioStartResponse } from "../stdio-protocol";
 import { getStdioSessions } from "./stdio-sessions";
@@ -68,15 +69,21 @@ function invalidBody(error: z.ZodError): RouteError<"stdio"> {
   return new RouteError("bad_request:stdio", `Invalid stdio server: ${issues.slice(0, 5).join("; ")}`);
 }
 
-/** Starts a session; 201 with its endpoint, or the JSON error (command not found, exited at start, too many). */
-export async function startStdioSession(body: StdioStartRequest): Promise<Response> {
+/**
+ * Starts a session; 201 with its endpoint, or the JSON error (command not found, exited at start,
+ * too many). `channel` is the page channel the request came by (CHANNEL_ID_HEADER), if any.
+ */
+export async function startStdioSession(body: StdioStartRequest, channel?: string): Promise<Response> {
   try {
-    const started = await getStdioSessions().start({
-      command: body.command,
-      args: body.args,
-      env: body.env,
-      ...(body.cwd === undefined ? {} : { cwd: body.cwd }),
-    });
+    const started = await getStdioSessions().start(
+      {
+        command: body.command,
+        args: body.args,
+        env: body.env,
+        ...(body.cwd === undefined ? {} : { cwd: body.cwd }),
+      },
+      channel,
+    );
     const payload: StdioStartResponse = { ...started, url: `${STDIO_BRIDGE_PATH}/${started.session}` };
     return Response.json(payload, { status: 201, headers: NO_STORE });
   } catch (error) {
@@ -91,6 +98,8 @@ export async function relayStdioRequest(sessionId: string, request: Request): Pr
     if (await registry.close(sessionId)) return Response.json({ closed: sessionId }, { headers: NO_STORE });
   } else {
     const session = registry.get(sessionId);
+    const channel = request.headers.get(CHANNEL_ID_HEADER);
+    if (session && channel) registry.adopt(sessionId, channel);
     // GET ?stderr: the child's recent stderr, for the server's view (not MCP traffic).
     if (session && request.method === "GET" && new URL(request.url).searchParams.has("stderr"))
       return Response.json({ stderr: session.stderr() }, { headers: NO_STORE });

@@ -21,7 +21,7 @@ import { describeExit } from "../stdio-errors";
 import { removeSecrets } from "../../secrets/patterns";
 
 /** Why a session ended. */
-export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" } | { kind: "exited"; error: RouteError };
+export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" | "page closed" } | { kind: "exited"; error: RouteError };
 
 /** Session settings. */
 export interface BridgeSessionOptions {
@@ -81,7 +81,7 @@ export class BridgeSession {
   }
 
   /** Ends the session and stops the child; resolves once the child is gone and the session unregistered. */
-  close(reason: "deleted" | "idle" | "shutdown"): Promise<ChildExit> {
+  close(reason: "deleted" | "idle" | "shutdown" | "page closed"): Promise<ChildExit> {
     this.closing ??= { kind: "closed", reason };
     this.stopped ??= this.child.stop(this.options.killGraceMs).then(async (exit) => {
       await this.finished;

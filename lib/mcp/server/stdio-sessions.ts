@@ -9,6 +9,7 @@
  */
 import "server-only";
 import { RouteError } from "../../http/route-error";
+import { positiveSetting } from "../../http/server/deployment";
 import { randomUUID } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -28,10 +29,22 @@ export interface StdioBridgeLimits {
   startupGraceMs: number;
   /** Time between SIGTERM and SIGKILL. */
   killGraceMs: number;
+  /** How long the sessions of a page whose channel closed wait for it to come back before they end. */
+  orphanGraceMs: number;
 }
 
-/** Defaults: 8 children, 10 min idle, 400 ms start-up watch, 2 s kill grace. */
-export const DEFAULT_STDIO_LIMITS: Readonly<StdioBridgeLimits> = { maxSessions: 8, idleMs: 10 * 60_000, startupGraceMs: 400, killGraceMs: 2_000 };
+/**
+ * Defaults: 32 children (a person's ten or so servers in a few tabs; CMP_STDIO_MAX_SESSIONS
+ * sets another), 10 min idle, 400 ms start-up watch, 2 s kill grace, 30 s for a page whose
+ * channel closed to come back before its servers end.
+ */
+export const DEFAULT_STDIO_LIMITS: Readonly<StdioBridgeLimits> = {
+  maxSessions: 32,
+  idleMs: 10 * 60_000,
+  startupGraceMs: 400,
+  killGraceMs: 2_000,
+  orphanGraceMs: 30_000,
+};
 
 /** What a successful start returns to the browser. */
 export interface StartedSession {
@@ -47,6 +60,9 @@ export class StdioSessionRegistry {
   limits: StdioBridgeLimits = { ...DEFAULT_STDIO_LIMITS };
   private readonly sessions = new Map<string, BridgeSession>();
   private readonly ended = new Map<string, RouteError>();
+  /** The page channel each session was started or last used through (docs/ARCHITECTURE.md, "The channel"). */
+  private readonly owners = new Map<string, string>();
+  private readonly orphanTimers = new Map<string, NodeJS.Timeout>();
   private starting = 0;
 
   /** Number of live sessions. */
@@ -59,8 +75,11 @@ export class StdioSessionRegistry {
     this.limits = { ...this.limits, ...limits };
   }
 
-  /** Spawns the command and opens a session for it; throws RouteError when it cannot start. */
-  async start(launch: StdioLaunch): Promise<StartedSession> {
+  /**
+   * Spawns the command and opens a session for it; throws RouteError when it cannot start.
+   * `owner` is the page channel it was started through, when it was.
+   */
+  async start(launch: StdioLaunch, owner?: string): Promise<StartedSession> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new RouteError("too_many:stdio", `At most ${this.limits.maxSessions} local stdio servers may run at once; disconnect one first`);
     }
@@ -86,6 +105,7 @@ export class StdioSessionRegistry {
         onEnd: (ended, end) => this.onEnd(ended, end),
       });
       this.sessions.set(id, session);
+      if (owner !== undefined) this.owners.set(id, owner);
       return { session: id, pid: child.pid };
     } finally {
       this.starting--;
@@ -95,6 +115,30 @@ export class StdioSessionRegistry {
   /** The live session with this id. */
   get(id: string): BridgeSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /** A request for session `id` came through channel `owner`: the session is that page's now, and stays. */
+  adopt(id: string, owner: string): void {
+    if (!this.sessions.has(id)) return;
+    this.owners.set(id, owner);
+    clearTimeout(this.orphanTimers.get(id));
+    this.orphanTimers.delete(id);
+  }
+
+  /**
+   * The channel `owner` closed (a tab closed, the page reloaded, the network dropped): its
+   * sessions end after the grace unless a request adopts them first (a page that reconnected).
+   */
+  release(owner: string): void {
+    for (const [id, held] of this.owners) {
+      if (held !== owner || this.orphanTimers.has(id)) continue;
+      const timer = setTimeout(() => {
+        this.orphanTimers.delete(id);
+        if (this.owners.get(id) === owner) void this.sessions.get(id)?.close("page closed");
+      }, this.limits.orphanGraceMs);
+      timer.unref();
+      this.orphanTimers.set(id, timer);
+    }
   }
 
   /** Why the session with this id ended, when it ended recently. */
@@ -122,6 +166,9 @@ export class StdioSessionRegistry {
 
   private onEnd(session: BridgeSession, end: SessionEnd): void {
     if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    this.owners.delete(session.id);
+    clearTimeout(this.orphanTimers.get(session.id));
+    this.orphanTimers.delete(session.id);
     const error =
       end.kind === "exited" ? end.error : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
     this.ended.set(session.id, error);
@@ -158,6 +205,8 @@ export function getStdioSessions(): StdioSessionRegistry {
   let registry = holder[REGISTRY_KEY];
   if (!registry) {
     const created = new StdioSessionRegistry();
+    const max = positiveSetting(process.env.CMP_STDIO_MAX_SESSIONS);
+    if (max !== undefined) created.configure({ maxSessions: Math.floor(max) });
     // 'exit' also runs after Next's own SIGINT/SIGTERM handlers call process.exit().
     process.once("exit", () => created.killAllNow());
     holder[REGISTRY_KEY] = created;

@@ -1,9 +1,10 @@
 /**
  * The page's model step: POST /api/chat (this app's own origin, so a browser-typed key goes
- * nowhere else) through the AI SDK's chat transport, which returns the route's UI message
+ * nowhere else; through the page's channel) through the AI SDK's chat transport, which returns the route's UI message
  * stream and throws the route's JSON error body on a refused request.
  */
 import { DefaultChatTransport, generateId } from "ai";
+import { appFetch } from "../../http/browser/app-channel";
 import type { ModelStep } from "../agent-loop";
 import type { ChatRequestExtras } from "../request-schema";
 import type { CodeModeUIMessage } from "../types";
@@ -13,13 +14,13 @@ export interface HttpModelStepOptions {
   /** Body fields of the next request (model, key, system prompt, mode, settings), read per request. */
   body: () => ChatRequestExtras;
   api?: string;
-  /** Tests hand the request to the route handler in-process. */
+  /** The page's channel by default; tests hand the request to the route handler in-process. */
   fetch?: typeof fetch;
 }
 
 /** A model step over HTTP; one chat id per step function (the route does not keep state by it). */
 export function httpModelStep({ body, api = "/api/chat", fetch }: HttpModelStepOptions): ModelStep {
-  const transport = new DefaultChatTransport<CodeModeUIMessage>({ api, body, ...(fetch ? { fetch } : {}) });
+  const transport = new DefaultChatTransport<CodeModeUIMessage>({ api, body, fetch: fetch ?? appFetch });
   const chatId = generateId();
   return ({ messages, abortSignal }) => transport.sendMessages({ chatId, messages, abortSignal, trigger: "submit-message", messageId: undefined });
 }

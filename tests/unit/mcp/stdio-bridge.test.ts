@@ -367,6 +367,22 @@ describe("stdio bridge lifecycle", () => {
     expect(late.body).toContain("closed (idle)");
   });
 
+  it("a page's servers end when its channel closes, unless a request from the page's new channel adopts them within the grace", async () => {
+    registry.configure({ orphanGraceMs: 200 });
+    const orphan = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-a");
+    const adopted = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-a");
+    const otherPage = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-b");
+    const plainHttp = await registry.start({ command: NODE, args: SLEEPER, env: {} });
+    registry.release("channel-a");
+    // The page reconnected and used one of its servers through its new channel.
+    await rawRequest(`${host.url}/api/mcp/stdio/${adopted.session}?stderr=1`, { headers: pageHeaders({ "x-cmp-channel": "channel-c" }) });
+    await expect.poll(() => alive(orphan.pid), { timeout: 5_000 }).toBe(false);
+    const late = await rawRequest(`${host.url}/api/mcp/stdio/${orphan.session}`, { method: "POST", headers: pageHeaders(), body: "{}" });
+    expect(late.body).toContain("closed (page closed)");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([adopted.pid, otherPage.pid, plainHttp.pid].map(alive)).toEqual([true, true, true]);
+  });
+
   it("kills every child at once on process exit (the exit hook)", async () => {
     const bridges = await Promise.all([0, 1].map(() => startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions())));
     registry.killAllNow();

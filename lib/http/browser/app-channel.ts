@@ -1,0 +1,18 @@
+/**
+ * The page's one channel to the app, made once on first use (docs/ARCHITECTURE.md, "The
+ * channel"). Everything in the page that talks to the app's API takes `appFetch`: the MCP
+ * connections (demo servers, the proxy, the stdio bridge), OAuth requests through the proxy,
+ * model steps, the runs feed. The status banner subscribes to `appChannel()`.
+ */
+import { createChannelClient, type ChannelClient, type ChannelFetch } from "./channel-client";
+
+let channel: ChannelClient | undefined;
+
+/** The page's channel (browser only: it needs `location`). */
+export function appChannel(): ChannelClient {
+  channel ??= createChannelClient({ origin: window.location.origin });
+  return channel;
+}
+
+/** A fetch that sends the app's API requests through the page's channel and everything else as usual. */
+export const appFetch: ChannelFetch = (input, init) => appChannel().fetch(input, init);
