@@ -68,6 +68,9 @@ export default defineConfig({
         CMP_LOCAL_TOKEN: process.env.E2E_LOCAL_TOKEN,
         CMP_CODEMODE_CONFIG: process.env.E2E_CODEMODE_CONFIG,
         CMP_CODEMODE_TOKEN: process.env.E2E_CODEMODE_TOKEN,
+        // The many-servers tests run four tabs of eight stdio servers each, while the servers of
+        // the test before are still in their grace after its page closed (stdio-sessions.ts).
+        CMP_STDIO_MAX_SESSIONS: "96",
       },
     },
     {

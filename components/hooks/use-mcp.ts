@@ -11,7 +11,7 @@ import { oauthFetch } from "@/lib/mcp/connection";
 import type { ConnectOptions } from "@/lib/mcp/connection";
 import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
-import { appFetch } from "@/lib/http/browser/app-channel";
+import { appChannel, appFetch } from "@/lib/http/browser/app-channel";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
@@ -115,7 +115,16 @@ export function useMcp(): UseMcpResult {
     // A server connected while its roots change hears about it.
     const unsubscribeRoots = roots.subscribe((id) => void manager.connection(id)?.notifyRootsChanged());
     void manager.connectAll();
+    // When the page's channel to the app is back after a drop, the servers it lost connect again.
+    const channel = appChannel();
+    let channelState = channel.getSnapshot().state;
+    const unsubscribeChannel = channel.subscribe(() => {
+      const next = channel.getSnapshot().state;
+      if (next === "open" && channelState === "reconnecting") void manager.reconnectLost();
+      channelState = next;
+    });
     return () => {
+      unsubscribeChannel();
       unsubscribeCookie();
       unsubscribeRoots();
       serverRequests.cancelAll();

@@ -142,6 +142,19 @@ export class ConnectionManager {
     return this.open(id, entry);
   }
 
+  /**
+   * Connects again every server whose connection dropped or whose connect could not get
+   * through (`disconnected`, `cors-or-network`): what the page does when its channel to the app
+   * is back (docs/ARCHITECTURE.md, "The channel"). A stdio server gets a new process then.
+   */
+  async reconnectLost(): Promise<void> {
+    const lost = [...this.entries.keys()].filter((id) => {
+      const status = this.status(id);
+      return status.state === "error" && (status.error.kind === "disconnected" || status.error.kind === "cors-or-network");
+    });
+    await Promise.all(lost.map((id) => this.reconnect(id)));
+  }
+
   /** Closes a server's connection; its status becomes idle. */
   async disconnect(id: string): Promise<void> {
     const entry = this.entries.get(id);

@@ -5,12 +5,15 @@
  * the browser's connections to the app: parallel calls ran one after another, an elicitation's
  * answer waited behind the call that asked for it, and the page hung.
  */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { startEverythingHttp, type EverythingHttp } from "../fixtures/mcp/everything";
-import { eightStdioServers, startNoCorsRelay } from "../fixtures/mcp/reference-servers";
+import { freePort } from "../fixtures/free-port";
+import { EV3_MARKER, eightStdioServers, startNoCorsRelay } from "../fixtures/mcp/reference-servers";
 
 const STDIO = eightStdioServers();
 const HTTP_NAMES = ["web1", "web2", "web3", "nocors"];
@@ -28,25 +31,56 @@ test.afterAll(async () => {
   await Promise.all(everything.map((server) => server.close()));
 });
 
-/** Imports the mcp.json of twelve servers as a person does, starts the stdio ones, and waits for all to connect. */
-async function openWithManyServers(page: Page): Promise<{ playground: PlaygroundPage; servers: ServersPanel }> {
-  const playground = new PlaygroundPage(page);
+/** Imports an mcp.json as a person does and starts its stdio servers (imported switched off). */
+async function importConfig(page: Page, mcpServers: Record<string, unknown>): Promise<void> {
   const servers = new ServersPanel(page);
-  await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
-  await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
   await servers.openServersTab();
   await servers.root
     .getByRole("button", { name: /Import/ })
     .first()
     .click();
   const dialog = page.getByRole("dialog", { name: "Import and export servers" });
-  const mcpServers = { ...STDIO, ...Object.fromEntries(HTTP_NAMES.map((name) => [name, { type: "http", url: httpUrls[name] }])) };
   await dialog.getByRole("textbox", { name: "Config to import" }).fill(JSON.stringify({ mcpServers }));
   await dialog.getByRole("button", { name: "Import", exact: true }).click();
-  for (const name of Object.keys(STDIO)) await dialog.getByRole("button", { name: `Start ${name}` }).click();
+  for (const [name, entry] of Object.entries(mcpServers)) {
+    if ((entry as { command?: string }).command) await dialog.getByRole("button", { name: `Start ${name}` }).click();
+  }
   await dialog.getByRole("button", { name: "Close" }).click();
+}
+
+/** Imports the mcp.json of twelve servers, starts the stdio ones, and waits for all to connect. */
+async function openWithManyServers(page: Page): Promise<{ playground: PlaygroundPage; servers: ServersPanel }> {
+  const playground = new PlaygroundPage(page);
+  const servers = new ServersPanel(page);
+  await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+  await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+  await importConfig(page, { ...STDIO, ...Object.fromEntries(HTTP_NAMES.map((name) => [name, { type: "http", url: httpUrls[name] }])) });
   await servers.expectConnected(...Object.keys(STDIO), ...HTTP_NAMES, "lab");
   return { playground, servers };
+}
+
+/** Another instance of the app, served as `npm start` serves it (the build the suite made), to stop and start. */
+async function startApp(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), "--port", String(port)], {
+    env: { ...process.env, CMP_LOCAL_TOKEN: process.env.E2E_LOCAL_TOKEN, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("is ready")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready: ${out}`)));
+  });
+  return child;
+}
+
+async function stopApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
 }
 
 const PARALLEL_PROGRAM = `const t0 = Date.now();
@@ -122,5 +156,113 @@ return { asked, sampled };`);
     await page.reload();
     await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready", { timeout: 10_000 });
     await new ServersPanel(page).expectConnected(...Object.keys(STDIO), ...HTTP_NAMES);
+  });
+
+  test("four tabs with these servers each run a parallel program at the same time", async ({ page, context }) => {
+    await openWithManyServers(page);
+    const others = await Promise.all([1, 2, 3].map(() => context.newPage()));
+    const pages = [page, ...others];
+    for (const other of others) {
+      await other.goto("/");
+      await expect(other.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+      await new ServersPanel(other).expectConnected(...Object.keys(STDIO), ...HTTP_NAMES, "lab");
+    }
+    const playgrounds = pages.map((p) => new PlaygroundPage(p));
+    for (const playground of playgrounds) await playground.setCode(PARALLEL_PROGRAM);
+    await Promise.all(playgrounds.map((playground) => playground.runWithShortcut()));
+    for (const playground of playgrounds) {
+      await expect(playground.status).toHaveText("ok", { timeout: 30_000 });
+      const value = (await playground.valueJson()) as { calls: number; ms: number };
+      expect(value.calls).toBe(8);
+      // Not one round after another: calls queued behind each other end at 4 s, 6 s…
+      expect(value.ms).toBeLessThan(4_000);
+    }
+  });
+
+  test("fifty servers connected at once in one page, every one answering in one program", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await openWithManyServers(page);
+    const aliases = Array.from({ length: 34 }, (_, i) => `lab${String(i + 1).padStart(2, "0")}`);
+    const origin = new URL(page.url()).origin;
+    await importConfig(page, Object.fromEntries(aliases.map((name) => [name, { type: "http", url: `${origin}/api/demo-mcp/lab` }])));
+    const servers = new ServersPanel(page);
+    await servers.expectConnected(...aliases);
+    // 8 stdio + 4 HTTP + 34 aliases + the 4 demo servers.
+    await expect(servers.root.getByRole("listitem", { name: /^Server / })).toHaveCount(50);
+    await playground.setCode(`const names = [${aliases.join(", ")}];
+const echoes = await Promise.all(names.map((ns, i) => ns.echo({ message: "hi " + i })));
+const graphs = await Promise.all([mem1, mem2].map((ns) => ns.read_graph({})));
+return { echoes: echoes.length, graphs: graphs.length };`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 30_000 });
+    expect(await playground.valueJson()).toEqual({ echoes: 34, graphs: 2 });
+  });
+
+  test("a stdio server killed mid-call fails that call clearly and leaves the others alone; a flooding server does not hold up another's answer", async ({
+    page,
+  }) => {
+    const { playground } = await openWithManyServers(page);
+    await playground.setCode(`const [killed, other] = await Promise.allSettled([
+  ev3.trigger_long_running_operation({ duration: 20, steps: 4 }),
+  ev1.trigger_long_running_operation({ duration: 3, steps: 3 }),
+]);
+return { killed: killed.status, reason: killed.status === "rejected" ? killed.reason.message : "", other: other.status };`);
+    await playground.runWithShortcut();
+    await page.waitForTimeout(1_000);
+    // The newest process with ev3's marker is this page's.
+    execFileSync("pkill", ["-KILL", "-n", "-f", EV3_MARKER]);
+    await expect(playground.status).toHaveText("ok", { timeout: 15_000 });
+    const value = (await playground.valueJson()) as { killed: string; reason: string; other: string };
+    expect(value).toMatchObject({ killed: "rejected", other: "fulfilled" });
+    expect(value.reason).toMatch(/exited|killed|signal|closed/i);
+    await playground.setCode(`return await lab.echo({ message: "still here" });`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+
+    await importConfig(page, { flood: { command: process.execPath, args: ["--import", "tsx", path.resolve("tests/fixtures/mcp/flood-server.ts")] } });
+    await new ServersPanel(page).expectConnected("flood");
+    await playground.setCode(`let floodDone = false;
+const flooding = flood.flood({ mb: 40 }).then((r) => { floodDone = true; return r; });
+await new Promise((resolve) => setTimeout(resolve, 50));
+const echoes = await Promise.all([lab.echo({ message: "a" }), ev1.echo({ message: "b" }), web1.echo({ message: "c" })]);
+const answeredDuringFlood = !floodDone;
+const flooded = await flooding;
+return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages };`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 60_000 });
+    expect(await playground.valueJson()).toMatchObject({ answeredDuringFlood: true, echoes: 3 });
+  });
+
+  test("the app stopped and started mid-run: the page says so, reconnects by itself, and the next run works", async ({ page }) => {
+    const port = await freePort();
+    let app = await startApp(port);
+    try {
+      const playground = new PlaygroundPage(page);
+      await page.goto(`http://127.0.0.1:${port}/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+      await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+      await importConfig(page, { mem: STDIO.mem1 });
+      await new ServersPanel(page).expectConnected("lab", "mem");
+      await playground.setCode(`return await lab.sleep({ ms: 10000 });`);
+      await playground.runWithShortcut();
+      await page.waitForTimeout(500);
+      await stopApp(app);
+      const banner = page.getByRole("alert").filter({ hasText: "Disconnected from the app" });
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText(/Trying again in \d+ s|Reconnecting/);
+      // The call in flight fails at once with words, not a hang until its timeout.
+      await expect(playground.status).toHaveText("tool", { timeout: 5_000 });
+      await expect(playground.error).toContainText("connection to the app was lost");
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.screenshot({ path: "test-results/channel-down-1280.png" });
+      app = await startApp(port);
+      await expect(banner).toHaveCount(0, { timeout: 15_000 });
+      // The servers it lost connect again by themselves; the stdio one in a new process.
+      await new ServersPanel(page).expectConnected("lab", "mem");
+      await playground.setCode(`return [await lab.echo({ message: "back" }), await mem.read_graph({})];`);
+      await playground.runWithShortcut();
+      await expect(playground.status).toHaveText("ok");
+    } finally {
+      await stopApp(app);
+    }
   });
 });

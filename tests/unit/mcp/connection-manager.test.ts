@@ -114,6 +114,24 @@ describe("ConnectionManager with a fake connector", () => {
     expect((await manager.connect("one")).state).toBe("connected");
   });
 
+  it("reconnectLost connects again the servers that lost their connection or could not get through, and leaves the others", async () => {
+    const { registry, manager, fake } = setup(false);
+    registry.add({ name: "auth", transport: "streamable-http", url: "https://auth.example/mcp" });
+    registry.add({ name: "net", transport: "streamable-http", url: "https://net.example/mcp" });
+    const idOf = (name: string) => registry.snapshot().find((s) => s.name === name)?.id ?? "";
+    fake.fail(new ConnectionError("disconnected", "dropped"));
+    await manager.connect(idOf("one"));
+    fake.fail(new ConnectionError("unauthorized", "wants credentials"));
+    await manager.connect(idOf("auth"));
+    fake.fail(new ConnectionError("cors-or-network", "no network"));
+    await manager.connect(idOf("net"));
+    fake.fail(undefined);
+    await manager.reconnectLost();
+    expect(manager.status(idOf("one")).state).toBe("connected");
+    expect(manager.status(idOf("net")).state).toBe("connected");
+    expect(manager.status(idOf("auth"))).toMatchObject({ state: "error", error: { kind: "unauthorized" } });
+  });
+
   it("closes removed and disabled servers, and connects added and re-enabled ones", async () => {
     const { registry, manager, fake } = setup();
     await manager.connectAll();
