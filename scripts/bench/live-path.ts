@@ -18,7 +18,7 @@ const LOADS = 5;
 const RUNS = 5;
 
 /** Records, in the page, when the sandbox is ready, the longest frames, and when texts change. */
-const PROBE = `(() => {
+export const PROBE = `(() => {
   const probe = (window.__probe = { readyAt: undefined, frames: [], marks: [] });
   new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.frames.push({ at: e.startTime, ms: e.duration }); })
     .observe({ type: "long-animation-frame", buffered: true });
@@ -39,17 +39,17 @@ interface Probe {
 }
 
 /** Resolves, in the page, once `condition` (an expression) holds; checked on every DOM change. */
-const until = (condition: string, timeoutMs: number) => `new Promise((resolve, reject) => {
+export const until = (condition: string, timeoutMs: number) => `new Promise((resolve, reject) => {
   const check = () => { try { return ${condition}; } catch { return false; } };
   if (check()) return resolve(true);
   const timer = setTimeout(() => { observer.disconnect(); reject(new Error("timed out waiting for: " + ${JSON.stringify(condition)})); }, ${timeoutMs});
   const observer = new MutationObserver(() => { if (check()) { clearTimeout(timer); observer.disconnect(); resolve(true); } });
   observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 })`;
-const READY = `document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`;
+export const READY = `document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`;
 
 /** A fresh page of the bare browser with the probe, navigated to `url` and "sandbox ready". */
-async function openReady(browser: BareBrowser, url: string): Promise<BarePage> {
+export async function openReady(browser: BareBrowser, url: string): Promise<BarePage> {
   const page = await browser.newPage();
   await page.addInitScript(PROBE);
   await page.navigate(url);
@@ -95,8 +95,9 @@ async function pageReady(browser: Browser, url: string): Promise<{ readyMs: numb
 }
 
 /** Replaces the editor's text with `code` (one line) as a person would, and runs it with Ctrl+Enter. */
-async function typeAndRun(page: BarePage, code: string): Promise<void> {
-  await page.click('[aria-label="Editor"] .monaco-editor .view-lines');
+export async function typeAndRun(page: BarePage, code: string): Promise<void> {
+  // The editor's visible area: after a long line, the centre of .view-lines lies off screen.
+  await page.click('[aria-label="Editor"] .monaco-editor .overflow-guard');
   await page.pressWithCtrl("a");
   await page.insertText(code);
   await page.evaluate(
@@ -119,7 +120,7 @@ interface LiveRun {
   timelineLagMs: number;
 }
 
-const STATUS = `document.querySelector('[data-testid="run-status"]')?.textContent ?? ""`;
+export const STATUS = `document.querySelector('[data-testid="run-status"]')?.textContent ?? ""`;
 const SUMMARY = `document.querySelector('[aria-label="Timeline summary"]')?.textContent ?? ""`;
 
 /** Runs `code` in the page and reads the run's wall time, the worst frame and the timeline's lag behind the run's end. */
@@ -147,7 +148,7 @@ async function liveRun(page: BarePage, code: string, calls: number): Promise<Liv
  * 10 in flight, made with bare fetch from the page (no SDK, no sandbox, no React). A string, so
  * the bundler's helpers never reach the page.
  */
-const RAW_FETCH = `(async () => {
+export const RAW_FETCH = `(async () => {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } });
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
   const start = performance.now();
@@ -163,7 +164,7 @@ const RAW_FETCH = `(async () => {
 })()`;
 
 /** The floor under one sequential call: 100 awaited bare fetches of the same tools/call, per request. */
-const RAW_SEQUENTIAL = `(async () => {
+export const RAW_SEQUENTIAL = `(async () => {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: "m" } } });
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
   const start = performance.now();

@@ -24,7 +24,7 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
 }
 
 /** Builds the app and serves the production build on a free loopback port (or BENCH_URL's app). */
-export async function startServer(): Promise<{ url: string; stop: () => void }> {
+export async function startServer(): Promise<{ url: string; stop: () => void; pid?: number }> {
   if (process.env.BENCH_URL) return { url: process.env.BENCH_URL, stop: () => undefined };
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const build = spawnSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
@@ -41,7 +41,7 @@ export async function startServer(): Promise<{ url: string; stop: () => void }> 
     stop();
     throw error;
   }
-  return { url, stop };
+  return { url, stop, ...(child.pid ? { pid: child.pid } : {}) };
 }
 
 /** Sandbox figures measured in headless Chromium against the production build. */

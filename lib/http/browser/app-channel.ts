@@ -8,9 +8,12 @@ import { createChannelClient, type ChannelClient, type ChannelFetch } from "./ch
 
 let channel: ChannelClient | undefined;
 
-/** The page's channel (browser only: it needs `location`). */
+/**
+ * The page's channel (browser only: it needs `location`). `?channel=off` in the page's address
+ * switches it off: every request is a plain fetch, to compare the two paths or rule it out.
+ */
 export function appChannel(): ChannelClient {
-  channel ??= createChannelClient({ origin: window.location.origin });
+  channel ??= createChannelClient({ origin: window.location.origin, disabled: new URLSearchParams(window.location.search).get("channel") === "off" });
   return channel;
 }
 

@@ -71,6 +71,8 @@ export interface ChannelClientOptions {
   deadAfterMs?: number;
   /** @defaultValue 10 000 */
   maxBackoffMs?: number;
+  /** No channel at all: every request is a plain fetch (`?channel=off`, to compare or to rule the channel out). */
+  disabled?: boolean;
 }
 
 /** The page's channel to the app. */
@@ -143,7 +145,9 @@ export function createChannelClient(options: ChannelClientOptions): ChannelClien
   let lastFrameAt = 0;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let status: ChannelStatus = { state: "connecting", attempt: 0, streams: 0 };
+  let status: ChannelStatus = options.disabled
+    ? { state: "unavailable", attempt: 0, streams: 0, message: "The channel is switched off (?channel=off); the page uses plain HTTP requests." }
+    : { state: "connecting", attempt: 0, streams: 0 };
   const pending = new Map<number, Pending>();
   const waiting = new Set<{ go: () => void; fail: (error: Error) => void }>();
   const listeners = new Set<() => void>();
@@ -384,7 +388,7 @@ export function createChannelClient(options: ChannelClientOptions): ChannelClien
     },
     getSnapshot: () => status,
     reconnectNow() {
-      if (status.state === "open") return;
+      if (status.state === "open" || options.disabled) return;
       connect();
     },
     close() {

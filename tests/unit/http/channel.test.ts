@@ -235,6 +235,19 @@ describe("the channel, page to app", () => {
     expect(await (await client.fetch(`${origin}/api/mcp/proxy`, { method: "POST", body: "x" })).text()).toBe("plain");
     expect(client.getSnapshot().state).toBe("unavailable");
     expect(plain).toHaveLength(3);
+    // Switched off (`?channel=off`): plain HTTP from the start, no socket at all.
+    let sockets = 0;
+    const off = createChannelClient({
+      origin,
+      fallbackFetch,
+      disabled: true,
+      openSocket: () => (sockets++, new WebSocket("ws://127.0.0.1:9") as unknown as SocketLike),
+    });
+    cleanups.push(() => off.close());
+    expect(await (await off.fetch(`${origin}/api/mcp/proxy`, { method: "POST", body: "x" })).text()).toBe("plain");
+    off.reconnectNow();
+    expect(sockets).toBe(0);
+    expect(off.getSnapshot()).toMatchObject({ state: "unavailable", message: expect.stringContaining("switched off") });
   });
 });
 
