@@ -3,15 +3,13 @@
 // for scripts/serve.mjs: lib/mcp/node/demo-listener.ts (the demo MCP servers' direct path) and
 // lib/channel/node/channel-listener.ts (the page's channel, docs/ARCHITECTURE.md "The channel").
 // Runs after `next build` (part of `npm run build`); self-contained ES modules sharing their
-// common code in chunks, so serve.mjs stays plain JavaScript.
+// common code in chunks, so serve.mjs stays plain JavaScript. scripts/dev.mjs bundles the
+// channel with the same options (`serverBundle`) and rebuilds it while its files change.
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
-await build({
-  entryPoints: { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" },
-  outdir: ".next/cmp",
-  outExtension: { ".js": ".mjs" },
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
+/** esbuild options for server modules loaded by plain JavaScript: Node, ESM, `server-only` as under Next's server bundler. */
+export const serverBundle = {
   bundle: true,
   platform: "node",
   format: "esm",
@@ -22,4 +20,15 @@ await build({
   banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
   logLevel: "warning",
   legalComments: "none",
-});
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await build({
+    ...serverBundle,
+    entryPoints: { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" },
+    outdir: ".next/cmp",
+    outExtension: { ".js": ".mjs" },
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+  });
+}

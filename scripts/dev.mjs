@@ -1,23 +1,97 @@
 #!/usr/bin/env node
-// `npm run dev`: builds the sandbox worker (scripts/build-worker.mjs), keeps rebuilding it while
-// its files change, and runs `next dev` with any arguments given. Stopping one stops the other.
+// `npm run dev [-- -p PORT] [-- -H HOST]`: the dev server with hot reload, and the page's channel.
+// - Builds the sandbox worker (scripts/build-worker.mjs) and keeps rebuilding it while its files
+//   change (a child process).
+// - Serves Next in dev mode (Turbopack) from a server of its own, as scripts/serve.mjs serves the
+//   production build, so that /api/channel (docs/ARCHITECTURE.md, "The channel") exists in dev
+//   too; other upgrades (Next's hot reload) go to Next. The channel's code
+//   (lib/channel/node/channel-listener.ts) is bundled into .next/cmp-dev/ and rebuilt while its
+//   files change; new channels use the newest build (reload the page).
+// - Makes the stdio bridge's token as serve.mjs does (CMP_LOCAL_TOKEN when set to 32+ characters)
+//   and prints the link with it, on loopback only.
+// Stopping it stops the worker's watcher.
 import { spawn, spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { context } from "esbuild";
+import next from "next";
+import { serverBundle } from "./build-server.mjs";
+
+const { values } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
+  strict: true,
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const host = values.hostname ?? process.env.HOST ?? "127.0.0.1";
+const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
+const local = loopback && !/^hosted$/i.test(process.env.CMP_MODE?.trim() ?? "");
+const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
+const token = given.length >= 32 ? given : randomBytes(32).toString("base64url");
+process.env.CMP_LOCAL_TOKEN = local ? token : "";
+process.env.CMP_LISTEN_HOST = host;
 
 const first = spawnSync(process.execPath, ["scripts/build-worker.mjs"], { stdio: "inherit" });
 if (first.status !== 0) process.exit(first.status ?? 1);
-
 const watcher = spawn(process.execPath, ["scripts/build-worker.mjs", "--watch"], { stdio: "inherit" });
-const next = spawn(process.execPath, [createRequire(import.meta.url).resolve("next/dist/bin/next"), "dev", ...process.argv.slice(2)], { stdio: "inherit" });
+
+// The channel, rebuilt while its files change; each build is imported afresh.
+const outfile = path.resolve(".next/cmp-dev/channel-listener.mjs");
+let channel;
+let version = 0;
+const channelBuild = await context({
+  ...serverBundle,
+  entryPoints: ["lib/channel/node/channel-listener.ts"],
+  outfile,
+  plugins: [
+    {
+      name: "load-channel",
+      setup: (build) =>
+        build.onEnd(async (result) => {
+          if (result.errors.length > 0) return;
+          const module = await import(`${pathToFileURL(outfile).href}?v=${++version}`);
+          channel = module.appChannel();
+          if (version > 1) console.log("channel rebuilt: new channels use it (reload the page)");
+        }),
+    },
+  ],
+});
+await channelBuild.rebuild();
+await channelBuild.watch();
+
+const app = next({ dev: true, turbopack: true, hostname: host, port, dir: process.cwd() });
+await app.prepare();
+const handle = app.getRequestHandler();
+const nextUpgrade = app.getUpgradeHandler();
+
+const server = http.createServer((request, response) => void handle(request, response));
+server.on("upgrade", (request, socket, head) => {
+  if (channel?.handleUpgrade(request, socket, head)) return;
+  void nextUpgrade(request, socket, head);
+});
+server.listen(port, host, () => {
+  const link = `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
+  console.log(
+    local
+      ? `Dev server ready: ${link}#cmp-token=${token}\n  Open this link: its #cmp-token lets the page start local stdio MCP servers.`
+      : `Dev server ready on ${link} (hosted mode: no stdio bridge).`,
+  );
+});
 
 let ending = false;
 const end = (code) => {
   if (ending) return;
   ending = true;
   watcher.kill();
-  next.kill();
+  void channelBuild.dispose();
+  channel?.close();
+  server.close();
+  server.closeAllConnections?.();
+  void app.close?.();
   process.exitCode = code;
+  setTimeout(() => process.exit(code), 2_000).unref();
 };
 watcher.on("exit", (code) => end(code ?? 1));
-next.on("exit", (code) => end(code ?? 0));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => end(0));

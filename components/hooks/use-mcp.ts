@@ -13,6 +13,8 @@ import { adoptLocalToken } from "@/lib/mcp/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/connect-origins";
 import { appChannel, appFetch } from "@/lib/http/browser/app-channel";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
+import { capPerOrigin } from "@/lib/mcp/origin-cap";
+import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
 import { ServerLogStore } from "@/lib/mcp/server-logs";
@@ -83,11 +85,14 @@ export function useMcp(): UseMcpResult {
     };
     keepCookie();
     const unsubscribeCookie = registry.subscribe(keepCookie);
+    // The app's own routes (demo servers, proxy, stdio bridge) go through the page's one channel;
+    // past two requests at once to another origin, the rest go through the proxy on it too.
+    const toApp = withoutDemoGetStream(appFetch, window.location.origin);
+    const viaProxy = createProxyFetch({ proxyUrl: new URL("/api/mcp/proxy", window.location.origin), fetch: toApp });
     const connectOptions: ConnectOptions = {
       baseUrl: window.location.origin,
       proxyUrl: "/api/mcp/proxy",
-      // The app's own routes (demo servers, proxy, stdio bridge) go through the page's one channel.
-      fetch: withoutDemoGetStream(appFetch, window.location.origin),
+      fetch: capPerOrigin(toApp, viaProxy, { max: 2, appOrigin: window.location.origin }),
       canConnectDirect: (origin) => direct.has(origin),
     };
     const oauth = new BrowserOAuth(browserStorageOrNone(), window.location.origin, oauthFetch(connectOptions));
