@@ -168,7 +168,7 @@ export async function benchChannel(): Promise<BenchRow[]> {
         return `${median(plainTwelveWall).toFixed(0)} ms`;
       },
       (error: unknown) =>
-        error instanceof Error && error.message.startsWith("timed out") ? "did not get all 16 servers connected within 90 s" : String(error),
+        error instanceof Error && error.message.includes("timed out") ? "did not get all 16 servers connected within 90 s" : String(error),
     );
     await twelvePage.close();
 
