@@ -41,6 +41,8 @@ const watcher = spawn(process.execPath, ["scripts/build-worker.mjs", "--watch"],
 const outfile = path.resolve(".next/cmp-dev/channel-listener.mjs");
 let channel;
 let version = 0;
+let firstBuilt;
+const firstBuild = new Promise((resolve) => (firstBuilt = resolve));
 const channelBuild = await context({
   ...serverBundle,
   entryPoints: ["lib/channel/node/channel-listener.ts"],
@@ -50,16 +52,18 @@ const channelBuild = await context({
       name: "load-channel",
       setup: (build) =>
         build.onEnd(async (result) => {
-          if (result.errors.length > 0) return;
-          const module = await import(`${pathToFileURL(outfile).href}?v=${++version}`);
-          channel = module.appChannel();
-          if (version > 1) console.log("channel rebuilt: new channels use it (reload the page)");
+          if (result.errors.length === 0) {
+            const module = await import(`${pathToFileURL(outfile).href}?v=${++version}`);
+            channel = module.appChannel();
+            if (version > 1) console.log("channel rebuilt: new channels use it (reload the page)");
+          }
+          firstBuilt();
         }),
     },
   ],
 });
-await channelBuild.rebuild();
 await channelBuild.watch();
+await firstBuild;
 
 const app = next({ dev: true, turbopack: true, hostname: host, port, dir: process.cwd() });
 await app.prepare();

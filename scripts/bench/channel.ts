@@ -167,8 +167,7 @@ export async function benchChannel(): Promise<BenchRow[]> {
         await page.close();
         return `${median(plainTwelveWall).toFixed(0)} ms`;
       },
-      (error: unknown) =>
-        error instanceof Error && error.message.includes("timed out") ? "did not get all 16 servers connected within 90 s" : String(error),
+      (error: unknown) => (error instanceof Error && error.message.includes("timed out") ? "did not get all 16 servers connected within 90 s" : String(error)),
     );
     await twelvePage.close();
 
