@@ -68,7 +68,7 @@ export function checkProxyTarget(url: string | URL, options: ProxyGuardOptions =
   try {
     parsed = typeof url === "string" ? new URL(url) : url;
   } catch {
-    return { ok: false, reason: `"${String(url)}" is not a valid absolute URL` };
+    return { ok: false, reason: "the target is not a valid absolute URL" };
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     return { ok: false, reason: `only http and https targets are proxied, not ${parsed.protocol.replace(/:$/, "")}` };

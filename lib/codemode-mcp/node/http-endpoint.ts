@@ -38,6 +38,16 @@ function jsonError(status: number, message: string, headers: Record<string, stri
   });
 }
 
+/** The 401 for a request without the operator's bearer token, or undefined when it carries it. */
+export function bearerRefusal(request: Request, token: string): Response | undefined {
+  const auth = request.headers.get("authorization") ?? "";
+  const presented = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? "";
+  if (secretsEqual(presented, token)) return undefined;
+  return jsonError(401, "This code-mode MCP endpoint needs the operator's bearer token (Authorization: Bearer <CMP_CODEMODE_TOKEN>)", {
+    "www-authenticate": 'Bearer realm="code-mode-playground"',
+  });
+}
+
 export class CodeModeHttpEndpoint {
   private readonly sessions = new Map<string, Session>();
   private readonly maxSessions: number;
@@ -55,13 +65,8 @@ export class CodeModeHttpEndpoint {
   }
 
   async handle(request: Request): Promise<Response> {
-    const auth = request.headers.get("authorization") ?? "";
-    const presented = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? "";
-    if (!secretsEqual(presented, this.options.token)) {
-      return jsonError(401, "This code-mode MCP endpoint needs the operator's bearer token (Authorization: Bearer <CMP_CODEMODE_TOKEN>)", {
-        "www-authenticate": 'Bearer realm="code-mode-playground"',
-      });
-    }
+    const refusal = bearerRefusal(request, this.options.token);
+    if (refusal) return refusal;
     this.expireIdle();
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {

@@ -13,7 +13,7 @@ import { readJsonBody } from "../../http/read-body";
 import { runRecordSchema } from "../../timeline/run-file-schema";
 import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
 import { createCodeModeMcpServer } from "../mcp-server";
-import { CodeModeHttpEndpoint } from "../node/http-endpoint";
+import { bearerRefusal, CodeModeHttpEndpoint } from "../node/http-endpoint";
 import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "../node/open";
 import { RunFeed } from "../run-feed";
 
@@ -51,6 +51,9 @@ export function codeModeSettings(env: Env): { ok: true; configPath: string; toke
 export async function handleCodeModeMcp(request: Request, env: Env = process.env): Promise<Response> {
   const settings = codeModeSettings(env);
   if (!settings.ok) throw new RouteError("not_found:codemode", settings.reason);
+  // The token first: a stranger must not make the app read its config or start a server.
+  const refusal = bearerRefusal(request, settings.token);
+  if (refusal) return refusal;
   const s = state();
   s.opening ??= (async () => {
     const config = await readCodeModeConfig(settings.configPath);
@@ -61,9 +64,15 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
   try {
     ({ endpoint } = await s.opening);
   } catch (error) {
-    // Try again on the next request: the operator may fix the file or start a server.
+    // Try again on the next request: the operator may fix the file or start a server. The
+    // reason names the config's path and quotes servers' stderr (env values, URLs with
+    // passwords): it goes to the operator's log, never to the caller.
     s.opening = undefined;
-    throw new RouteError("unavailable:codemode", `The code-mode MCP endpoint could not start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`code-mode MCP endpoint: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RouteError(
+      "unavailable:codemode",
+      "The code-mode MCP endpoint could not start its servers; the app's log says why. It tries again on the next request.",
+    );
   }
   return endpoint.handle(request);
 }

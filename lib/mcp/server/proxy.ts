@@ -106,14 +106,18 @@ async function forward(request: Request, options: ProxyOptions): Promise<Respons
   const target = request.headers.get(TARGET_HEADER);
   if (!target) throw new RouteError("bad_request:proxy", `Missing the ${TARGET_HEADER} header (the MCP server URL)`);
   const verdict = checkProxyTarget(target, options);
-  if (!verdict.ok) throw new RouteError("refused:proxy", `Refused to proxy to ${target}: ${verdict.reason}`);
+  if (!verdict.ok) throw new RouteError("refused:proxy", `Refused to proxy to ${describeTarget(target)}: ${verdict.reason}`);
 
   const upstream = await sendUpstream(new URL(target), request, options);
   const status = upstream.statusCode ?? 502;
   if (status >= 300 && status < 400 && upstream.headers.location) {
     upstream.destroy();
-    const location = new URL(upstream.headers.location, target).href;
-    throw new RouteError("unreachable:proxy", `${target} redirected (${status}) to ${location}; register that URL instead`, { cause: "redirect" });
+    // Where it points, without its query: the person needs the path to register the right URL.
+    const moved = new URL(upstream.headers.location, target);
+    const location = `${moved.origin}${moved.pathname}`;
+    throw new RouteError("unreachable:proxy", `${describeTarget(target)} redirected (${status}) to ${location}; register the URL it redirects to instead`, {
+      cause: "redirect",
+    });
   }
   const headers = buildDownstreamHeaders(upstream.headers);
   if (status === 204 || status === 304) {
@@ -211,15 +215,27 @@ function codedError(message: string, code: string): Error {
 const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "EAI_NODATA"]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
 
+/**
+ * A target as errors name it: its origin only. A URL's path and query may carry a key
+ * (`/mcp?api_key=…`), and errors never quote request data that may hold a secret.
+ */
+export function describeTarget(target: string): string {
+  try {
+    return new URL(target).origin;
+  } catch {
+    return "the target URL";
+  }
+}
+
 /** Maps a Node network error to the proxy's error family, naming the cause. */
 export function toRouteError(error: unknown, target: string): RouteError {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const c = typeof code === "string" ? code : "";
-  if (c === GUARD_REFUSED_CODE) return new RouteError("refused:proxy", `Refused to proxy to ${target}: ${message}`);
+  if (c === GUARD_REFUSED_CODE) return new RouteError("refused:proxy", `Refused to proxy to ${describeTarget(target)}: ${message}`);
   if (c === TOO_LARGE_CODE) return new RouteError("too_large:proxy", `Request too large: ${message}`);
   const unreachable = (cause: UnreachableCause, what: string) =>
-    new RouteError("unreachable:proxy", `Could not reach ${target}: ${what} (${c || message})`, { cause });
+    new RouteError("unreachable:proxy", `Could not reach ${describeTarget(target)}: ${what} (${c || message})`, { cause });
   if (DNS_CODES.has(c)) return unreachable("dns", "the host name did not resolve");
   if (c === "ECONNREFUSED") return unreachable("refused", "the connection was refused");
   if (c === "ECONNRESET" || c === "EPIPE") return unreachable("reset", "the connection was reset");

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET, POST } from "@/app/api/mcp/proxy/route";
 import { resetProxyLimiters } from "@/lib/mcp/server/proxy-limits";
+import { toRouteError } from "@/lib/mcp/server/proxy";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -55,7 +56,7 @@ describe("POST /api/mcp/proxy bodies", () => {
     // The form passes the guard and reaches the proxy, which refuses the private target in hosted mode.
     const form = await post("application/x-www-form-urlencoded", "http://127.0.0.1");
     expect([form.status, await code(form)]).toEqual([403, "refused:proxy"]);
-    expect(await message(form)).toMatch(/^Refused to proxy to http:\/\/10\.0\.0\.1\/token/);
+    expect(await message(form)).toMatch(/^Refused to proxy to http:\/\/10\.0\.0\.1: /);
     const plain = await post("text/plain", "http://127.0.0.1");
     expect([plain.status, await code(plain)]).toEqual([415, "unsupported_media_type:proxy"]);
     const forged = await post("application/x-www-form-urlencoded", "http://evil.example");
@@ -63,5 +64,23 @@ describe("POST /api/mcp/proxy bodies", () => {
     expect(await message(forged)).toMatch(/only the playground's own page/);
     const noOrigin = await post("application/x-www-form-urlencoded", undefined);
     expect(await message(noOrigin)).toMatch(/no Origin header/);
+  });
+});
+
+describe("the proxy's errors name the target by its origin only", () => {
+  const SECRET = "sk-SECRET-123";
+  const get = (target: string) => GET(new Request("http://127.0.0.1/api/mcp/proxy", { headers: { "x-mcp-target": target } }), undefined);
+  const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
+
+  it("a refused target (hosted, private address), an unreachable one and a malformed one quote no path, query or credentials", async () => {
+    vi.stubEnv("CMP_MODE", "hosted");
+    resetProxyLimiters();
+    const refused = await errorOf(await get(`http://10.0.0.1/mcp?api_key=${SECRET}`));
+    expect(refused).toMatchObject({ code: "refused:proxy", message: expect.stringMatching(/^Refused to proxy to http:\/\/10\.0\.0\.1: /) });
+    const refusedError = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    const unreachable = toRouteError(refusedError, `http://127.0.0.1:9/v1/${SECRET}/mcp?api_key=${SECRET}`);
+    expect(unreachable).toMatchObject({ code: "unreachable:proxy", message: expect.stringMatching(/^Could not reach http:\/\/127\.0\.0\.1:9: /) });
+    const malformed = await errorOf(await get(`not a url ${SECRET}`));
+    for (const error of [refused, unreachable, malformed]) expect(error.message).not.toContain(SECRET);
   });
 });
