@@ -58,6 +58,8 @@ export default tseslint.config(
       "scripts/build-server.mjs",
       "scripts/build-worker.mjs",
       "scripts/dev.mjs",
+      "scripts/build.mjs",
+      "scripts/next-env.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],

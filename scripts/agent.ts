@@ -2,6 +2,7 @@
 // (lib/model/node/headless-agent.ts). By default it serves the four demo MCP servers on
 // loopback and talks to the offline demo model, so it needs no key and no network.
 // Exit codes: 0 the model answered, 1 the loop ended in an error or a limit, 2 bad usage.
+import { createAgentPrinter, summaryLine } from "../lib/model/agent-output";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { importMcpServersConfig } from "../lib/mcp/config";
@@ -79,6 +80,7 @@ async function main(): Promise<number> {
   const aborter = new AbortController();
   process.once("SIGINT", () => aborter.abort());
   let printed = "";
+  const printer = createAgentPrinter(process.stdout, process.stderr);
   try {
     const result = await runHeadlessAgent({
       world,
@@ -89,26 +91,32 @@ async function main(): Promise<number> {
       policy: { maxSteps },
       abortSignal: aborter.signal,
       onActivity: (id, activity) => {
-        if (activity === "running") process.stderr.write(`· running program ${id}\n`);
+        if (activity === "running") printer.running(id);
       },
       onMessages: (messages) => {
         // Stream the answer's text as it grows.
         const text = (messages.at(-1)?.role === "assistant" ? messages.at(-1)!.parts : []).flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-        if (!values.json && text.startsWith(printed)) process.stdout.write(text.slice(printed.length));
+        if (!values.json && text.startsWith(printed)) printer.text(text.slice(printed.length));
         printed = text;
       },
     });
+    printer.endText();
     for (const run of values.classic ? [] : world.runs)
-      process.stderr.write(`· ${run.toolCallId}: ${run.result.ok ? "ok" : `${run.result.error.kind}: ${run.result.error.message}`}\n`);
+      printer.ended(run.toolCallId, run.result.ok ? "ok" : `${run.result.error.kind}: ${run.result.error.message}`);
     const tokens = result.steps.reduce((sum, s) => ({ input: sum.input + (s.usage?.inputTokens ?? 0), output: sum.output + (s.usage?.outputTokens ?? 0) }), {
       input: 0,
       output: 0,
     });
-    process.stderr.write(
-      `\n· ${result.steps.length} model calls, ${values.classic ? `${world.calls.length} tool calls` : `${world.runs.length} programs`}, ${tokens.input} input and ${tokens.output} output tokens; stop: ${result.stop.kind}\n`,
+    printer.status(
+      summaryLine({
+        modelCalls: result.steps.length,
+        work: values.classic ? { toolCalls: world.calls.length } : { programs: world.runs.length },
+        inputTokens: tokens.input,
+        outputTokens: tokens.output,
+        stop: result.stop.kind,
+      }),
     );
     if (values.json) process.stdout.write(`${JSON.stringify({ stop: result.stop, messages: result.messages, steps: result.steps }, null, 2)}\n`);
-    else process.stdout.write("\n");
     if (result.stop.kind === "error") process.stderr.write(`Error: ${result.stop.message}\n`);
     else if (result.stop.kind !== "done" && result.stop.kind !== "stopped") process.stderr.write(`${stopNotice(result.stop) ?? ""}\n`);
     return result.stop.kind === "done" || result.stop.kind === "returned-directly" ? 0 : 1;

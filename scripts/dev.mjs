@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { context } from "esbuild";
 import next from "next";
 import { serverBundle } from "./build-server.mjs";
+import { quietNext } from "./next-env.mjs";
 
 const { values } = parseArgs({
   options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
@@ -65,6 +66,7 @@ const channelBuild = await context({
 await channelBuild.watch();
 await firstBuild;
 
+quietNext();
 const app = next({ dev: true, turbopack: true, hostname: host, port, dir: process.cwd() });
 await app.prepare();
 const handle = app.getRequestHandler();

@@ -25,6 +25,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import next from "next";
 import nextConfig from "../next.config.js";
+import { quietNext } from "./next-env.mjs";
 
 const { values } = parseArgs({
   options: { port: { type: "string", short: "p" }, host: { type: "string", short: "H" } },
@@ -45,6 +46,7 @@ process.env.CMP_SERVER = "serve";
 const trust = process.env.CMP_TRUST_PROXY?.trim() ?? "";
 const hops = /^(true|yes)$/i.test(trust) ? 1 : Number.isInteger(Number(trust)) && Number(trust) > 0 && Number(trust) < 10 ? Number(trust) : 0;
 
+quietNext();
 const app = next({ dev: false, hostname: host, port, dir: process.cwd() });
 await app.prepare();
 const handle = app.getRequestHandler();

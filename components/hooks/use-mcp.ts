@@ -14,6 +14,7 @@ import { allowedConnectOrigins, connectOriginsCookie } from "@/lib/mcp/browser/c
 import { appChannel, appFetch } from "@/lib/http/browser/app-channel";
 import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { capPerOrigin } from "@/lib/mcp/origin-cap";
+import { TestCallStore } from "@/lib/mcp/test-calls";
 import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
 import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
@@ -42,6 +43,8 @@ export interface UseMcpResult {
   serverRequests: ServerRequestBroker;
   /** What each server logged (notifications/message), by server name. */
   logs: ServerLogStore;
+  /** The Tools view's test calls, which outlive the view. */
+  testCalls: TestCallStore;
   /** The roots (file:// directories) each server is told about, by server id. */
   roots: RootsStore | undefined;
   /** The terminal's local token (local mode), once adopted; it opens the stdio bridge and the agent-run feed. */
@@ -70,6 +73,7 @@ export function useMcp(): UseMcpResult {
   const [serverRequests] = useState(() => new ServerRequestBroker());
   const [inFlight] = useState(() => new CallsInFlight());
   const [logs] = useState(() => new ServerLogStore());
+  const [testCalls] = useState(() => new TestCallStore());
   const [stores, setStores] = useState<
     { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; roots: RootsStore; localToken: string | undefined } | undefined
   >(undefined);
@@ -214,6 +218,7 @@ export function useMcp(): UseMcpResult {
     roots: stores?.roots,
     serverRequests,
     logs,
+    testCalls,
     localToken: stores?.localToken,
     servers,
     statuses,

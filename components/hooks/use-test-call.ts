@@ -1,55 +1,32 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
-import { validateArguments } from "@/lib/mcp/validate";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { testCallKey, type TestCallEntry, type TestCallState, type TestCallStore } from "@/lib/mcp/test-calls";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 
-export type TestCallState =
-  | { status: "idle" }
-  | { status: "calling"; startedAt: number }
-  | { status: "done"; result: CallToolResult; ms: number; warning?: string }
-  | { status: "failed"; message: string; ms?: number };
+export type { TestCallState };
 
 export interface UseTestCallResult {
   state: TestCallState;
+  /** The arguments the last call was sent, to fill the form again. */
+  lastArgs: TestCallEntry["args"];
   call: (args: Record<string, unknown>) => void;
   cancel: () => void;
 }
 
-/** Calls one tool directly (outside the sandbox) and keeps the raw result and its time. */
-export function useTestCall(manager: ConnectionManager | undefined, serverId: string, tool: Tool): UseTestCallResult {
-  const [state, setState] = useState<TestCallState>({ status: "idle" });
-  const abortRef = useRef<AbortController | null>(null);
-
-  const call = useCallback(
-    (args: Record<string, unknown>) => {
-      const connection = manager?.connection(serverId);
-      if (!connection) return setState({ status: "failed", message: "The server is not connected." });
-      // The check is advisory here: a person may send invalid arguments on purpose to see how the server answers.
-      const check = validateArguments(tool.inputSchema, args);
-      const warning = check.ok ? undefined : `Sent although it does not match the input schema: ${check.message}`;
-      abortRef.current?.abort();
-      const abort = new AbortController();
-      abortRef.current = abort;
-      const started = performance.now();
-      setState({ status: "calling", startedAt: Date.now() });
-      connection
-        .callTool(tool.name, args, { signal: abort.signal })
-        .then((result) => {
-          if (abortRef.current === abort) setState({ status: "done", result, ms: performance.now() - started, ...(warning ? { warning } : {}) });
-        })
-        .catch((error: unknown) => {
-          if (abortRef.current === abort)
-            setState({ status: "failed", message: error instanceof Error ? error.message : String(error), ms: performance.now() - started });
-        });
-    },
-    [manager, serverId, tool],
+/** One tool's test call, kept in the page's TestCallStore (lib/mcp/test-calls.ts): it outlives the form. */
+export function useTestCall(store: TestCallStore, manager: ConnectionManager | undefined, serverId: string, tool: Tool): UseTestCallResult {
+  const key = testCallKey(serverId, tool.name);
+  const entry = useSyncExternalStore(
+    (listener) => store.subscribe(listener),
+    () => store.get(key),
+    () => store.get(key),
   );
-
-  const cancel = useCallback(() => {
-    abortRef.current?.abort(new Error("Cancelled by you"));
-  }, []);
-
-  return { state, call, cancel };
+  const call = useCallback(
+    (args: Record<string, unknown>) => store.call(key, manager?.connection(serverId), tool, args),
+    [store, key, manager, serverId, tool],
+  );
+  const cancel = useCallback(() => store.cancel(key), [store, key]);
+  return { state: entry.state, lastArgs: entry.args, call, cancel };
 }

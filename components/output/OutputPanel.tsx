@@ -22,14 +22,16 @@ export interface OutputPanelProps {
   onRevealLine?: (line: number) => void;
   /** Offered after a run the person started from the editor: hands its result to the model. */
   onSendToChat?: (() => void) | undefined;
+  /** Step mode: the model's program is in the editor and waits for the person to run or skip it. */
+  stepWaiting?: boolean;
 }
 
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
-export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat }: OutputPanelProps) {
+export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat, stepWaiting = false }: OutputPanelProps) {
   const { view: state, calls } = useLiveRun(live);
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
-  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending, waiting.asks) : undefined;
+  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending, waiting.asks) : stepWaiting ? "waits for Run" : undefined;
   const label = waitingFor ?? statusLabel(state);
   const tone = waitingFor ? "waiting" : state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
 
@@ -64,6 +66,14 @@ export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat
         {tab === "output" ? (
           <>
             <WaitingPrompts />
+            {stepWaiting && state.status !== "running" ? (
+              <div className="next-run-notice" role="status" aria-label="The model's program waits">
+                <span>
+                  <b>The model&apos;s program is in the editor and waits for you</b> (step mode): run it with <kbd>Ctrl+Enter</kbd> or Run, edit it first, or
+                  Skip it. Its result goes back to the model.
+                </span>
+              </div>
+            ) : null}
             {debug.replay && state.status !== "running" ? (
               <div className="next-run-notice" role="status" aria-label="Replay armed">
                 <span>
@@ -75,7 +85,7 @@ export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat
                 </button>
               </div>
             ) : null}
-            <OutputBody state={state} />
+            {stepWaiting && state.status === "idle" ? null : <OutputBody state={state} />}
           </>
         ) : (
           <TimelinePanel calls={calls} run={state} debug={debug} onUseCode={onUseCode} {...(onRevealLine ? { onRevealLine } : {})} />

@@ -281,7 +281,14 @@ export function Playground() {
                 </Panel>
                 <Separator className="separator separator-h" />
                 <Panel id="output" defaultSize="42%" minSize="10%">
-                  <OutputPanel live={sandbox.live} debug={debug} onUseCode={editor.setCode} onSendToChat={sendManualRun} onRevealLine={revealLine} />
+                  <OutputPanel
+                    live={sandbox.live}
+                    debug={debug}
+                    onUseCode={editor.setCode}
+                    onSendToChat={sendManualRun}
+                    onRevealLine={revealLine}
+                    stepWaiting={bridge.pending !== undefined}
+                  />
                 </Panel>
               </Group>
             </Panel>

@@ -83,14 +83,16 @@ export function ServerExtras({
               <code>{r.uri}</code>
               {r.mimeType && <span> [{r.mimeType}]</span>}
               {(r.title ?? r.name) && <span> — {r.title ?? r.name}</span>}{" "}
-              <button type="button" className="link" onClick={() => void read(r.uri)}>
-                Read
-              </button>
-              {canSubscribe && (
-                <button type="button" className="link" onClick={() => void toggleSubscription(r.uri)}>
-                  {subscribed.has(r.uri) ? "Unsubscribe" : "Subscribe"}
+              <span className={styles.resourceActions}>
+                <button type="button" className="link" onClick={() => void read(r.uri)}>
+                  Read
                 </button>
-              )}
+                {canSubscribe && (
+                  <button type="button" className="link" onClick={() => void toggleSubscription(r.uri)}>
+                    {subscribed.has(r.uri) ? "Unsubscribe" : "Subscribe"}
+                  </button>
+                )}
+              </span>
             </li>
           ))}
         </ul>

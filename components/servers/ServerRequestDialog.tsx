@@ -5,7 +5,7 @@ import { buildFormModel, initialValue, toArguments, ROOT_PATH, type FormValue } 
 import type { PendingElicitation, PendingSampling, PendingServerRequest, ServerRequestBroker } from "@/lib/mcp/server-requests";
 import { samplingMessages, type SamplingMessage } from "@/lib/model/sampling";
 import { SchemaField } from "@/components/tools/SchemaForm";
-import { Modal } from "@/components/ui/Modal";
+import { Modal, ModalActions } from "@/components/ui/Modal";
 
 const NONE: readonly PendingServerRequest[] = [];
 
@@ -95,7 +95,7 @@ function ElicitationForm({ request, more, broker }: { request: PendingElicitatio
         ) : (
           <SchemaField node={node} value={value} onChange={setValue} path={ROOT_PATH} label="Your answer" errors={errors} />
         )}
-        <div className="toolbar">
+        <ModalActions>
           <button type="submit" className="primary">
             Accept
           </button>
@@ -105,7 +105,7 @@ function ElicitationForm({ request, more, broker }: { request: PendingElicitatio
           <button type="button" onClick={() => broker.answerElicitation(request.id, { action: "cancel" })}>
             Cancel
           </button>
-        </div>
+        </ModalActions>
       </form>
     </Modal>
   );
@@ -171,7 +171,7 @@ function SamplingReview({ request, more, broker, sampler }: { request: PendingSa
           <textarea rows={6} value={phase.text} onChange={(e) => setPhase({ ...phase, text: e.target.value })} aria-label="Completion" />
         </label>
       )}
-      <div className="toolbar">
+      <ModalActions>
         {phase.kind === "answer" ? (
           <button
             type="button"
@@ -196,7 +196,7 @@ function SamplingReview({ request, more, broker, sampler }: { request: PendingSa
         <button type="button" onClick={() => refuse("cancel")}>
           Cancel
         </button>
-      </div>
+      </ModalActions>
     </Modal>
   );
 }

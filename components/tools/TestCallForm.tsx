@@ -7,6 +7,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { useTestCall } from "@/components/hooks/use-test-call";
+import type { TestCallStore } from "@/lib/mcp/test-calls";
 import { SchemaField } from "./SchemaForm";
 import styles from "./Tools.module.css";
 
@@ -15,11 +16,14 @@ import styles from "./Tools.module.css";
 export type SaveTestCall = (server: string, tool: string, args: Record<string, unknown>) => void;
 
 export function TestCallForm({
+  store,
   manager,
   serverId,
   tool,
   onSaveCase,
 }: {
+  /** The page's test calls: a call outlives this form (a tab switch unmounts it). */
+  store: TestCallStore;
   manager: ConnectionManager | undefined;
   serverId: string;
   tool: Tool;
@@ -28,12 +32,13 @@ export function TestCallForm({
 }) {
   const [saved, setSaved] = useState(false);
   const node = useMemo(() => buildFormModel(tool.inputSchema), [tool.inputSchema]);
-  const [value, setValue] = useState<FormValue>(() => initialValue(node));
+  const test = useTestCall(store, manager, serverId, tool);
+  // The form shows the arguments of this tool's last call again (the call outlives the form).
+  const [value, setValue] = useState<FormValue>(() => (test.lastArgs ? fromArguments(node, test.lastArgs) : initialValue(node)));
   const [mode, setMode] = useState<"form" | "json">(node.kind === "json" ? "json" : "form");
-  const [jsonText, setJsonText] = useState("{}");
+  const [jsonText, setJsonText] = useState(() => (test.lastArgs ? JSON.stringify(test.lastArgs, null, 2) : "{}"));
   const [errors, setErrors] = useState<Map<string, string>>(new Map());
   const [jsonError, setJsonError] = useState<string | undefined>(undefined);
-  const test = useTestCall(manager, serverId, tool);
 
   const currentArgs = (): { ok: true; args: Record<string, unknown> } | { ok: false } => {
     if (mode === "json") {

@@ -88,6 +88,7 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: 
       </details>
       <TestCallForm
         key={`${server.config.id}:${tool.name}`}
+        store={mcp.testCalls}
         manager={mcp.manager}
         serverId={server.config.id}
         tool={tool}

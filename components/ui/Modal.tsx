@@ -33,3 +33,12 @@ export function Modal({ title, width = "normal", onClose, dialogRef, children }:
     </dialog>
   );
 }
+
+/**
+ * A dialog's answer buttons, kept in view: when the dialog's content is taller than the window,
+ * the dialog scrolls and these stay stuck to its bottom edge, so a person can always answer
+ * without scrolling inside it (1280×720 included).
+ */
+export function ModalActions({ children }: { children: ReactNode }) {
+  return <div className={`toolbar ${styles.actions}`}>{children}</div>;
+}

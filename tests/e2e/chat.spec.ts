@@ -22,7 +22,10 @@ test.describe("chat in code mode with the offline demo model", () => {
     const waiting = page.getByRole("alert", { name: "Model code waiting" });
     await expect(waiting).toBeVisible({ timeout: 20_000 });
     await expect(playground.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
-    await expect(playground.status).toHaveText("idle");
+    // The Output panel says the program waits for the person, not "Nothing has run yet".
+    await expect(playground.status).toHaveText("waits for Run");
+    await expect(page.getByRole("status", { name: "The model's program waits" })).toContainText("is in the editor and waits for you");
+    await expect(page.getByRole("region", { name: "Output" })).not.toContainText("Nothing has run yet");
     await waiting.getByRole("button", { name: "Run" }).click();
 
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });

@@ -1,3 +1,4 @@
+import { observePageRequests } from "./pages/app-requests";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
@@ -34,8 +35,8 @@ test.describe("sharing a playground", () => {
     const context = await browser.newContext({ baseURL });
     const fresh = await context.newPage();
     const toolCalls: string[] = [];
-    fresh.on("request", (request) => {
-      if (request.method() === "POST" && request.postData()?.includes('"tools/call"')) toolCalls.push(request.url());
+    observePageRequests(fresh, (request) => {
+      if (request.method === "POST" && request.body.includes('"tools/call"')) toolCalls.push(request.url);
     });
     const recipient = new PlaygroundPage(fresh);
     await fresh.goto(link);
@@ -74,8 +75,8 @@ test.describe("sharing a playground", () => {
     const context = await browser.newContext({ baseURL });
     const fresh = await context.newPage();
     const mcpRequests: string[] = [];
-    fresh.on("request", (request) => {
-      if (request.url().includes("/api/demo-mcp/") && request.postData()?.includes('"tools/call"')) mcpRequests.push(request.url());
+    observePageRequests(fresh, (request) => {
+      if (request.url.includes("/api/demo-mcp/") && request.body.includes('"tools/call"')) mcpRequests.push(request.url);
     });
     const recipient = new PlaygroundPage(fresh);
     await fresh.goto(link);

@@ -1,4 +1,5 @@
-import { expect, type Locator, type Page, type Request } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { observePageRequests, type PageRequest } from "./app-requests";
 
 /** A box on screen, in CSS pixels, as Playwright gives it. */
 type Box = NonNullable<Awaited<ReturnType<Locator["boundingBox"]>>>;
@@ -188,13 +189,13 @@ export interface ToolCallRequest {
 
 /**
  * Records every tools/call POST the page sends to the same-origin demo servers
- * (/api/demo-mcp/<name>). Attach before the page loads; read `calls` or `since(mark)`.
+ * (/api/demo-mcp/<name>), over HTTP or its channel. Attach before the page loads; read `calls` or `since(mark)`.
  */
 export class DemoToolCalls {
   readonly calls: ToolCallRequest[] = [];
 
   constructor(page: Page) {
-    page.on("request", (request) => this.observe(request));
+    observePageRequests(page, (request) => this.observe(request));
   }
 
   /** A position in the log, to read the calls made after it. */
@@ -206,11 +207,11 @@ export class DemoToolCalls {
     return this.calls.slice(mark);
   }
 
-  private observe(request: Request): void {
-    if (request.method() !== "POST") return;
-    const match = /\/api\/demo-mcp\/([^/?#]+)/.exec(request.url());
+  private observe(request: PageRequest): void {
+    if (request.method !== "POST") return;
+    const match = /\/api\/demo-mcp\/([^/?#]+)/.exec(request.url);
     if (!match?.[1]) return;
-    const body = request.postData() ?? "";
+    const body = request.body;
     if (!body.includes("tools/call")) return;
     // A JSON-RPC message or a batch; the tool's name is params.name.
     let tools: string[] = [];

@@ -20,7 +20,11 @@ describe("npm run agent", () => {
     const { code, stdout, stderr } = await run(DEMO_SCRIPTS[0]!.prompt);
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/EuroDash.*EUR/);
-    expect(stderr).toMatch(/2 model calls, 1 programs, \d+ input and \d+ output tokens; stop: done/);
+    expect(stderr).toMatch(/^· 2 model calls, 1 program, \d+ input and \d+ output tokens; stop: done$/m);
+    // Each program says it runs once, on a line of its own.
+    expect(stderr.match(/running/g)).toHaveLength(1);
+    expect(stderr).toMatch(/^· program \S+ running$/m);
+    expect(stderr).toMatch(/^· program \S+: ok$/m);
   });
 
   it("refuses bad usage with exit code 2", async () => {

@@ -1,0 +1,79 @@
+/**
+ * The Tools view's test calls, one per server and tool, kept outside the panels: a call still
+ * running when the person switches tabs (Tools → Servers → Tools) is still there, and still
+ * answered, when the form shows again; so are the last arguments sent. The state-class pattern
+ * (subscribe/snapshot); the connection is handed in per call.
+ */
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConnection } from "./live-connection";
+import { validateArguments } from "./validate";
+
+/** Where one test call is. */
+export type TestCallState =
+  | { status: "idle" }
+  | { status: "calling"; startedAt: number }
+  | { status: "done"; result: CallToolResult; ms: number; warning?: string }
+  | { status: "failed"; message: string; ms?: number };
+
+/** One tool's test call and the arguments it was last sent. */
+export interface TestCallEntry {
+  state: TestCallState;
+  args?: Record<string, unknown>;
+}
+
+const IDLE: TestCallEntry = Object.freeze({ state: Object.freeze({ status: "idle" as const }) });
+
+/** The key of a tool's test call. */
+export const testCallKey = (serverId: string, toolName: string) => `${serverId}\u0000${toolName}`;
+
+/** Every tool's test call in this page. */
+export class TestCallStore {
+  private readonly entries = new Map<string, TestCallEntry>();
+  private readonly aborts = new Map<string, AbortController>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The test call of this key (a new object whenever it changes). */
+  get(key: string): TestCallEntry {
+    return this.entries.get(key) ?? IDLE;
+  }
+
+  /** Calls the tool directly (outside the sandbox); a call already running for the key is cancelled. */
+  call(key: string, connection: McpConnection | undefined, tool: Tool, args: Record<string, unknown>): void {
+    if (!connection) return this.set(key, { state: { status: "failed", message: "The server is not connected." }, args });
+    // Advisory: a person may send invalid arguments on purpose to see how the server answers.
+    const check = validateArguments(tool.inputSchema, args);
+    const warning = check.ok ? undefined : `Sent although it does not match the input schema: ${check.message}`;
+    this.aborts.get(key)?.abort();
+    const abort = new AbortController();
+    this.aborts.set(key, abort);
+    const started = this.now();
+    this.set(key, { state: { status: "calling", startedAt: Date.now() }, args });
+    const current = () => this.aborts.get(key) === abort;
+    connection.callTool(tool.name, args, { signal: abort.signal }).then(
+      (result) => {
+        if (current()) this.set(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args });
+      },
+      (error: unknown) => {
+        if (current())
+          this.set(key, { state: { status: "failed", message: error instanceof Error ? error.message : String(error), ms: this.now() - started }, args });
+      },
+    );
+  }
+
+  /** Cancels the key's running call; it ends as failed, "Cancelled by you". */
+  cancel(key: string): void {
+    this.aborts.get(key)?.abort(new Error("Cancelled by you"));
+  }
+
+  private set(key: string, entry: TestCallEntry): void {
+    this.entries.set(key, entry);
+    for (const listener of this.listeners) listener();
+  }
+}
