@@ -62,4 +62,26 @@ test.describe("a person's first hour", () => {
     const subscribe = (await first.getByRole("button", { name: "Subscribe" }).boundingBox())!;
     expect(subscribe.x - (read.x + read.width)).toBeGreaterThanOrEqual(8);
   });
+
+  test("a reload with code and a session of one's own hydrates without a mismatch (React error #418)", async ({ page }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+    await page.getByRole("alert", { name: "Model code waiting" }).getByRole("button", { name: "Run" }).click();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    await playground.setCode("return 'my own code';");
+    // The code is saved 300 ms after the last change, the session 800 ms after.
+    await page.waitForTimeout(1_500);
+    await page.reload();
+    await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    await expect(playground.editor.locator(".view-lines")).toContainText("my own code");
+    await page.waitForTimeout(500);
+    expect(problems.filter((p) => /#418|hydrat/i.test(p))).toEqual([]);
+  });
 });
