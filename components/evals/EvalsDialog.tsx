@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { UseEvalsResult } from "@/components/hooks/use-evals";
+import type { DestructivePolicy, UseEvalsResult } from "@/components/hooks/use-evals";
 import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge } from "@/components/ui/Badge";
@@ -62,6 +62,20 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
             </a>
           </>
         ) : null}
+        <label className={styles.policy}>
+          Destructive calls{" "}
+          <select
+            value={evals.destructive}
+            onChange={(e) => evals.setDestructive(e.target.value as DestructivePolicy)}
+            disabled={evals.running}
+            title="What the suite's runs do with calls to tools marked destructiveHint (place_order…). The suite file sets the default (destructive:)."
+          >
+            <option value="approve">send without asking (as npm run eval)</option>
+            <option value="deny">refuse them</option>
+            <option value="mock">answer with a stand-in, never send</option>
+            <option value="ask">ask me each time</option>
+          </select>
+        </label>
         {evals.running ? (
           <button type="button" onClick={evals.stop}>
             Stop

@@ -10,7 +10,7 @@ import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
 import type { UseToolCatalogResult } from "./use-tool-catalog";
 import type { UseMcpResult } from "./use-mcp";
-import type { UseTimelineDebuggerResult } from "./use-timeline-debugger";
+import type { PrepareOptions, UseTimelineDebuggerResult } from "./use-timeline-debugger";
 import type { LimitOverrides } from "@/lib/editor/limits-store";
 
 /** One execute_code call of the model, kept so the person can bring its code back into the editor. */
@@ -33,8 +33,8 @@ export interface UseChatBridgeResult {
   classicTools: readonly ClassicTool[];
   /** Runs a program through the page's sandbox and host functions without taking over the editor (classic rounds, compare lanes). */
   runQuiet: (code: string) => Promise<RunResult>;
-  /** The same, telling `sink` about every MCP call the program makes (evals). */
-  runRecorded: (code: string, sink: (call: MadeToolCall) => void) => Promise<RunResult>;
+  /** The same, telling `sink` about every MCP call the program makes (evals); `options` decide its destructive calls. */
+  runRecorded: (code: string, sink: (call: MadeToolCall) => void, options?: PrepareOptions) => Promise<RunResult>;
   /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
   stopRun: () => void;
   /** A connected server has destructive tools: step mode defaults to on. */
@@ -114,7 +114,8 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
   const runQuiet = useCallback((code: string) => run(code, prepareHost, observer, limits), [run, prepareHost, observer, limits]);
   const runRecorded = useCallback(
-    (code: string, sink: (call: MadeToolCall) => void) => run(code, (report) => recordCalls(prepareHost(report), debug.namespaces, sink), observer, limits),
+    (code: string, sink: (call: MadeToolCall) => void, options?: PrepareOptions) =>
+      run(code, (report) => recordCalls(prepareHost(report, options), debug.namespaces, sink), observer, limits),
     [run, prepareHost, observer, limits, debug.namespaces],
   );
   const callTools = useMemo(() => classicCallsHandler(classic, runQuiet), [classic, runQuiet]);

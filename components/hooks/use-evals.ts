@@ -7,7 +7,10 @@ import type { UseChatModelResult } from "./use-chat-model";
 import { buildSystemPrompt, generateDeclarations, type ServerTools } from "@/lib/codemode";
 import { runEvalCases } from "@/lib/evals/run-cases";
 import type { EvalRun } from "@/lib/evals/report";
-import { parseSuite, planCases, withCase, type EvalCase, type EvalSuite } from "@/lib/evals/suite";
+import { parseSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite } from "@/lib/evals/suite";
+
+/** What an eval run does with destructive calls. */
+export type DestructivePolicy = (typeof DESTRUCTIVE_POLICIES)[number];
 import type { MadeToolCall } from "@/lib/mcp/record-calls";
 import { runAgentLoop } from "@/lib/model/agent-loop";
 import { classicCallsHandler } from "@/lib/model/classic";
@@ -24,6 +27,9 @@ export interface UseEvalsResult {
   runs: readonly EvalRun[];
   progress: { done: number; total: number } | undefined;
   running: boolean;
+  /** What this page's runs do with destructive calls: the suite's policy until the person picks another. */
+  destructive: DestructivePolicy;
+  setDestructive: (policy: DestructivePolicy) => void;
   run: () => void;
   stop: () => void;
 }
@@ -43,12 +49,15 @@ export function useEvals(
   const [errors, setErrors] = useState<readonly string[]>([]);
   const [runs, setRuns] = useState<readonly EvalRun[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | undefined>(undefined);
+  const [chosen, setDestructive] = useState<DestructivePolicy | undefined>(undefined);
+  const destructive = chosen ?? suite?.destructive ?? "approve";
   const task = usePageTask(bridge.stopRun);
 
   const load = useCallback((text: string, fileName = "") => {
     const parsed = parseSuite(text, fileName);
     if (parsed.ok) {
       setSuite(parsed.suite);
+      setDestructive(undefined);
       setErrors([]);
       setRuns([]);
       setProgress(undefined);
@@ -76,8 +85,12 @@ export function useEvals(
           if (!PROVIDER_IDS.includes(provider)) throw new Error(`Unknown provider "${modelRef.slice(0, colon)}".`);
           const calls: MadeToolCall[] = [];
           const values: unknown[] = [];
+          let waitedMs = 0;
           const runCode = async (code: string) => {
-            const result = await bridge.runRecorded(code, (call) => calls.push(call));
+            const result = await bridge.runRecorded(code, (call) => calls.push(call), {
+              destructive,
+              onWaited: (ms) => (waitedMs += ms),
+            });
             if (result.ok) values.push(result.value);
             return result;
           };
@@ -103,7 +116,7 @@ export function useEvals(
             policy: { maxSteps: planned.maxSteps, returnDirectly: false },
             ...(signal ? { abortSignal: signal } : {}),
           });
-          return { result, calls, values };
+          return { result, calls, values, waitedMs };
         },
         {
           signal: taskSignal,
@@ -114,7 +127,7 @@ export function useEvals(
         },
       );
     });
-  }, [suite, model, bridge, serverTools, task]);
+  }, [suite, model, bridge, serverTools, task, destructive]);
 
-  return { suite, errors, load, runs, progress, running: task.running, run, stop: task.stop, addCase };
+  return { suite, errors, load, runs, progress, running: task.running, destructive, setDestructive, run, stop: task.stop, addCase };
 }

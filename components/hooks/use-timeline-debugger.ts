@@ -1,5 +1,6 @@
 "use client";
 
+import { withPresetDecision, type PresetDecision } from "@/lib/timeline/approvals";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ServerTools } from "@/lib/codemode/types";
 import { hostApiOf } from "@/lib/sandbox/host-api";
@@ -34,6 +35,10 @@ export interface ReplayChoice {
 export interface PrepareOptions {
   /** The person approved this program (step mode): its calls that need approval are approved, and marked so. */
   preApproved?: boolean;
+  /** Calls that need approval decided in advance (evals: the suite's policy); "ask" (the default) puts them to the person. */
+  destructive?: PresetDecision | "ask";
+  /** Told how long each approval waited for the person, so an eval's wall time can leave it out. */
+  onWaited?: (ms: number) => void;
 }
 
 /** Everything the timeline's debugging tools need, from one hook. */
@@ -93,11 +98,28 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
         else run.early.push([callId, info]);
       };
       const onProgress = (callId: number, progress: CallProgress) => onInfo(callId, { progress: { ...progress } });
+      const preset: PresetDecision | undefined = options.preApproved ? "approve" : options.destructive === "ask" ? undefined : options.destructive;
+      const onWaited = options.onWaited;
+      const asking = onWaited
+        ? {
+            ...gate,
+            request: async (...args: Parameters<typeof gate.request>) => {
+              const started = performance.now();
+              try {
+                return await gate.request(...args);
+              } finally {
+                onWaited(performance.now() - started);
+              }
+            },
+          }
+        : gate;
+      const live = hostFor(onInfo, onProgress);
       return buildDebugHost({
-        live: hostFor(onInfo, onProgress),
+        // Mocked or refused destructive calls never reach the server; approved ones pass the gate without asking.
+        live: preset === "mock" || preset === "deny" ? withPresetDecision(live, { needsApproval: gate.needsApproval, names, onInfo }, preset) : live,
         names,
         onInfo,
-        approvals: options.preApproved ? { ...gate, request: () => Promise.resolve("approve" as const) } : gate,
+        approvals: preset !== undefined ? { ...gate, request: () => Promise.resolve("approve" as const) } : asking,
         mocks: table,
         runScript,
         ...(choice ? { replay: { record: choice.record, onMismatch: choice.onMismatch, onDivergence: setDivergence } } : {}),

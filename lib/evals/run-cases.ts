@@ -20,6 +20,8 @@ export interface CaseExecution {
   calls: readonly MadeToolCall[];
   /** Values of the programs that ran (code mode). */
   values: readonly unknown[];
+  /** Time spent waiting for a person (approvals the suite's policy left to them): never counted in the run's wall time. */
+  waitedMs?: number;
 }
 
 /** Runs a case once in a mode with a model. May throw (a server that is not configured, a model without a key). */
@@ -148,7 +150,7 @@ export async function runEvalCases(
           let run: EvalRun;
           try {
             const exec = await execute(planned, mode, model, options.signal);
-            run = evalRunOf(planned, mode, model, n, startedAt, performance.now() - started, exec, count);
+            run = evalRunOf(planned, mode, model, n, startedAt, performance.now() - started - (exec.waitedMs ?? 0), exec, count);
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
             run = {

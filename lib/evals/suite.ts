@@ -47,10 +47,19 @@ export const caseSchema = z.strictObject({
   ...runSettings,
 });
 
+/** What a suite run does with calls to destructive tools (docs: README, "Evals"). */
+export const DESTRUCTIVE_POLICIES = ["approve", "deny", "mock", "ask"] as const;
+
 /** A suite file. */
 export const suiteSchema = z.strictObject({
   name: z.string().min(1).max(200),
   description: z.string().optional(),
+  /**
+   * Calls to destructive tools (`destructiveHint: true`): sent without asking ("approve", the
+   * default, as `npm run eval` does), refused ("deny"), answered with a stand-in and never sent
+   * ("mock"), or put to the person ("ask": the page only; headless it is "deny").
+   */
+  destructive: z.enum(DESTRUCTIVE_POLICIES).default("approve"),
   /** An mcpServers file (path relative to the suite) for servers that are not built in. */
   mcpConfig: z.string().optional(),
   defaults: z.strictObject(runSettings).default({}),
@@ -115,7 +124,7 @@ export function caseFromTestCall(server: string, tool: string, args: Record<stri
 
 /** The suite with one more case (a new suite when there is none); a repeated name gets a number. */
 export function withCase(suite: EvalSuite | undefined, added: EvalCase): EvalSuite {
-  const base: EvalSuite = suite ?? { name: "my suite", defaults: {}, cases: [] };
+  const base: EvalSuite = suite ?? { name: "my suite", destructive: "approve", defaults: {}, cases: [] };
   const names = new Set(base.cases.map((c) => c.name));
   let name = added.name;
   for (let n = 2; names.has(name); n++) name = `${added.name} (${n})`;

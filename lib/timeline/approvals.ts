@@ -48,8 +48,8 @@ export const DENIED_MESSAGE = "denied by the person";
 /** Thrown in the guest when the person denies a call. */
 export class ApprovalDeniedError extends Error {
   readonly code = "approval-denied";
-  constructor() {
-    super(DENIED_MESSAGE);
+  constructor(message: string = DENIED_MESSAGE) {
+    super(message);
     this.name = "ApprovalDeniedError";
   }
 }
@@ -129,4 +129,40 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function reasonOf(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error("cancelled");
+}
+
+/** What a run decided in advance about destructive calls: send, refuse, or answer with a stand-in. */
+export type PresetDecision = "approve" | "deny" | "mock";
+
+/** The message a call refused by a preset decision throws in the guest. */
+export const DENIED_BY_POLICY_MESSAGE = "denied: this run's policy refuses destructive calls";
+
+/** What a call answered by a preset "mock" returns to the guest instead of the server's answer. */
+export function mockedAnswer(server: string, tool: string): { mocked: true; note: string } {
+  return { mocked: true, note: `${server}.${tool} was not called: this run's policy answers destructive calls with this stand-in` };
+}
+
+/**
+ * Calls that need approval, decided before the run instead of by a person (evals: the suite's
+ * `destructive` policy): sent, refused in the guest, or answered with `mockedAnswer` without
+ * reaching the server. The call's timeline row says which.
+ */
+export function withPresetDecision(
+  host: HostFunctions,
+  gate: Pick<ApprovalGate, "needsApproval" | "names" | "onInfo">,
+  decision: PresetDecision,
+): HostFunctions {
+  const original = originalNames(gate.names ?? []);
+  return mapHost(host, (fn, namespace, name) => {
+    const { server, tool } = original(namespace, name);
+    return async (args, signal, call) => {
+      if (!gate.needsApproval(server, tool)) return fn(args, signal, call);
+      if (decision === "deny") {
+        safely(gate.onInfo, call.callId, { approval: "denied" });
+        throw new ApprovalDeniedError(DENIED_BY_POLICY_MESSAGE);
+      }
+      safely(gate.onInfo, call.callId, { approval: "approved" });
+      return decision === "mock" ? mockedAnswer(server, tool) : fn(args, signal, call);
+    };
+  });
 }

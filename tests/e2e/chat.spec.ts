@@ -261,7 +261,7 @@ test.describe("compare with a destructive tool", () => {
 });
 
 test.describe("evals in the page", () => {
-  test("the demo suite runs in both modes with a progress bar; destructive calls wait for approval; every case passes; a run opens with its conversation", async ({
+  test("the demo suite runs in both modes with a progress bar; destructive calls are decided before it starts (sent, as npm run eval; or asked); every case passes; a run opens with its conversation", async ({
     page,
   }) => {
     test.setTimeout(150_000);
@@ -280,18 +280,14 @@ test.describe("evals in the page", () => {
 
     await dialog.getByRole("button", { name: "Load the demo suite" }).click();
     await expect(dialog).toContainText("demo: 12 cases");
+    // The suite's runs never stop to wait for a person unannounced: the default sends destructive calls, as npm run eval does.
+    const policy = dialog.getByRole("combobox", { name: "Destructive calls" });
+    await expect(policy).toHaveValue("approve");
     await dialog.getByRole("button", { name: "Run suite" }).click();
     const status = dialog.getByRole("status").filter({ hasText: /of 24 runs/ });
     await expect(status).toBeVisible();
-    // place_order asks in each mode: approve both.
-    const approve = dialog.getByRole("region", { name: "Waiting for your approval" }).getByRole("button", { name: "Approve", exact: true });
-    for (let approved = 0; approved < 2;) {
-      if (await approve.isVisible()) {
-        await approve.click();
-        approved++;
-      } else await page.waitForTimeout(200);
-    }
     await expect(status).toHaveText("24 of 24 runs", { timeout: 120_000 });
+    await expect(dialog.getByRole("region", { name: "Waiting for your approval" })).toHaveCount(0);
     await expect(dialog.getByTestId("eval-row")).toHaveCount(24);
     await expect(dialog.getByTestId("eval-row").filter({ hasText: "0/1" })).toHaveCount(0);
 
@@ -305,6 +301,24 @@ test.describe("evals in the page", () => {
     const opened = dialog.getByRole("region", { name: /cheapest carrier within 5 days, classic/ });
     await expect(opened).toContainText("SwiftAir Express");
     await expect(opened).toContainText("shipping__get_quote");
+
+    // "Ask me each time": the order case's place_order waits for the person, in each mode.
+    await policy.selectOption("ask");
+    // The paste box is still open from the broken suite above.
+    const orderCase = {
+      name: "order",
+      prompt: "Order two margheritas from the best-rated open pizza place near Kreuzberg, paying by card to Oranienstraße 25.",
+      servers: ["store"],
+      assert: [{ toolCalled: "store.place_order" }],
+    };
+    await dialog.getByRole("textbox", { name: "Suite text" }).fill(JSON.stringify({ name: "ask", destructive: "ask", cases: [orderCase] }));
+    await dialog.getByRole("button", { name: "Load", exact: true }).click();
+    await expect(policy).toHaveValue("ask");
+    await dialog.getByRole("button", { name: "Run suite" }).click();
+    const approve = dialog.getByRole("region", { name: "Waiting for your approval" }).getByRole("button", { name: "Approve", exact: true });
+    for (let approved = 0; approved < 2; approved++) await approve.click();
+    await expect(dialog.getByRole("status").filter({ hasText: /of 2 runs/ })).toHaveText("2 of 2 runs", { timeout: 60_000 });
+    await expect(dialog.getByTestId("eval-row").filter({ hasText: "1/1" })).toHaveCount(2);
   });
 });
 

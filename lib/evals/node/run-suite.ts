@@ -75,7 +75,8 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
           );
         return config;
       });
-      world = openToolWorld(configs, { baseUrl: host?.url ?? "http://127.0.0.1" });
+      // No person here: "ask" refuses, as a person who is not there would not approve.
+      world = openToolWorld(configs, { baseUrl: host?.url ?? "http://127.0.0.1", destructive: suite.destructive === "ask" ? "deny" : suite.destructive });
       worlds.set(key, world);
     }
     return world;

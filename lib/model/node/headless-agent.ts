@@ -4,6 +4,7 @@
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
+import { approvalPredicate, withPresetDecision, type PresetDecision } from "../../timeline/approvals";
 import {
   buildSystemPrompt,
   CLASSIC_SYSTEM_PROMPT,
@@ -48,14 +49,17 @@ export interface ToolWorld {
 }
 
 /** Connects each enabled server (HTTP: relative URLs resolve against `baseUrl`; stdio: its command is started) and builds the world. */
-export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string }): Promise<ToolWorld> {
+export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string; destructive?: PresetDecision }): Promise<ToolWorld> {
   const connected = await connectServers(servers, options);
   const hostServers = connected.servers;
   const serverTools = hostServers.map((s) => ({ name: s.name, tools: s.tools }));
   const declarations = generateDeclarations(serverTools);
   const search = createToolSearch(serverTools, declarations);
   const calls: WorldToolCall[] = [];
-  const { host, namespaces } = buildHostFunctions(hostServers);
+  const { host: live, namespaces } = buildHostFunctions(hostServers);
+  // Destructive calls as the caller decided in advance (evals: the suite's policy); sent by default.
+  const decision = options.destructive ?? "approve";
+  const host = decision === "approve" ? live : withPresetDecision(live, { needsApproval: approvalPredicate(serverTools), names: namespaces }, decision);
   const recorded = recordCalls(host, namespaces, (call) => calls.push(call));
   const runs: ToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {

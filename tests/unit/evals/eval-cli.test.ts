@@ -69,6 +69,25 @@ describe("npm run eval", () => {
     expect(stderr).toContain("2 of 3 runs failed");
   });
 
+  it("a suite's destructive policy: deny refuses place_order in the guest, mock answers it without the server, and the case says so", async () => {
+    const order = {
+      name: "order two margheritas",
+      prompt: "Order two margheritas from the best-rated open pizza place near Kreuzberg, paying by card to Oranienstraße 25.",
+      servers: ["store"],
+      assert: [{ noError: true }],
+    };
+    const json = path.join(dir, "policy.json");
+    const denied = await run(suiteFile("deny.json", { name: "deny", destructive: "deny", defaults: { modes: ["code"] }, cases: [order] }), "--json", json);
+    const deniedRun = (JSON.parse(readFileSync(json, "utf8")) as { runs: Array<{ answer: string }> }).runs[0];
+    expect(denied.code, denied.stderr).toBe(0);
+    // The program failed on the refused call, and the model was told why.
+    expect(deniedRun?.answer).toContain("store.place_order: denied: this run's policy refuses destructive calls");
+    // Mocked, the program goes on past place_order with the stand-in (that it never reaches the server: approvals.test.ts).
+    const placed = { ...order, assert: [{ noError: true }, { valueMatches: { placed: true } }] };
+    const mocked = await run(suiteFile("mock.json", { name: "mock", destructive: "mock", defaults: { modes: ["code"] }, cases: [placed] }), "--json", json);
+    expect(mocked.code, mocked.stderr).toBe(0);
+  });
+
   it("exits 2 on a bad suite, naming the path of each problem", async () => {
     const file = suiteFile("bad.json", { name: "bad", cases: [{ name: "c", prompt: "p", servers: ["shipping"], assert: [{ maxRequests: "two" }] }] });
     const { code, stderr } = await run(file);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { runEvalCases, type ExecuteCase } from "@/lib/evals/run-cases";
 import { check, checkAll, partialMatch, type RunFacts } from "@/lib/evals/assertions";
 import { junitXml, median, summarise, type EvalRun } from "@/lib/evals/report";
 import { caseFromTestCall, parseSuite, planCases, withCase } from "@/lib/evals/suite";
@@ -33,6 +34,16 @@ describe("suite files", () => {
     const parsed = parseSuite(JSON.stringify(suite));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.errors[0]).toMatch(pattern);
+  });
+
+  it("decides destructive calls before a run: approve by default (as npm run eval), or deny, mock, ask; anything else names the field", () => {
+    const minimal = { name: "s", cases: [{ name: "c", prompt: "p", servers: ["store"] }] };
+    const parsed = parseSuite(JSON.stringify(minimal));
+    expect(parsed.ok && parsed.suite.destructive).toBe("approve");
+    const ask = parseSuite(JSON.stringify({ ...minimal, destructive: "ask" }));
+    expect(ask.ok && ask.suite.destructive).toBe("ask");
+    const bad = parseSuite(JSON.stringify({ ...minimal, destructive: "sometimes" }));
+    expect(bad.ok ? [] : bad.errors.join("\n")).toMatch(/^destructive: /m);
   });
 
   it("reads the same suite from YAML, with the same path-named errors", () => {
@@ -174,5 +185,29 @@ describe("reports", () => {
     expect(text).toContain('name="quote &quot;&lt;b&gt;&quot; [code, demo:x, run 1]"');
     expect(text).toContain('<failure message="the answer does not contain &quot;x&quot; &amp; more">');
     expect(text.match(/<testcase /g)).toHaveLength(2);
+  });
+});
+
+describe("runEvalCases", () => {
+  it("leaves the time a person took to answer out of a run's wall time", async () => {
+    let now = 1_000;
+    const spy = vi.spyOn(performance, "now").mockImplementation(() => now);
+    try {
+      const planned = planCases({
+        name: "s",
+        destructive: "ask",
+        defaults: { modes: ["code"] },
+        cases: [{ name: "c", prompt: "p", servers: ["store"], assert: [] }],
+      });
+      const result = { messages: [], steps: [], stop: { kind: "done" as const } } as unknown as Awaited<ReturnType<ExecuteCase>>["result"];
+      const execute: ExecuteCase = () => {
+        now += 1_000; // 700 ms of it waiting for the person
+        return Promise.resolve({ result, calls: [], values: [], waitedMs: 700 });
+      };
+      const [run] = await runEvalCases(planned, execute);
+      expect(run?.wallMs).toBe(300);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -5,7 +5,15 @@ import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import { ApprovalBroker, reduceApprovals } from "@/lib/timeline/approval-store";
-import { approvalPredicate, toolKey, withApprovals, type ApprovalDecision, type ClockAwareCall } from "@/lib/timeline/approvals";
+import {
+  approvalPredicate,
+  toolKey,
+  withApprovals,
+  withPresetDecision,
+  type ApprovalDecision,
+  type ClockAwareCall,
+  type PresetDecision,
+} from "@/lib/timeline/approvals";
 import type { CallInfo } from "@/lib/timeline/call-records";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { FAST, fakeTool, sleep, valueOf } from "./helpers";
@@ -154,5 +162,36 @@ describe("ApprovalBroker (the UI's store)", () => {
     expect(reduceApprovals(one, { type: "request", approval })).toBe(one);
     expect(reduceApprovals(one, { type: "settle", callId: 2 })).toBe(one);
     expect(reduceApprovals(one, { type: "settle", callId: 1 })).toEqual([]);
+  });
+});
+
+describe("withPresetDecision (an eval's policy for destructive calls)", () => {
+  function preset(decision: PresetDecision) {
+    const wipe = fakeTool((args) => ({ wiped: args.id }));
+    const read = fakeTool(() => "read");
+    const infos: CallInfo[] = [];
+    const host = withPresetDecision(
+      { db: { wipe, read } },
+      { needsApproval: (_s, tool) => tool === "wipe", onInfo: (_id, info) => infos.push(info) },
+      decision,
+    );
+    return { host, wipe, read, infos };
+  }
+  const code = "const a = await db.read({}); const b = await db.wipe({ id: 7 }).catch((e) => 'error: ' + e.message); return [a, b];";
+
+  it("deny throws the policy's reason in the guest, mock answers with a stand-in; neither reaches the tool; approve sends it; other tools are untouched", async () => {
+    const denied = preset("deny");
+    expect(valueOf(await runInNode({ code, limits: FAST }, denied.host))).toEqual(["read", "error: denied: this run's policy refuses destructive calls"]);
+    expect([denied.wipe.calls.length, denied.read.calls.length]).toEqual([0, 1]);
+    expect(denied.infos).toEqual([{ approval: "denied" }]);
+    const mocked = preset("mock");
+    expect(valueOf(await runInNode({ code, limits: FAST }, mocked.host))).toEqual([
+      "read",
+      { mocked: true, note: "db.wipe was not called: this run's policy answers destructive calls with this stand-in" },
+    ]);
+    expect(mocked.wipe.calls).toHaveLength(0);
+    const approved = preset("approve");
+    expect(valueOf(await runInNode({ code, limits: FAST }, approved.host))).toEqual(["read", { wiped: 7 }]);
+    expect(approved.wipe.calls).toHaveLength(1);
   });
 });
