@@ -1,5 +1,6 @@
 "use client";
 
+import type { RunSource } from "@/lib/timeline/history";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { classicTools, type ClassicTool } from "@/lib/codemode";
 import { classicCallsHandler } from "@/lib/model/classic";
@@ -32,7 +33,7 @@ export interface UseChatBridgeResult {
   /** Every connected tool as a classic tool (classic mode offers these; handlers.callTools answers them). */
   classicTools: readonly ClassicTool[];
   /** Runs a program through the page's sandbox and host functions without taking over the editor (classic rounds, compare lanes). */
-  runQuiet: (code: string) => Promise<RunResult>;
+  runQuiet: (code: string, source?: RunSource) => Promise<RunResult>;
   /** The same, telling `sink` about every MCP call the program makes (evals); `options` decide its destructive calls. */
   runRecorded: (code: string, sink: (call: MadeToolCall) => void, options?: PrepareOptions) => Promise<RunResult>;
   /** Cancels the chat's sandbox run and settles a waiting approval as skipped (the session's Stop). */
@@ -105,20 +106,23 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
       remember(toolCallId, code);
       const approved = preApproved.current === toolCallId;
       preApproved.current = undefined;
-      return run(code, approved ? (report) => prepareHost(report, { preApproved: true }) : prepareHost, observer, limits);
+      return run(code, (report) => prepareHost(report, { preApproved: approved, source: "chat" }), observer, limits);
     },
     [setCode, remember, run, prepareHost, observer, limits],
   );
 
   // Classic rounds run through the same sandbox and host functions, without taking over the editor.
   const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
-  const runQuiet = useCallback((code: string) => run(code, prepareHost, observer, limits), [run, prepareHost, observer, limits]);
+  const runQuiet = useCallback(
+    (code: string, source: RunSource = "chat") => run(code, (report) => prepareHost(report, { source }), observer, limits),
+    [run, prepareHost, observer, limits],
+  );
   const runRecorded = useCallback(
     (code: string, sink: (call: MadeToolCall) => void, options?: PrepareOptions) =>
       run(code, (report) => recordCalls(prepareHost(report, options), debug.namespaces, sink), observer, limits),
     [run, prepareHost, observer, limits, debug.namespaces],
   );
-  const callTools = useMemo(() => classicCallsHandler(classic, runQuiet), [classic, runQuiet]);
+  const callTools = useMemo(() => classicCallsHandler(classic, (code) => runQuiet(code, "chat")), [classic, runQuiet]);
 
   const settle = useCallback((decision: CodeApprovalDecision) => {
     const resolve = resolveRef.current;

@@ -55,7 +55,7 @@ export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridge
           hostCalls: () => hostCalls,
           handlers: {
             runCode: async (code) => {
-              const result = await bridge.runQuiet(code);
+              const result = await bridge.runQuiet(code, "compare");
               hostCalls += result.stats.hostCalls;
               return result;
             },

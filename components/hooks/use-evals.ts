@@ -90,6 +90,7 @@ export function useEvals(
             const result = await bridge.runRecorded(code, (call) => calls.push(call), {
               destructive,
               onWaited: (ms) => (waitedMs += ms),
+              source: "eval",
             });
             if (result.ok) values.push(result.value);
             return result;

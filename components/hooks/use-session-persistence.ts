@@ -8,6 +8,7 @@ import { readShareFromLocation } from "@/lib/share/browser/location";
 import { idbStore, type KeyValueStore } from "@/lib/storage/browser/idb-store";
 import type { HistoryEntry } from "@/lib/timeline/history";
 import type { RunRecord } from "@/lib/timeline/run-record";
+import type { RunSource } from "@/lib/timeline/history";
 
 /** Writes wait this long after the last change, so a streaming answer is saved once it settles. */
 const SAVE_DELAY_MS = 800;
@@ -16,7 +17,7 @@ export interface SessionParts {
   session: ChatSession;
   messages: readonly CodeModeUIMessage[];
   runs: readonly HistoryEntry[];
-  addRun: (record: RunRecord) => void;
+  addRun: (record: RunRecord, source?: RunSource) => void;
   clearRuns: () => void;
   codeHistory: readonly CodeHistoryEntry[];
   restoreCodeHistory: (entries: readonly CodeHistoryEntry[]) => void;
@@ -61,7 +62,7 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
         if (saved) {
           const { session, addRun, restoreCodeHistory } = latest.current;
           if (readShareFromLocation(window.location).kind === "none" && saved.messages.length > 0) void session.restore(saved.messages);
-          for (const run of [...saved.runs].reverse()) addRun(run);
+          for (const run of [...saved.runs].reverse()) addRun(run, saved.runSources?.[run.id]);
           restoreCodeHistory(saved.codeHistory);
         }
         done();
@@ -82,6 +83,7 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
         savedAt: new Date().toISOString(),
         messages: [...messages],
         runs: runs.map((entry) => entry.record),
+        runSources: Object.fromEntries(runs.map((entry) => [entry.record.id, entry.source])),
         codeHistory: [...codeHistory],
       });
       setDroppedRuns(dropped);

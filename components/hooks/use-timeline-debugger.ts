@@ -1,6 +1,7 @@
 "use client";
 
 import { withPresetDecision, type PresetDecision } from "@/lib/timeline/approvals";
+import type { RunSource } from "@/lib/timeline/history";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ServerTools } from "@/lib/codemode/types";
 import { hostApiOf } from "@/lib/sandbox/host-api";
@@ -39,6 +40,8 @@ export interface PrepareOptions {
   destructive?: PresetDecision | "ask";
   /** Told how long each approval waited for the person, so an eval's wall time can leave it out. */
   onWaited?: (ms: number) => void;
+  /** Where the run comes from, for the history (default: the editor). */
+  source?: RunSource;
 }
 
 /** Everything the timeline's debugging tools need, from one hook. */
@@ -65,12 +68,14 @@ interface CurrentRun {
   /** Host reports that arrived before the run's start was observed. */
   early: Array<[number, HostReport]>;
   replayOf: string | undefined;
+  source: RunSource;
 }
 
 /** Wires mocks, replay, approvals and recording around the live host functions (docs/ARCHITECTURE.md, the data flow). */
 export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[], localToken?: string): UseTimelineDebuggerResult {
   const history = useTimelineHistory();
-  const agentFeed = useAgentRuns(localToken, history.add);
+  const addAgentRun = useCallback((record: RunRecord) => history.add(record, "agent"), [history]);
+  const agentFeed = useAgentRuns(localToken, addAgentRun);
   const approvals = useTimelineApprovals(servers);
   const mocks = useTimelineMocks();
   const [replay, setReplay] = useState<ReplayChoice | undefined>(undefined);
@@ -89,7 +94,7 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
   const prepareHost = useCallback(
     (report: (callId: number, info: HostReport) => void, options: PrepareOptions = {}): HostFunctions => {
       const { mocks: table, replay: choice, namespaces: names } = latest.current;
-      const run: CurrentRun = { recorder: undefined, early: [], replayOf: choice?.record.id };
+      const run: CurrentRun = { recorder: undefined, early: [], replayOf: choice?.record.id, source: options.source ?? "editor" };
       current.current = run;
       setDivergence(undefined);
       const onInfo = (callId: number, info: HostReport) => {
@@ -150,12 +155,13 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
       },
       onFinish(_runId, result) {
         const recorder = current.current?.recorder;
+        const source = current.current?.source;
         // An armed replay answers one run: the next Run is live again unless the person re-arms it.
         if (current.current?.replayOf !== undefined) setReplay(undefined);
         current.current = null;
         // A prompt left open belongs to a run that is over.
         denyAll();
-        if (recorder) add(recorder.finish(result));
+        if (recorder) add(recorder.finish(result), source);
       },
     }),
     [add, denyAll],

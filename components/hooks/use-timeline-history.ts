@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import { addToHistory, removeFromHistory, type HistoryEntry } from "@/lib/timeline/history";
+import { addToHistory, removeFromHistory, type HistoryEntry, type RunSource } from "@/lib/timeline/history";
 import { exportRunFile, parseRunFile, runFileName, type RunFileError } from "@/lib/timeline/run-file";
 import type { RunRecord } from "@/lib/timeline/run-record";
 import { otlpTraces, runRecordSpan } from "@/lib/timeline/otlp";
@@ -20,7 +20,8 @@ function saveJson(text: string, fileName: string): void {
 /** This session's recorded runs, and saving and loading run files. */
 export interface UseTimelineHistoryResult {
   history: readonly HistoryEntry[];
-  add: (record: RunRecord) => void;
+  /** Adds (or replaces, by id) a run; `source` says where it came from (default: the editor). */
+  add: (record: RunRecord, source?: RunSource) => void;
   remove: (id: string) => void;
   clear: () => void;
   /** Reads a run file into the history; resolves with the record, or why the file was refused. */
@@ -35,7 +36,7 @@ export interface UseTimelineHistoryResult {
 export function useTimelineHistory(): UseTimelineHistoryResult {
   const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
 
-  const add = useCallback((record: RunRecord) => setHistory((current) => addToHistory(current, record)), []);
+  const add = useCallback((record: RunRecord, source?: RunSource) => setHistory((current) => addToHistory(current, record, source)), []);
   const remove = useCallback((id: string) => setHistory((current) => removeFromHistory(current, id)), []);
   const clear = useCallback(() => setHistory([]), []);
 

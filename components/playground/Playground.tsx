@@ -43,7 +43,6 @@ import type { RunResult } from "@/lib/sandbox/types";
 import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
 
 /** Recorded runs a share carries at most (newest first), so links stay small. */
-const SHARED_RUNS = 5;
 
 /** The whole playground: header and four resizable panels (Servers, Chat, Editor, Output). */
 export function Playground() {
@@ -110,7 +109,8 @@ export function Playground() {
       // The link's recorded runs join the session's runs (Runs tab: view, replay, compare), oldest first.
       for (const run of [...state.runs].reverse()) {
         const parsed = runRecordSchema.safeParse(run);
-        if (parsed.success) debug.history.add(parsed.data);
+        // They belong to the shared conversation.
+        if (parsed.success) debug.history.add(parsed.data, "chat");
       }
       if (state.code !== undefined) editor.setCode(state.code);
       // Shared limits were already lowered to safe maximums when the link was decoded.
@@ -224,8 +224,8 @@ export function Playground() {
               limits: limits.overrides,
               messages: chat.state.messages,
               model: { provider: chatModel.provider, id: chatModel.modelId },
-              runs: debug.history.history.slice(0, SHARED_RUNS).map((entry) => entry.record),
             }}
+            runs={debug.history.history}
             onOpenFile={shareLink.openFile}
             onClose={() => setSharing(false)}
           />

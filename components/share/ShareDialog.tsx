@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useShare } from "@/components/hooks/use-share";
 import type { UseShareResult } from "@/components/hooks/use-share";
 import type { ShareInputs } from "@/lib/share/build";
@@ -8,12 +8,20 @@ import { SHARE_CAPS } from "@/lib/share/caps";
 import { SHARE_FILE_NAME } from "@/lib/share/file-format";
 import type { PreparedShare } from "@/lib/share/prepare";
 import { Modal } from "@/components/ui/Modal";
+import { defaultSharedRuns, runInView } from "@/lib/share/run-choice";
+import type { HistoryEntry, RunSource } from "@/lib/timeline/history";
+import { plural } from "@/lib/text/display";
+
+/** The newest runs the dialog offers to share. */
+const MAX_OFFERED_RUNS = 20;
 import styles from "./ShareDialog.module.css";
 
 /** Props of the Share dialog. */
 export interface ShareDialogProps {
-  /** The playground's live pieces; read once, when the dialog opens. */
-  inputs: ShareInputs;
+  /** The playground's live pieces but its runs; read once, when the dialog opens. */
+  inputs: Omit<ShareInputs, "runs">;
+  /** The session's recorded runs (newest first): the person picks which the share carries. */
+  runs: readonly HistoryEntry[];
   onClose: () => void;
   /** Opens an exported share file (the opened-link banner then shows it). */
   onOpenFile?: (file: Blob) => void;
@@ -28,19 +36,52 @@ function dataUrl(text: string): string {
 }
 
 /** Share this playground: a link (or a short link when too large), a file, mcp.json and the code. */
-export function ShareDialog({ inputs, onClose, onOpenFile }: ShareDialogProps) {
-  const share = useShare(inputs);
+const SOURCE_LABEL: Record<RunSource, string> = {
+  chat: "this conversation",
+  editor: "the editor",
+  compare: "a comparison",
+  eval: "an eval",
+  agent: "an agent (code-mode MCP server)",
+};
+
+export function ShareDialog({ inputs, runs, onClose, onOpenFile }: ShareDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Read once, as the rest of the share: the runs offered are those of the moment the dialog opened.
+  const [offered] = useState(() => runs.slice(0, MAX_OFFERED_RUNS));
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(defaultSharedRuns(offered.map((e) => ({ id: e.record.id, source: e.source })))));
+  const inView = runInView(offered.map((e) => ({ id: e.record.id, source: e.source })));
+  const records = offered.filter((e) => chosen.has(e.record.id)).map((e) => e.record);
+  const toggle = (id: string) =>
+    setChosen((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
 
   return (
     <Modal title="Share this playground" onClose={onClose} dialogRef={ref}>
-      {share.prep.status === "preparing" && <p className="muted">Preparing the share…</p>}
-      {share.prep.status === "error" && (
-        <div className="error-box" role="alert">
-          {share.prep.message}
-        </div>
+      {offered.length > 0 && (
+        <fieldset className={styles.section}>
+          <legend>Recorded runs it carries</legend>
+          <p className="muted small">
+            By default the runs of this conversation and the run in view; eval runs and agents&apos; runs only if you tick them. A recipient can replay each one
+            offline, its arguments and results included.
+          </p>
+          <ul className={styles.runs} aria-label="Runs to share">
+            {offered.map((entry) => (
+              <li key={entry.record.id}>
+                <label className="check">
+                  <input type="checkbox" checked={chosen.has(entry.record.id)} onChange={() => toggle(entry.record.id)} />
+                  {entry.summary.title ?? entry.record.id} · from {SOURCE_LABEL[entry.source]}
+                  {entry.record.id === inView ? " (in view)" : ""} · {entry.summary.status} · {plural(entry.summary.callCount, "call")}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
       )}
-      {share.prep.status === "ready" && <Prepared share={share} prepared={share.prep.share} link={share.prep.link} />}
+      <Sharing key={records.map((r) => r.id).join(",")} inputs={{ ...inputs, runs: records }} />
       {onOpenFile && (
         <section className={styles.section}>
           <h3>Open</h3>
@@ -69,6 +110,22 @@ export function ShareDialog({ inputs, onClose, onOpenFile }: ShareDialogProps) {
         </button>
       </div>
     </Modal>
+  );
+}
+
+/** The share of these inputs: prepared afresh whenever the chosen runs change (a new key). */
+function Sharing({ inputs }: { inputs: ShareInputs }) {
+  const share = useShare(inputs);
+  return (
+    <>
+      {share.prep.status === "preparing" && <p className="muted">Preparing the share…</p>}
+      {share.prep.status === "error" && (
+        <div className="error-box" role="alert">
+          {share.prep.message}
+        </div>
+      )}
+      {share.prep.status === "ready" && <Prepared share={share} prepared={share.prep.share} link={share.prep.link} />}
+    </>
   );
 }
 

@@ -5,6 +5,7 @@
  * dropping the oldest runs first. Secrets are not in it: records are redacted when recorded,
  * and keys and server secrets live in their own stores. Pure.
  */
+import type { RunSource } from "../timeline/history";
 import { runRecordSchema } from "../timeline/run-file-schema";
 import type { RunRecord } from "../timeline/run-record";
 import { toRestorableMessages } from "./restore-messages";
@@ -28,8 +29,12 @@ export interface SessionSnapshot {
   messages: CodeModeUIMessage[];
   /** Newest first, as the history keeps them. */
   runs: RunRecord[];
+  /** Where each run came from, by run id (a share carries the conversation's runs by default). */
+  runSources?: Record<string, RunSource>;
   codeHistory: CodeHistoryEntry[];
 }
+
+const RUN_SOURCES: ReadonlySet<string> = new Set<RunSource>(["chat", "editor", "compare", "eval", "agent"]);
 
 /** The snapshot within `maxChars` of JSON, dropping the oldest runs first; says how many were dropped. */
 export function capSession(snapshot: SessionSnapshot, maxChars = SESSION_MAX_CHARS): { snapshot: SessionSnapshot; droppedRuns: number } {
@@ -58,11 +63,19 @@ export function parseSession(value: unknown): SessionSnapshot | undefined {
     const parsed = runRecordSchema.safeParse(run);
     if (parsed.success) runs.push(parsed.data);
   }
+  const sources = typeof v.runSources === "object" && v.runSources !== null ? (v.runSources as Record<string, unknown>) : {};
+  const isSource = (value: unknown): value is RunSource => typeof value === "string" && RUN_SOURCES.has(value);
+  const runSources: Record<string, RunSource> = {};
+  for (const run of runs) {
+    const source = sources[run.id];
+    if (isSource(source)) runSources[run.id] = source;
+  }
   return {
     version: SESSION_VERSION,
     savedAt: typeof v.savedAt === "string" ? v.savedAt : "",
     messages: toRestorableMessages(Array.isArray(v.messages) ? v.messages : []),
     runs,
+    runSources,
     codeHistory: (Array.isArray(v.codeHistory) ? v.codeHistory : []).filter(isEntry),
   };
 }

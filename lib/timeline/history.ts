@@ -21,10 +21,19 @@ export interface RunSummary {
   replayOf?: string;
 }
 
+/**
+ * Where a run came from: the chat's conversation (the model's programs and classic rounds), the
+ * editor (the person's Run, an imported file), a comparison lane, an eval, or an agent through the
+ * code-mode MCP server. A share carries the conversation's runs by default, eval and agent runs
+ * only when the person ticks them.
+ */
+export type RunSource = "chat" | "editor" | "compare" | "eval" | "agent";
+
 /** A run in the history. */
 export interface HistoryEntry {
   summary: RunSummary;
   record: RunRecord;
+  source: RunSource;
 }
 
 /** Runs kept per session. */
@@ -51,8 +60,8 @@ export function summariseRun(record: RunRecord): RunSummary {
 }
 
 /** Adds a run at the front (replacing a run with the same id), keeping at most `max`. */
-export function addToHistory(history: readonly HistoryEntry[], record: RunRecord, max = MAX_HISTORY): readonly HistoryEntry[] {
-  const entry = { summary: summariseRun(record), record };
+export function addToHistory(history: readonly HistoryEntry[], record: RunRecord, source: RunSource = "editor", max = MAX_HISTORY): readonly HistoryEntry[] {
+  const entry = { summary: summariseRun(record), record, source };
   return [entry, ...history.filter((e) => e.record.id !== record.id)].slice(0, Math.max(1, max));
 }
 

@@ -57,6 +57,50 @@ test.describe("sharing a playground", () => {
     await context.close();
   });
 
+  test("a share carries the run in view and this conversation's runs; an eval's runs only when ticked, and the dialog says which", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping");
+    await playground.setCode("return (await shipping.list_carriers()).carriers.length;");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    // An eval runs afterwards: its runs are newer in the history than the one in view.
+    await page.getByRole("button", { name: "Evals" }).click();
+    const evals = page.getByRole("dialog", { name: "Evals" });
+    await evals.getByText("Paste a suite (JSON or YAML)").click();
+    const suite = {
+      name: "one",
+      defaults: { modes: ["code"] },
+      cases: [{ name: "carriers", prompt: "Which carrier is cheapest to ship 2 kg from DE to US within 5 days?", servers: ["shipping"] }],
+    };
+    await evals.getByRole("textbox", { name: "Suite text" }).fill(JSON.stringify(suite));
+    await evals.getByRole("button", { name: "Load", exact: true }).click();
+    await evals.getByRole("button", { name: "Run suite" }).click();
+    await expect(evals.getByRole("status").filter({ hasText: /of 1 runs/ })).toHaveText("1 of 1 runs", { timeout: 30_000 });
+    await evals.getByRole("button", { name: "Close" }).first().click();
+
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share this playground" });
+    const offered = dialog.getByRole("list", { name: "Runs to share" }).getByRole("checkbox");
+    await expect(offered).toHaveCount(2);
+    const fromEval = dialog.getByRole("checkbox", { name: /from an eval/ });
+    const inView = dialog.getByRole("checkbox", { name: /from the editor \(in view\)/ });
+    await expect(fromEval).not.toBeChecked();
+    await expect(inView).toBeChecked();
+    const runsIn = async () => {
+      const link = await dialog.getByLabel("Share link").inputValue();
+      const decoded = await decodeShareState(decodeURIComponent(link.split("#share=")[1] ?? ""));
+      return decoded.ok ? (decoded.state.runs ?? []).length : -1;
+    };
+    await expect.poll(runsIn).toBe(1);
+    await expect(dialog).toContainText("1 recorded run");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: "test-results/share-runs-1280.png" });
+    await fromEval.check();
+    await expect.poll(runsIn).toBe(2);
+    await expect(dialog).toContainText("2 recorded runs");
+  });
+
   test("a shared run replays offline: the same value, and no request reaches any MCP server", async ({ page, browser, baseURL }) => {
     const playground = new PlaygroundPage(page);
     await playground.goto();

@@ -29,7 +29,11 @@ describe("session snapshot", () => {
 
   it("reads back what it wrote, and leaves out what does not check out", () => {
     const s = snapshot([run("a")]);
-    expect(parseSession(JSON.parse(JSON.stringify(s)))).toEqual(s);
+    expect(parseSession(JSON.parse(JSON.stringify(s)))).toEqual({ ...s, runSources: {} });
+    // Where each run came from survives; a source that is not one, or of a run not kept, does not.
+    const sourced = { ...s, runSources: { a: "eval", gone: "chat" } };
+    expect(parseSession(JSON.parse(JSON.stringify(sourced)))?.runSources).toEqual({ a: "eval" });
+    expect(parseSession({ ...s, runSources: { a: "hacker" } })?.runSources).toEqual({});
     const damaged = { ...s, runs: [run("ok"), { id: "broken" }], messages: [{ id: 3 }, ...s.messages], codeHistory: [{ code: 1 }, ...s.codeHistory] };
     expect(parseSession(damaged)).toMatchObject({ runs: [{ id: "ok" }], messages: s.messages, codeHistory: s.codeHistory });
     expect(parseSession({ ...s, version: 99 })).toBeUndefined();
