@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and the README's Benchmarks section. `--only node|browser|live|channel|codemode|timeline|validation|server|modes` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|codemode|timeline|validation|server|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";

@@ -16,7 +16,7 @@ const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--base-url <
 Serves the MCP servers of an mcp.json as one code-mode MCP server over stdio, with two tools:
 execute_code (a JavaScript program against their typed API, run in a QuickJS sandbox) and
 search_tools. An optional "codeMode" section in the file sets the destructive-tool policy per
-server (refuse, allow, ask), mocks, limits and the concurrency cap; see the README.
+server (refuse, allow, ask), mocks, limits and the concurrency cap; see docs/agents.md.
 
 Options:
   --config <file>    the mcp.json to serve (required)

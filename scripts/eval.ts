@@ -12,7 +12,7 @@ import { otlpTraces } from "../lib/timeline/otlp";
 const USAGE = `Usage: npm run eval -- <suite.json|suite.yaml> [options]
 
 Runs every case of the suite through the agent loop (in Node: the QuickJS sandbox, MCP over HTTP,
-the provider called directly) and checks its assertions. The suite format is in the README, "Evals".
+the provider called directly) and checks its assertions. The suite format is in docs/evals.md.
 
 Options:
   --model <provider:id>   model to run (repeatable; overrides the suite), e.g. openai:gpt-5, demo:code-mode-demo

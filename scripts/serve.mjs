@@ -92,7 +92,7 @@ server.listen(port, host, () => {
       ]
     : [
         `Code Mode Playground is ready on ${link} (hosted mode: no stdio bridge).`,
-        '  See the README\'s "Deploying" section: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.',
+        "  See docs/deploying.md: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.",
       ];
   process.stdout.write(`${lines.join("\n")}\n`);
 });

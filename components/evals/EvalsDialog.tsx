@@ -29,7 +29,7 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
     <Modal title="Evals" width="wide" onClose={onClose} dialogRef={ref}>
       <p className="muted small">
         A suite runs each case in code mode and/or classic mode, with its models, against the servers connected here, and checks its assertions. The format is
-        in the README (&ldquo;Evals&rdquo;); <code>npm run eval</code> runs the same suite headless.
+        in <code>docs/evals.md</code>; <code>npm run eval</code> runs the same suite headless.
       </p>
       <div className="toolbar">
         <button type="button" onClick={() => evals.load(JSON.stringify(demoSuite), "demo.json")} disabled={evals.running}>

@@ -1,7 +1,7 @@
 /**
  * An eval suite: prompts run through the agent loop in code mode and/or classic mode, against
  * chosen servers and models, a number of times, each run checked by assertions. The file format
- * (JSON or YAML, the same structure) is documented in the README ("Evals"); this schema is its
+ * (JSON or YAML, the same structure) is documented in docs/evals.md; this schema is its
  * definition, and every error names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
  */
 import { parseDocument } from "yaml";
@@ -47,7 +47,7 @@ export const caseSchema = z.strictObject({
   ...runSettings,
 });
 
-/** What a suite run does with calls to destructive tools (docs: README, "Evals"). */
+/** What a suite run does with calls to destructive tools (docs/evals.md). */
 export const DESTRUCTIVE_POLICIES = ["approve", "deny", "mock", "ask"] as const;
 
 /** A suite file. */

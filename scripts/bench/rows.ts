@@ -15,7 +15,7 @@ export function median(samples: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** Prints rows as a Markdown table, so the output pastes straight into notes and the README. */
+/** Prints rows as a Markdown table, so the output pastes straight into notes and docs/benchmarks.md. */
 export function printRows(rows: BenchRow[]): void {
   console.log("| benchmark | figure | note |");
   console.log("| --- | --- | --- |");
