@@ -198,7 +198,8 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
           </ul>
         </div>
       ) : null}
-      {open ? <OpenRun run={open} onClose={() => setOpen(undefined)} /> : null}
+      {/* A run of the results shown: a new suite or a new run of it closes the one that was open. */}
+      {open && evals.runs.includes(open) ? <OpenRun run={open} onClose={() => setOpen(undefined)} /> : null}
     </Modal>
   );
 }

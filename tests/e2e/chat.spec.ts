@@ -247,9 +247,13 @@ test.describe("compare with a destructive tool", () => {
     await dialog
       .getByRole("textbox", { name: "Prompt" })
       .fill("Order two margheritas from the best-rated open pizza place near Kreuzberg, paying by card to Oranienstraße 25.");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await dialog.getByRole("button", { name: "Run compare" }).click();
     const waiting = dialog.getByRole("region", { name: "Waiting for your approval" });
     await expect(waiting).toContainText("lane 1", { timeout: 30_000 });
+    // Answerable at 1280×720 without scrolling inside the dialog.
+    await expect(waiting.getByRole("button", { name: "Deny" })).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: "test-results/compare-approval-1280.png" });
     await waiting.getByRole("button", { name: "Deny" }).click();
     await expect(waiting).toContainText("lane 2", { timeout: 30_000 });
     await waiting.getByRole("button", { name: "Approve", exact: true }).click();
@@ -314,8 +318,12 @@ test.describe("evals in the page", () => {
     await dialog.getByRole("textbox", { name: "Suite text" }).fill(JSON.stringify({ name: "ask", destructive: "ask", cases: [orderCase] }));
     await dialog.getByRole("button", { name: "Load", exact: true }).click();
     await expect(policy).toHaveValue("ask");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await dialog.getByRole("button", { name: "Run suite" }).click();
     const approve = dialog.getByRole("region", { name: "Waiting for your approval" }).getByRole("button", { name: "Approve", exact: true });
+    // Answerable at 1280×720 without scrolling inside the dialog.
+    await expect(approve).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: "test-results/evals-approval-1280.png" });
     for (let approved = 0; approved < 2; approved++) await approve.click();
     await expect(dialog.getByRole("status").filter({ hasText: /of 2 runs/ })).toHaveText("2 of 2 runs", { timeout: 60_000 });
     await expect(dialog.getByTestId("eval-row").filter({ hasText: "1/1" })).toHaveCount(2);
