@@ -60,6 +60,7 @@ export default tseslint.config(
       "scripts/dev.mjs",
       "scripts/build.mjs",
       "scripts/next-env.mjs",
+      "scripts/listen-settings.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],

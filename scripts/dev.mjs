@@ -11,28 +11,16 @@
 //   and prints the link with it, on loopback only.
 // Stopping it stops the worker's watcher.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { context } from "esbuild";
 import next from "next";
 import { serverBundle } from "./build-server.mjs";
+import { listenSettings } from "./listen-settings.mjs";
 import { quietNext } from "./next-env.mjs";
 
-const { values } = parseArgs({
-  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
-  strict: true,
-});
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-const host = values.hostname ?? process.env.HOST ?? "127.0.0.1";
-const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
-const local = loopback && !/^hosted$/i.test(process.env.CMP_MODE?.trim() ?? "");
-const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
-const token = given.length >= 32 ? given : randomBytes(32).toString("base64url");
-process.env.CMP_LOCAL_TOKEN = local ? token : "";
-process.env.CMP_LISTEN_HOST = host;
+const { port, host, local, token, base } = listenSettings();
 
 const first = spawnSync(process.execPath, ["scripts/build-worker.mjs"], { stdio: "inherit" });
 if (first.status !== 0) process.exit(first.status ?? 1);
@@ -78,7 +66,7 @@ server.on("upgrade", (request, socket, head) => {
   void nextUpgrade(request, socket, head);
 });
 server.listen(port, host, () => {
-  const link = `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
+  const link = `${base}/`;
   console.log(
     local
       ? `Dev server ready: ${link}#cmp-token=${token}\n  Open this link: its #cmp-token lets the page start local stdio MCP servers.`

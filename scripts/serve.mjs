@@ -17,30 +17,16 @@
 // - takes WebSocket upgrades on /api/channel: the page's one channel to the app
 //   (lib/channel/node/channel-listener.ts, bundled by `npm run build`).
 // Plain JavaScript so that it runs on a production install without the TypeScript toolchain.
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import next from "next";
 import nextConfig from "../next.config.js";
+import { listenSettings } from "./listen-settings.mjs";
 import { quietNext } from "./next-env.mjs";
 
-const { values } = parseArgs({
-  options: { port: { type: "string", short: "p" }, host: { type: "string", short: "H" } },
-  strict: true,
-});
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-const host = values.host ?? process.env.HOST ?? "127.0.0.1";
-const loopback = host === "127.0.0.1" || host === "::1" || host === "localhost" || host.startsWith("127.");
-// The bridge runs only in local mode (lib/http/server/deployment.ts): on loopback, and not forced hosted.
-const local = loopback && !/^hosted$/i.test(process.env.CMP_MODE?.trim() ?? "");
-
-const given = process.env.CMP_LOCAL_TOKEN?.trim() ?? "";
-const token = given.length >= 32 ? given : randomBytes(32).toString("base64url");
-process.env.CMP_LOCAL_TOKEN = local ? token : "";
-process.env.CMP_LISTEN_HOST = host;
+const { port, host, local, token, base } = listenSettings();
 process.env.CMP_SERVER = "serve";
 // The same rule as trustedProxyHops (lib/http/server/deployment.ts): true/yes is 1, else an integer 1 to 9.
 const trust = process.env.CMP_TRUST_PROXY?.trim() ?? "";
@@ -55,7 +41,6 @@ const handle = app.getRequestHandler();
 const everyPath = (await nextConfig.headers()).find((rule) => rule.source === "/:path*");
 const headers = Object.fromEntries((everyPath?.headers ?? []).map(({ key, value }) => [key.toLowerCase(), value]));
 const listenerFile = path.join(process.cwd(), ".next", "cmp", "demo-listener.mjs");
-const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 const demo = existsSync(listenerFile) ? (await import(pathToFileURL(listenerFile).href)).demoRequestListener({ base, headers }) : undefined;
 if (!demo) process.stderr.write(`${listenerFile} is missing (run \`npm run build\`): Next's router answers the demo servers.\n`);
 const channelFile = path.join(process.cwd(), ".next", "cmp", "channel-listener.mjs");

@@ -206,7 +206,11 @@ export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
 
 function OpenRun({ run, onClose }: { run: EvalRun; onClose: () => void }) {
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.scrollIntoView({ block: "start" }), [run]);
+  // Braces: Chromium's scrollIntoView now returns a promise, and an effect that returns one
+  // crashes the page when React takes it for a cleanup on unmount.
+  useEffect(() => {
+    void ref.current?.scrollIntoView({ block: "start" });
+  }, [run]);
   return (
     <section ref={ref} className={styles.open} aria-label={`Run ${run.case}, ${run.mode}, run ${run.run}`}>
       <div className="toolbar">

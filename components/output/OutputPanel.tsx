@@ -31,7 +31,9 @@ export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat
   const { view: state, calls } = useLiveRun(live);
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
-  const waitingFor = state.status === "running" ? waitingLabel(waiting.pending, waiting.asks) : stepWaiting ? "waits for Run" : undefined;
+  // Before any run the badge says what waits; after one it keeps that run's outcome, and the notice below says what waits.
+  const waitingFor =
+    state.status === "running" ? waitingLabel(waiting.pending, waiting.asks) : stepWaiting && state.status === "idle" ? "waits for Run" : undefined;
   const label = waitingFor ?? statusLabel(state);
   const tone = waitingFor ? "waiting" : state.status === "idle" ? "idle" : state.status === "running" ? "running" : label === "ok" ? "ok" : "error";
 

@@ -48,7 +48,9 @@ export function Waterfall({ model, selected, onSelect, approvals, onDecide, zoom
   });
 
   // Row heights depend on open prompts; sizes are cached per index, so re-measure when prompts come and go.
-  useEffect(() => virtualizer.measure(), [approvals, virtualizer]);
+  useEffect(() => {
+    virtualizer.measure();
+  }, [approvals, virtualizer]);
 
   const move = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;

@@ -75,16 +75,20 @@ const isPairs = (value: unknown): value is HeaderPairs =>
   value.length <= 200 &&
   value.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && typeof pair[1] === "string");
 
-/** Parses a page frame, or undefined when it is not one (the app closes the channel then). */
-export function parseClientFrame(text: string): ClientFrame | undefined {
-  let value: unknown;
+/** A frame's JSON object, or undefined when the text is not one. */
+function objectOf(text: string): Record<string, unknown> | undefined {
   try {
-    value = JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null) return undefined;
-  const frame = value as Record<string, unknown>;
+}
+
+/** Parses a page frame, or undefined when it is not one (the app closes the channel then). */
+export function parseClientFrame(text: string): ClientFrame | undefined {
+  const frame = objectOf(text);
+  if (!frame) return undefined;
   switch (frame.t) {
     case "open":
       if (!isId(frame.id) || typeof frame.method !== "string" || !METHODS.has(frame.method)) return undefined;
@@ -106,14 +110,8 @@ export function parseClientFrame(text: string): ClientFrame | undefined {
 
 /** Parses an app frame, or undefined when it is not one. */
 export function parseServerFrame(text: string): ServerFrame | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const frame = value as Record<string, unknown>;
+  const frame = objectOf(text);
+  if (!frame) return undefined;
   switch (frame.t) {
     case "hello":
       return typeof frame.v === "number" && typeof frame.limits === "object" && frame.limits !== null ? (frame as ServerFrame) : undefined;

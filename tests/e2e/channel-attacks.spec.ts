@@ -4,28 +4,8 @@
  * (docs/ARCHITECTURE.md, "The channel"). Every request the channel carries passes its route's
  * guard, so the stdio bridge still wants the terminal's token.
  */
-import http from "node:http";
+import { rawUpgrade } from "../fixtures/raw-upgrade";
 import { expect, test } from "./fixtures";
-
-const upgradeHeaders = { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" };
-
-/** Sends an upgrade with exactly these headers; resolves with the status (101 when accepted). */
-function rawUpgrade(base: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${base}/api/channel`, { headers: { ...upgradeHeaders, ...headers } });
-    request.on("upgrade", (response, socket) => {
-      socket.destroy();
-      resolve({ status: response.statusCode ?? 0, body: "" });
-    });
-    request.on("response", (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
 
 interface Frame {
   t: string;

@@ -69,7 +69,7 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     // Paused: the code waits in the editor and nothing has run.
     await expect(chat.waiting).toBeVisible({ timeout: 20_000 });
     await expect(playground.editor.locator(".view-lines")).toContainText("first try fails");
-    await expect(playground.status).toHaveText("idle");
+    await expect(playground.status).toHaveText("waits for Run");
     await expect(chat.toolCalls.first()).toContainText("waiting for you");
     await chat.waiting.getByRole("button", { name: "Run" }).click();
 

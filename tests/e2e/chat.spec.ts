@@ -305,6 +305,10 @@ test.describe("evals in the page", () => {
     const opened = dialog.getByRole("region", { name: /cheapest carrier within 5 days, classic/ });
     await expect(opened).toContainText("SwiftAir Express");
     await expect(opened).toContainText("shipping__get_quote");
+    // Closing it leaves the dialog (Chromium's scrollIntoView returns a promise, which once crashed the page here).
+    await opened.getByRole("button", { name: "Close run" }).click();
+    await expect(opened).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Open cheapest carrier within 5 days, classic, run 1" }).click();
 
     // "Ask me each time": the order case's place_order waits for the person, in each mode.
     await policy.selectOption("ask");

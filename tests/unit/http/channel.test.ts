@@ -3,6 +3,7 @@
  * loopback http.Server) and the page's end (createChannelClient over Node's WebSocket, the same
  * WHATWG API the browser has). Then as an attacker: raw upgrades and frames.
  */
+import { rawUpgrade } from "../../fixtures/raw-upgrade";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -251,26 +252,6 @@ describe("the channel, page to app", () => {
     expect(off.getSnapshot().message).toContain("switched off");
   });
 });
-
-/** A raw upgrade, as a plain HTTP client sends it: any headers at all. */
-function rawUpgrade(origin: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${origin}${CHANNEL_PATH}`, {
-      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
-    });
-    request.on("upgrade", (response, socket) => {
-      socket.destroy();
-      resolve({ status: response.statusCode ?? 0, body: "" });
-    });
-    request.on("response", (response) => {
-      let body = "";
-      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on("error", reject);
-    request.end();
-  });
-}
 
 /** An open raw channel (Node's WebSocket with whatever Origin), for sending frames by hand. */
 async function rawSocket(origin: string): Promise<{ ws: WebSocket; closed: Promise<number>; frames: unknown[] }> {
