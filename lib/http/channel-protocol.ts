@@ -147,3 +147,28 @@ export function decodeData(frame: Uint8Array): { id: number; bytes: Uint8Array }
 export function isNullBodyStatus(status: number): boolean {
   return status === 101 || status === 204 || status === 205 || status === 304;
 }
+
+/**
+ * A request body as an `open` frame carries it: text as is, a form as its text, bytes in base64.
+ * Sets the content type a fetch would have set when `headers` has none.
+ */
+export async function encodeBody(init: RequestInit, headers: Headers): Promise<{ body?: string; body64?: string }> {
+  const body = init.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body === "string") {
+    if (!headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+    return { body };
+  }
+  if (body instanceof URLSearchParams) {
+    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
+    return { body: body.toString() };
+  }
+  let bytes: Uint8Array;
+  if (body instanceof Blob) bytes = new Uint8Array(await body.arrayBuffer());
+  else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
+  else if (ArrayBuffer.isView(body)) bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  else throw new TypeError("The channel carries string, form and byte bodies only.");
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return { body64: btoa(binary) };
+}

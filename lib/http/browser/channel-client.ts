@@ -18,6 +18,7 @@
 import {
   CHANNEL_PATH,
   decodeData,
+  encodeBody,
   isChannelPath,
   isNullBodyStatus,
   parseServerFrame,
@@ -106,27 +107,6 @@ const abortReason = (signal: AbortSignal | undefined): Error =>
   signal?.reason instanceof Error ? signal.reason : new DOMException("The request was aborted", "AbortError");
 
 const lost = (why: string) => new TypeError(`The connection to the app was lost (${why}); the page reconnects by itself.`);
-
-async function bodyOf(init: RequestInit, headers: Headers): Promise<{ body?: string; body64?: string }> {
-  const body = init.body;
-  if (body === undefined || body === null) return {};
-  if (typeof body === "string") {
-    if (!headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
-    return { body };
-  }
-  if (body instanceof URLSearchParams) {
-    if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-    return { body: body.toString() };
-  }
-  let bytes: Uint8Array;
-  if (body instanceof Blob) bytes = new Uint8Array(await body.arrayBuffer());
-  else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
-  else if (ArrayBuffer.isView(body)) bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  else throw new TypeError("The channel carries string, form and byte bodies only.");
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { body64: btoa(binary) };
-}
 
 /** Opens the page's channel (lazily: the socket opens on the first request or `reconnectNow`). */
 export function createChannelClient(options: ChannelClientOptions): ChannelClient {
@@ -342,7 +322,7 @@ export function createChannelClient(options: ChannelClientOptions): ChannelClien
     const signal = init.signal ?? undefined;
     const headers = new Headers(init.headers);
     const method = (init.method ?? "GET").toUpperCase();
-    const body = method === "GET" || method === "HEAD" ? {} : await bodyOf(init, headers);
+    const body = method === "GET" || method === "HEAD" ? {} : await encodeBody(init, headers);
     await whenOpen(signal);
     if (status.state === "unavailable") return fallback(url, init);
     if (signal?.aborted) throw abortReason(signal);
