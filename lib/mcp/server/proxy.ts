@@ -11,11 +11,11 @@
  * header forces a preflight that other origins fail, which also keeps it from being CSRF'd.
  */
 import "server-only";
+import { Readable, Transform } from "node:stream";
+import { readStreamCapped } from "../../http/read-body";
 import { RouteError } from "../../http/route-error";
 import http from "node:http";
 import https from "node:https";
-import { Readable, Transform } from "node:stream";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import type { UnreachableCause } from "../errors";
 import { createGuardedLookup, GUARD_REFUSED_CODE } from "../../net/server/guarded-lookup";
 import type { ResolveAll } from "../../net/server/guarded-lookup";
@@ -161,9 +161,32 @@ function capped(upstream: http.IncomingMessage, options: ProxyOptions): Readable
   return upstream.pipe(limit);
 }
 
-function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promise<http.IncomingMessage> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+/**
+ * Sends the request upstream. The body (capped) is read first, so that a request that met a
+ * kept-alive socket the server was closing at that moment (ECONNRESET on a reused socket, the
+ * race every keep-alive pool has) is sent once more on a fresh one instead of failing the call.
+ */
+async function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promise<http.IncomingMessage> {
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  let body: Uint8Array | undefined;
+  if (request.body) {
+    const read = await readStreamCapped(request.body, maxBytes).catch((error: unknown) => {
+      throw error instanceof Error ? error : new Error(String(error));
+    });
+    if (!read.ok) throw codedError(`request body over ${maxBytes} bytes`, TOO_LARGE_CODE);
+    body = read.bytes;
+  }
+  try {
+    return await sendOnce(url, request, options, body);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean }).reusedSocket === true && (error as { code?: unknown }).code === "ECONNRESET" && !request.signal.aborted)
+      return sendOnce(url, request, options, body);
+    throw error;
+  }
+}
+
+function sendOnce(url: URL, request: Request, options: ProxyOptions, body: Uint8Array | undefined): Promise<http.IncomingMessage> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const isHttps = url.protocol === "https:";
   return new Promise((resolve, reject) => {
     const upstream = (isHttps ? https : http).request(url, {
@@ -186,25 +209,9 @@ function sendUpstream(url: URL, request: Request, options: ProxyOptions): Promis
     upstream.on("error", (error) => {
       clearTimeout(timer);
       request.signal.removeEventListener("abort", onAbort);
-      reject(error);
+      reject(Object.assign(error, { reusedSocket: upstream.reusedSocket }));
     });
-    if (!request.body) {
-      upstream.end();
-      return;
-    }
-    let seen = 0;
-    const cap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        seen += chunk.length;
-        if (seen > maxBytes) done(codedError(`request body over ${maxBytes} bytes`, TOO_LARGE_CODE));
-        else done(null, chunk);
-      },
-    });
-    Readable.fromWeb(request.body as unknown as NodeReadableStream<Uint8Array>)
-      .on("error", fail)
-      .pipe(cap)
-      .on("error", fail)
-      .pipe(upstream);
+    upstream.end(body);
   });
 }
 

@@ -217,3 +217,38 @@ describe("proxyOptionsFor", () => {
     expect(local.maxResponseBytes).toBeUndefined();
   });
 });
+
+describe("the proxy's kept-alive sockets", () => {
+  it("a request that meets a pooled socket the server drops at that moment (ECONNRESET) is sent again on a fresh one, body included", async () => {
+    // Answers each socket's first request; drops the socket on its second, as a server closing an idle keep-alive socket does.
+    const seen: string[] = [];
+    const flaky = http.createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served > 1) return void socket.destroy();
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        seen.push(body);
+        res.writeHead(200, { "content-type": "application/json", connection: "keep-alive" }).end(JSON.stringify({ body }));
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    const target = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/mcp`;
+    // The local pool keeps sockets alive between requests.
+    const pooled = await startLoopbackServer((request) => handleProxyRequest(request, { ...OPTIONS, pool: "local" }));
+    try {
+      const send = (text: string) =>
+        fetch(`${pooled.url}/api/mcp/proxy`, { method: "POST", headers: { "x-mcp-target": target, "content-type": "application/json" }, body: text });
+      expect((await send('{"n":1}')).status).toBe(200);
+      const second = await send('{"n":2}');
+      expect(second.status).toBe(200);
+      expect(await second.json()).toEqual({ body: '{"n":2}' });
+      expect(seen).toEqual(['{"n":1}', '{"n":2}']);
+    } finally {
+      await pooled.close();
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+});
