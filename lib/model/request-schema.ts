@@ -30,6 +30,21 @@ export const generationSettingsSchema = z.object({
   maxOutputTokens: z.number().int().min(1).max(1_000_000).optional(),
 });
 
+/** JSON levels a classic tool's schema may nest: real schemas use a handful; far deeper ones exhaust the converters' stacks. */
+export const MAX_SCHEMA_DEPTH = 128;
+
+/** Whether `value` nests objects or arrays deeper than `max` levels; walks without recursion, so no depth can overflow it. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) if (typeof child === "object" && child !== null) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 /** POST /api/chat body (DefaultChatTransport adds id, messages, trigger and messageId). */
 export const chatRequestSchema = z.object({
   id: z.string().max(200).optional(),
@@ -50,7 +65,9 @@ export const chatRequestSchema = z.object({
       z.object({
         name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Tool names are 1 to 64 letters, digits, _ or -."),
         description: z.string().max(20_000),
-        inputSchema: z.record(z.string(), z.unknown()),
+        inputSchema: z
+          .record(z.string(), z.unknown())
+          .refine((schema) => !nestedDeeperThan(schema, MAX_SCHEMA_DEPTH), `is nested deeper than ${MAX_SCHEMA_DEPTH} levels of JSON`),
       }),
     )
     .max(2_000)

@@ -129,6 +129,19 @@ describe("POST /api/chat", () => {
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "tool-calls" });
   });
 
+  it("a classic tool schema nested too deep is a 400 naming where, not a 500 (any depth)", async () => {
+    for (const depth of [800, 1_600, 20_000]) {
+      // Written as text: JSON.stringify itself runs out of stack on such an object.
+      const schema = `${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)}`;
+      const body = `{"messages":${JSON.stringify([userMessage])},"model":{"provider":"demo","modelId":"code-mode-demo"},"instructions":"","toolMode":"classic","classicTools":[{"name":"deep","description":"","inputSchema":${schema}}]}`;
+      const response = await POST(new Request("http://localhost:3000/api/chat", { method: "POST", headers: PAGE_HEADERS, body }), undefined);
+      expect(response.status, `depth ${depth}`).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: "bad_request:chat", message: expect.stringContaining("classicTools.0.inputSchema") as string },
+      });
+    }
+  });
+
   it("refuses bad bodies, missing keys and private base URLs with JSON errors", async () => {
     const bad = await POST(new Request("http://localhost:3000/api/chat", { method: "POST", headers: PAGE_HEADERS, body: "{" }), undefined);
     expect(bad.status).toBe(400);
