@@ -20,6 +20,9 @@ export const CHANNEL_PATH = "/api/channel";
  */
 export const CHANNEL_ID_HEADER = "x-cmp-channel";
 
+/** Body bytes the app sends on a stream ahead of the page's credit, unless its `hello` says otherwise. */
+export const DEFAULT_WINDOW = 256 * 1024;
+
 /** Protocol version, in `hello`. */
 export const CHANNEL_VERSION = 1;
 

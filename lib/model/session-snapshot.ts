@@ -5,7 +5,7 @@
  * dropping the oldest runs first. Secrets are not in it: records are redacted when recorded,
  * and keys and server secrets live in their own stores. Pure.
  */
-import type { RunSource } from "../timeline/history";
+import { RUN_SOURCES, type RunSource } from "../timeline/history";
 import { runRecordSchema } from "../timeline/run-file-schema";
 import type { RunRecord } from "../timeline/run-record";
 import { toRestorableMessages } from "./restore-messages";
@@ -33,8 +33,6 @@ export interface SessionSnapshot {
   runSources?: Record<string, RunSource>;
   codeHistory: CodeHistoryEntry[];
 }
-
-const RUN_SOURCES: ReadonlySet<string> = new Set<RunSource>(["chat", "editor", "compare", "eval", "agent"]);
 
 /** The snapshot within `maxChars` of JSON, dropping the oldest runs first; says how many were dropped. */
 export function capSession(snapshot: SessionSnapshot, maxChars = SESSION_MAX_CHARS): { snapshot: SessionSnapshot; droppedRuns: number } {
@@ -64,7 +62,7 @@ export function parseSession(value: unknown): SessionSnapshot | undefined {
     if (parsed.success) runs.push(parsed.data);
   }
   const sources = typeof v.runSources === "object" && v.runSources !== null ? (v.runSources as Record<string, unknown>) : {};
-  const isSource = (value: unknown): value is RunSource => typeof value === "string" && RUN_SOURCES.has(value);
+  const isSource = (value: unknown): value is RunSource => typeof value === "string" && (RUN_SOURCES as readonly string[]).includes(value);
   const runSources: Record<string, RunSource> = {};
   for (const run of runs) {
     const source = sources[run.id];

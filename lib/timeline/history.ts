@@ -27,7 +27,10 @@ export interface RunSummary {
  * code-mode MCP server. A share carries the conversation's runs by default, eval and agent runs
  * only when the person ticks them.
  */
-export type RunSource = "chat" | "editor" | "compare" | "eval" | "agent";
+export type RunSource = (typeof RUN_SOURCES)[number];
+
+/** Every RunSource, to check one read from storage. */
+export const RUN_SOURCES = ["chat", "editor", "compare", "eval", "agent"] as const;
 
 /** A run in the history. */
 export interface HistoryEntry {

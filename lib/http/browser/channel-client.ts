@@ -17,6 +17,7 @@
  */
 import {
   CHANNEL_PATH,
+  DEFAULT_WINDOW,
   decodeData,
   encodeBody,
   isChannelPath,
@@ -233,7 +234,7 @@ export function createChannelClient(options: ChannelClientOptions): ChannelClien
       entry.resolve(new Response(null, { status: statusCode, headers }));
       return;
     }
-    const window = limits?.window ?? 256 * 1024;
+    const window = limits?.window ?? DEFAULT_WINDOW;
     const hwm = window;
     const creditIfConsumed = (controller: ReadableStreamDefaultController<Uint8Array>) => {
       const queued = hwm - (controller.desiredSize ?? 0);

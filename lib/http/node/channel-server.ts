@@ -24,6 +24,7 @@ import {
   CHANNEL_ID_HEADER,
   CHANNEL_PATH,
   CHANNEL_VERSION,
+  DEFAULT_WINDOW,
   encodeData,
   parseClientFrame,
   type ChannelLimits,
@@ -60,7 +61,7 @@ export interface ChannelServerLimits extends ChannelLimits {
 }
 
 const DEFAULTS: ChannelServerLimits = {
-  window: 256 * 1024,
+  window: DEFAULT_WINDOW,
   maxStreams: 1_024,
   // The largest body a route takes (a chat conversation, 8 MiB) and its frame's envelope.
   maxFrameBytes: 8 * 1024 * 1024 + 64 * 1024,
