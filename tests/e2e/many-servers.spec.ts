@@ -5,7 +5,7 @@
  * the browser's connections to the app: parallel calls ran one after another, an elicitation's
  * answer waited behind the call that asked for it, and the page hung.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -13,6 +13,7 @@ import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { startEverythingHttp, type EverythingHttp } from "../fixtures/mcp/everything";
 import { freePort } from "../fixtures/free-port";
+import { startAppServer } from "../fixtures/app-server";
 import { EV3_MARKER, eightStdioServers, startNoCorsRelay } from "../fixtures/mcp/reference-servers";
 
 const STDIO = eightStdioServers();
@@ -57,30 +58,6 @@ async function openWithManyServers(page: Page): Promise<{ playground: Playground
   await importConfig(page, { ...STDIO, ...Object.fromEntries(HTTP_NAMES.map((name) => [name, { type: "http", url: httpUrls[name] }])) });
   await servers.expectConnected(...Object.keys(STDIO), ...HTTP_NAMES, "lab");
   return { playground, servers };
-}
-
-/** Another instance of the app, served as `npm start` serves it (the build the suite made), to stop and start. */
-async function startApp(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.resolve("scripts/serve.mjs"), "--port", String(port)], {
-    env: { ...process.env, CMP_LOCAL_TOKEN: process.env.E2E_LOCAL_TOKEN, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("is ready")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready: ${out}`)));
-  });
-  return child;
-}
-
-async function stopApp(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
 }
 
 const PARALLEL_PROGRAM = `const t0 = Date.now();
@@ -245,7 +222,8 @@ return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages 
 
   test("the app stopped and started mid-run: the page says so, reconnects by itself, and the next run works", async ({ page }) => {
     const port = await freePort();
-    let app = await startApp(port);
+    const start = () => startAppServer({ port, env: { CMP_LOCAL_TOKEN: process.env.E2E_LOCAL_TOKEN } });
+    let app = await start();
     try {
       const playground = new PlaygroundPage(page);
       await page.goto(`http://127.0.0.1:${port}/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
@@ -255,7 +233,7 @@ return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages 
       await playground.setCode(`return await lab.sleep({ ms: 10000 });`);
       await playground.runWithShortcut();
       await page.waitForTimeout(500);
-      await stopApp(app);
+      await app.stop();
       const banner = page.getByRole("alert").filter({ hasText: "Disconnected from the app" });
       await expect(banner).toBeVisible();
       await expect(banner).toContainText(/Trying again in \d+ s|Reconnecting/);
@@ -264,7 +242,7 @@ return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages 
       await expect(playground.error).toContainText("connection to the app was lost");
       await page.setViewportSize({ width: 1280, height: 720 });
       await page.screenshot({ path: "test-results/channel-down-1280.png" });
-      app = await startApp(port);
+      app = await start();
       await expect(banner).toHaveCount(0, { timeout: 15_000 });
       // The servers it lost connect again by themselves; the stdio one in a new process.
       await new ServersPanel(page).expectConnected("lab", "mem");
@@ -272,7 +250,7 @@ return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages 
       await playground.runWithShortcut();
       await expect(playground.status).toHaveText("ok");
     } finally {
-      await stopApp(app);
+      await app.stop();
     }
   });
 });

@@ -3,10 +3,8 @@
  * playground whose stdio bridge works; the plain URL says how to get that link; pages carry a
  * strict CSP; and a plain HTTP client forging browser headers gets nothing (issue 11).
  */
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { freePort } from "../fixtures/free-port";
+import { startAppServer } from "../fixtures/app-server";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
@@ -16,31 +14,11 @@ const require = createRequire(import.meta.url);
 const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
 const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
 
-/** Starts the production server exactly as `npm start` does (after the build) and returns the URL it printed. */
-async function startAsNpmStart(): Promise<{ child: ChildProcess; printed: string }> {
-  const port = await freePort();
-  // No CMP_LOCAL_TOKEN: serve.mjs makes its own, as on a newcomer's machine.
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CMP_LOCAL_TOKEN: "" };
-  const child = spawn(process.execPath, ["scripts/serve.mjs", "--port", String(port)], { env, stdio: ["ignore", "pipe", "pipe"] });
-  const printed = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`serve.mjs printed no URL: ${out}`)), 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /ready: (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`serve.mjs exited (${code}): ${out}`)));
-  });
-  return { child, printed };
-}
-
 test.describe("security", () => {
   test("the URL npm start prints opens the playground with the stdio bridge working; the token leaves the address bar", async ({ page }) => {
-    const { child, printed } = await startAsNpmStart();
+    // No CMP_LOCAL_TOKEN: serve.mjs makes its own, as on a newcomer's machine.
+    const app = await startAppServer({ env: { CMP_LOCAL_TOKEN: "" } });
+    const printed = app.printed;
     try {
       expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#cmp-token=[A-Za-z0-9_-]{43}$/);
       await page.goto(printed);
@@ -53,7 +31,7 @@ test.describe("security", () => {
       await page.reload();
       await servers.expectConnected("memory");
     } finally {
-      child.kill("SIGTERM");
+      await app.stop();
     }
   });
 

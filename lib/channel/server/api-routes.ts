@@ -9,6 +9,7 @@ import { CHANNEL_ID_HEADER } from "../../http/channel-protocol";
 import { clientKey } from "../../http/server/client-address";
 import { appMode } from "../../http/server/deployment";
 import type { Env } from "../../http/server/deployment";
+import { healthResponse } from "../../http/server/health";
 import { enforceLimits } from "../../http/rate-limit";
 import { RouteError } from "../../http/route-error";
 import { route } from "../../http/server/route";
@@ -64,6 +65,10 @@ export const runsFeedRoute = route({ surface: "codemode" }, (request) => codeMod
 // The pushing process is not a browser (no Origin); the local token is what authorises it.
 /** POST /api/codemode/runs: a run pushed by a code-mode MCP server in another process. */
 export const runsPushRoute = route({ surface: "codemode", origin: "any" }, (request) => acceptPushedRun(request));
+
+// Load balancers and probes send no Origin; a GET changes nothing.
+/** GET /api/health: 200 when this instance can serve everything, 503 naming what is down. */
+export const healthRoute = route({ surface: "http", origin: "any" }, () => healthResponse(process.env));
 
 /** Any method on /api/demo-mcp/<name>: the demo MCP servers. */
 export function demoRoute(env?: () => Env): ApiHandler<{ name: string }> {

@@ -6,58 +6,55 @@
  * concurrent instances never interleave inside a read-modify-write.
  */
 import "server-only";
-import { createClient } from "@redis/client";
 import type { Env } from "./deployment";
+import { positiveSetting } from "./deployment";
 import type { RateLimitDecision, RateLimiter } from "../rate-limit";
 import { RouteError } from "../route-error";
+import { openRedisConnection, RedisUnavailableError } from "./redis-connection";
+import type { SharedRedis } from "./redis-connection";
 
-/** The few Redis commands this app uses; a narrow type keeps the client's generics out of every signature. */
-export interface SharedRedis {
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  close(): Promise<void>;
-}
+export type { SharedRedis } from "./redis-connection";
 
 /** Key prefix of everything this app stores (CMP_REDIS_PREFIX, default "cmp:"). */
 export function redisPrefix(env: Env): string {
   return env.CMP_REDIS_PREFIX?.trim() || "cmp:";
 }
 
-const clients = new Map<string, Promise<SharedRedis>>();
+// One connection per URL per process, on globalThis: the Next routes and the page's channel
+// (lib/channel/node) are bundled apart and must share it.
+const KEY = Symbol.for("code-mode-playground.shared-redis");
+const holder = globalThis as unknown as Record<symbol, Map<string, SharedRedis> | undefined>;
+const connections = (holder[KEY] ??= new Map<string, SharedRedis>());
 
-/** The process's connection to CMP_REDIS_URL (one per URL), or undefined when none is configured. */
-export function sharedRedis(env: Env): Promise<SharedRedis> | undefined {
+/**
+ * The process's connection to CMP_REDIS_URL, or undefined when none is configured. It heals by
+ * itself (redis-connection.ts); CMP_REDIS_TIMEOUT_MS bounds how long a command waits (default 1 000).
+ */
+export function sharedRedis(env: Env): SharedRedis | undefined {
   const url = env.CMP_REDIS_URL?.trim();
   if (!url) return undefined;
-  let client = clients.get(url);
-  if (!client) {
-    const redis = createClient({
-      url,
-      // Nothing waits on a Redis that is gone: commands fail at once while disconnected, and
-      // after a few reconnects the client gives up; the next request opens a new one.
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 3_000, reconnectStrategy: (retries) => (retries >= 3 ? new Error("Redis is unreachable") : 200 * (retries + 1)) },
-    });
-    // Without a listener an unreachable Redis would crash the process; commands fail instead.
-    redis.on("error", () => undefined);
-    redis.on("end", () => clients.delete(url));
-    client = redis.connect().then(() => redis as unknown as SharedRedis);
-    client.catch(() => clients.delete(url));
-    clients.set(url, client);
+  let connection = connections.get(url);
+  if (!connection) {
+    connection = openRedisConnection(url, { commandTimeoutMs: positiveSetting(env.CMP_REDIS_TIMEOUT_MS, 1_000) });
+    connections.set(url, connection);
   }
-  return client;
+  return connection;
 }
 
 /** Closes every shared connection (tests, shutdown). */
 export async function closeSharedRedis(): Promise<void> {
-  const open = [...clients.values()];
-  clients.clear();
-  await Promise.all(open.map((client) => client.then((c) => c.close()).catch(() => undefined)));
+  const open = [...connections.values()];
+  connections.clear();
+  await Promise.all(open.map((connection) => connection.close()));
 }
 
-/** A command that failed because Redis is unreachable: a 503 for the route, the cause to the log. */
+/**
+ * A failed command as the route answers it: a 503 that names nothing. Redis being down is
+ * logged once when it goes down (redis-connection.ts); anything else (a script error) is
+ * logged here.
+ */
 export function redisUnavailable(error: unknown): RouteError {
-  console.error("shared store:", error instanceof Error ? error.message : String(error));
+  if (!(error instanceof RedisUnavailableError)) console.error("shared store:", error instanceof Error ? error.message : String(error));
   return new RouteError("unavailable:http", "The shared store (Redis) is unavailable right now; try again shortly.");
 }
 
@@ -94,8 +91,7 @@ export function sharedRateLimiter(env: Env, name: string, options: { limit: numb
     async take(key, cost = 1): Promise<RateLimitDecision> {
       let reply: unknown;
       try {
-        const redis = await connection;
-        reply = await redis.eval(TAKE, { keys: [prefix + key], arguments: [String(options.limit), String(options.windowMs), String(cost)] });
+        reply = await connection.eval(TAKE, { keys: [prefix + key], arguments: [String(options.limit), String(options.windowMs), String(cost)] });
       } catch (error) {
         throw redisUnavailable(error);
       }

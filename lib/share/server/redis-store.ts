@@ -11,7 +11,7 @@ import type { SharePutOutcome, ShareStore } from "./store";
 
 /** Where and how much. */
 export interface RedisShareStoreOptions {
-  redis: Promise<SharedRedis>;
+  redis: SharedRedis;
   /** Key prefix (CMP_REDIS_PREFIX). */
   prefix: string;
   maxTotalBytes: number;
@@ -57,8 +57,7 @@ export function createRedisShareStore(options: RedisShareStoreOptions): ShareSto
   return {
     async put(id, text): Promise<SharePutOutcome> {
       try {
-        const redis = await options.redis;
-        const outcome = await redis.eval(PUT, { keys, arguments: [id, text, String(options.ttlMs), String(options.maxTotalBytes)] });
+        const outcome = await options.redis.eval(PUT, { keys, arguments: [id, text, String(options.ttlMs), String(options.maxTotalBytes)] });
         return outcome as SharePutOutcome;
       } catch (error) {
         throw redisUnavailable(error);
@@ -66,8 +65,7 @@ export function createRedisShareStore(options: RedisShareStoreOptions): ShareSto
     },
     async get(id) {
       try {
-        const redis = await options.redis;
-        return (await redis.get(`${base}data:${id}`)) ?? undefined;
+        return (await options.redis.get(`${base}data:${id}`)) ?? undefined;
       } catch (error) {
         throw redisUnavailable(error);
       }
