@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import { context } from "esbuild";
 import next from "next";
 import { serverBundle } from "./build-server.mjs";
-import { listenSettings } from "./listen-settings.mjs";
+import { listenSettings, serverOptions } from "./listen-settings.mjs";
 import { quietNext } from "./next-env.mjs";
 
 const { port, host, local, token, base } = listenSettings();
@@ -60,7 +60,7 @@ await app.prepare();
 const handle = app.getRequestHandler();
 const nextUpgrade = app.getUpgradeHandler();
 
-const server = http.createServer((request, response) => void handle(request, response));
+const server = http.createServer(serverOptions(), (request, response) => void handle(request, response));
 server.on("upgrade", (request, socket, head) => {
   if (channel?.handleUpgrade(request, socket, head)) return;
   void nextUpgrade(request, socket, head);

@@ -24,3 +24,15 @@ export function listenSettings(args = process.argv.slice(2), env = process.env) 
   const base = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   return { port, host, local, token, base };
 }
+
+/**
+ * Options for http.createServer: a request must arrive whole (headers and body) within
+ * CMP_REQUEST_TIMEOUT_MS (default 60 s) and its headers within 10 s, so a client that stalls
+ * mid-body holds a connection that long, not Node's 5 minutes; checked every second. Answers
+ * and streams going out are not limited by this.
+ */
+export function serverOptions(env = process.env) {
+  const set = Number(env.CMP_REQUEST_TIMEOUT_MS);
+  const requestTimeout = Number.isInteger(set) && set > 0 ? set : 60_000;
+  return { requestTimeout, headersTimeout: Math.min(10_000, requestTimeout), connectionsCheckingInterval: Math.min(1_000, requestTimeout) };
+}

@@ -23,7 +23,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import next from "next";
 import nextConfig from "../next.config.js";
-import { listenSettings } from "./listen-settings.mjs";
+import { listenSettings, serverOptions } from "./listen-settings.mjs";
 import { quietNext } from "./next-env.mjs";
 
 const { port, host, local, token, base } = listenSettings();
@@ -55,7 +55,7 @@ const forwardFor = (request) => {
   request.headers["x-forwarded-for"] = `${kept}${socket}`;
 };
 
-const server = http.createServer((request, response) => {
+const server = http.createServer(serverOptions(), (request, response) => {
   forwardFor(request);
   if (demo?.(request, response)) return;
   void handle(request, response);

@@ -4,6 +4,7 @@
  * strict CSP; and a plain HTTP client forging browser headers gets nothing (issue 11).
  */
 import { createRequire } from "node:module";
+import net from "node:net";
 import { startAppServer } from "../fixtures/app-server";
 import path from "node:path";
 import { expect, test } from "./fixtures";
@@ -13,6 +14,24 @@ import { ServersPanel } from "./pages/servers-panel";
 const require = createRequire(import.meta.url);
 const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
 const memoryBin = path.join(path.dirname(memoryPackage), (require(memoryPackage) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
+
+/** Sends `text` on a raw socket and sends nothing more; what the server wrote, and whether it closed within 20 s. */
+function stallAndWait(port: number, text: string): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.write(text));
+    let received = "";
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text: received, closed: false });
+    }, 20_000);
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve({ text: received, closed: true });
+    });
+    socket.on("error", () => undefined);
+  });
+}
 
 test.describe("security", () => {
   test("the URL npm start prints opens the playground with the stdio bridge working; the token leaves the address bar", async ({ page }) => {
@@ -118,6 +137,26 @@ test.describe("security", () => {
     expect(blind.status()).toBe(415);
     const foreign = await request.post(`${origin}/api/chat`, { headers: { origin: "https://evil.example" }, data: {} });
     expect(foreign.status()).toBe(403);
+  });
+
+  test("a client that stalls mid-body or mid-headers is cut after CMP_REQUEST_TIMEOUT_MS (408), and the instance keeps serving", async () => {
+    const app = await startAppServer({ env: { CMP_REQUEST_TIMEOUT_MS: "2000" } });
+    try {
+      const host = `127.0.0.1:${app.port}`;
+      const stalled = [
+        `POST /api/share HTTP/1.1\r\nhost: ${host}\r\norigin: ${app.origin}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"share":"v1.`,
+        `POST /api/share HTTP/1.1\r\nhost: ${host}\r\ncontent-type: appli`,
+      ];
+      const answers = await Promise.all(stalled.map((text) => stallAndWait(app.port, text)));
+      for (const answer of answers) {
+        // Cut well before Node's default 5 minutes (the bound here is generous; the setting is 2 s).
+        expect(answer.closed).toBe(true);
+        expect(answer.text).toMatch(/^HTTP\/1\.1 408/);
+      }
+      expect((await fetch(`${app.origin}/api/health`)).status).toBe(200);
+    } finally {
+      await app.stop();
+    }
   });
 
   test("an imported mcp.json starts no command: each one is shown, escaped, and starts only when the person starts it", async ({ page }) => {
