@@ -21,6 +21,7 @@ import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/li
 import { ServerLogStore } from "@/lib/mcp/server-logs";
 import { RootsStore } from "@/lib/mcp/roots";
 import { withResourceReader } from "@/lib/mcp/resource-reader";
+import { unavailableServer } from "@/lib/mcp/unavailable";
 import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
@@ -173,7 +174,9 @@ export function useMcp(): UseMcpResult {
         const connection = manager.connection(s.config.id);
         return connection ? [{ name: s.config.name, connection, tools: s.tools }] : [];
       });
-      const { host, namespaces } = buildHostFunctions(live, { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+      // Servers being tried again keep their namespace; their calls fail saying so (lib/mcp/unavailable.ts).
+      const down = servers.flatMap((config) => (config.enabled ? (unavailableServer(config.name, statuses[config.id]) ?? []) : []));
+      const { host, namespaces } = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
       const serverOf = new Map(namespaces.map((n) => [n.namespace, n.server]));
       const toolOf = new Map(namespaces.flatMap((n) => n.tools.map((t) => [`${n.namespace}.${t.fn}`, t.tool] as const)));
       // Each call is registered while its server serves it, so an elicitation lands on its row and pauses its clocks.
@@ -208,7 +211,7 @@ export function useMcp(): UseMcpResult {
         };
       });
     },
-    [manager, connected, inFlight],
+    [manager, connected, servers, statuses, inFlight],
   );
 
   return {

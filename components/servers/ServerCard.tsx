@@ -1,7 +1,8 @@
 "use client";
 
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
-import type { ServerStatus } from "@/lib/mcp/connection-manager";
+import { useEffect, useState } from "react";
+import type { RestartPlan, ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { plural } from "@/lib/text/display";
@@ -59,7 +60,9 @@ export function ServerCard({
   connection,
   onUseInChat,
 }: ServerCardProps) {
-  const state = server.enabled ? (status?.state ?? "idle") : "disabled";
+  // A lost connection being tried again reads "restarting", not a plain error.
+  const restarting = (status?.state === "error" || status?.state === "connecting") && status.restart !== undefined;
+  const state = server.enabled ? (restarting ? "restarting" : (status?.state ?? "idle")) : "disabled";
   const wantsSignIn = server.enabled && status?.state === "error" && status.error.kind === "oauth";
   const showOAuth =
     oauth !== undefined &&
@@ -132,6 +135,14 @@ function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio
     return (
       <div className={styles.serverError} role="alert">
         <b>{status.error.kind}</b>: {status.error.message}
+        {status.restart ? <RestartLine plan={status.restart} stdio={stdio} /> : null}
+      </div>
+    );
+  }
+  if (status.state === "connecting" && status.restart) {
+    return (
+      <div className={`${styles.serverInfo} muted`}>
+        {stdio ? "Starting the server again" : "Connecting again"} (try {status.restart.attempt} of {status.restart.of})…
       </div>
     );
   }
@@ -152,6 +163,22 @@ function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio
           {change.changed.length > 0 && <span>~{change.changed.join(", ~")}</span>}
         </div>
       )}
+    </div>
+  );
+}
+
+/** "Starting it again in 4 s (try 2 of 8)", counting down. */
+function RestartLine({ plan, stdio }: { plan: RestartPlan; stdio: boolean }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.ceil((plan.at - now) / 1_000));
+  return (
+    <div data-testid="server-restart">
+      {stdio ? "Its tools are unavailable until it runs again. Starting it again" : "Its tools are unavailable until it is back. Connecting again"} in {seconds}{" "}
+      s (try {plan.attempt} of {plan.of}); Reconnect tries now.
     </div>
   );
 }

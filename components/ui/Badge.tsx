@@ -28,6 +28,7 @@ export function toneOf(state: string): BadgeTone {
       return "error";
     case "warning":
     case "connecting":
+    case "restarting":
       return "warn";
     case "running":
     case "unfinished":

@@ -5,6 +5,11 @@
  * re-enabled server is connected when `autoConnect` is on. Re-lists tools on
  * notifications/tools/list_changed and records what changed.
  *
+ * A connection that drops after it was made (a stdio server's process died, an HTTP server
+ * restarted) is connected again by itself with a backoff, `restart` on the error status saying
+ * when; after `attempts` failed tries it stays an error until the person reconnects. A failed
+ * first connect is not retried: that is a wrong address or credentials, not an outage.
+ *
  * Races: every connect gets a generation number per server; a result arriving after a newer
  * connect, a disconnect or a removal is closed and dropped.
  */
@@ -36,8 +41,20 @@ export interface ConnectedStatus {
   connectedAt: number;
 }
 
+/** When a lost connection is tried again: attempt `attempt` of `of`, at `at` (ms since the epoch). */
+export interface RestartPlan {
+  attempt: number;
+  of: number;
+  at: number;
+}
+
 /** One server's status; a new object on every change. */
-export type ServerStatus = { state: "idle" } | { state: "connecting" } | ConnectedStatus | { state: "error"; error: ConnectionErrorData };
+export type ServerStatus =
+  | { state: "idle" }
+  | { state: "connecting"; restart?: RestartPlan; tools?: readonly Tool[] }
+  | ConnectedStatus
+  /** While a lost connection is tried again, `tools` are the ones it had: unavailable until it is back. */
+  | { state: "error"; error: ConnectionErrorData; restart?: RestartPlan; tools?: readonly Tool[] };
 
 /** Opens a connection; connectToServer by default, a fake in tests. */
 export type Connector = (config: ServerConfig, options: ConnectOptions) => Promise<McpConnection>;
@@ -48,8 +65,23 @@ export interface ConnectionManagerOptions {
   connector?: Connector;
   /** Connect servers as soon as they are added or enabled. Default true. */
   autoConnect?: boolean;
+  /** Connecting again after a drop (defaults below); false turns it off. */
+  restart?: false | Partial<RestartSettings>;
   now?: () => number;
 }
+
+/** How lost connections are tried again. */
+export interface RestartSettings {
+  /** The first wait; each failed try doubles it up to `maxMs`. */
+  initialMs: number;
+  maxMs: number;
+  /** Tries before giving up. */
+  attempts: number;
+  /** A connection that lived this long resets the count. */
+  stableMs: number;
+}
+
+const RESTART_DEFAULTS: RestartSettings = { initialMs: 1_000, maxMs: 30_000, attempts: 8, stableMs: 30_000 };
 
 const IDLE: ServerStatus = Object.freeze({ state: "idle" });
 
@@ -61,6 +93,14 @@ interface Entry {
   detach: Array<() => void>;
   refreshing?: Promise<void>;
   refreshAgain?: boolean;
+  /** When the current connection was made (for the restart count's reset). */
+  connectedAt?: number;
+  /** Tries made since the last drop, and the timer of the next one. */
+  restarts: number;
+  restartTimer?: ReturnType<typeof setTimeout>;
+  /** The error that started the current series of tries, and the tools the server had then. */
+  lostWith?: ConnectionErrorData;
+  lostTools?: readonly Tool[];
 }
 
 // Fields whose change means a new connection; a rename does not.
@@ -90,7 +130,7 @@ export class ConnectionManager {
   ) {
     this.connector = options.connector ?? connectToServer;
     this.now = options.now ?? Date.now;
-    for (const config of registry.snapshot()) this.entries.set(config.id, { generation: 0, config, detach: [] });
+    for (const config of registry.snapshot()) this.entries.set(config.id, { generation: 0, config, detach: [], restarts: 0 });
     this.unsubscribeRegistry = registry.subscribe(() => this.onRegistryChange());
   }
 
@@ -139,6 +179,7 @@ export class ConnectionManager {
     const entry = this.entries.get(id);
     if (!entry) return IDLE;
     await this.close(entry);
+    entry.restarts = 0;
     return this.open(id, entry);
   }
 
@@ -200,10 +241,37 @@ export class ConnectionManager {
     this.listeners.clear();
   }
 
-  private open(id: string, entry: Entry): Promise<ServerStatus> {
+  private restartSettings(): RestartSettings {
+    return { ...RESTART_DEFAULTS, ...(this.options.restart || {}) };
+  }
+
+  /** After a drop (or a failed try after one): the next try, or an error once the tries ran out. */
+  private scheduleRestart(id: string, entry: Entry, latest?: ConnectionErrorData): void {
+    const lost = entry.lostWith ?? latest ?? { kind: "disconnected", message: "The connection dropped." };
+    const error = latest && latest.message !== lost.message ? { ...latest, message: `${lost.message} Trying again: ${latest.message}` } : lost;
+    const settings = this.restartSettings();
+    if (this.options.restart === false || entry.restarts >= settings.attempts || !entry.config.enabled) {
+      entry.lostWith = undefined;
+      entry.lostTools = undefined;
+      entry.restarts = 0;
+      this.setStatus(id, { state: "error", error });
+      return;
+    }
+    const wait = Math.min(settings.initialMs * 2 ** entry.restarts, settings.maxMs);
+    entry.restarts += 1;
+    const restart: RestartPlan = { attempt: entry.restarts, of: settings.attempts, at: this.now() + wait };
+    this.setStatus(id, { state: "error", error, restart, ...(entry.lostTools ? { tools: entry.lostTools } : {}) });
+    entry.restartTimer = setTimeout(() => {
+      entry.restartTimer = undefined;
+      if (this.entries.get(id) !== entry) return;
+      void this.open(id, entry, restart);
+    }, wait);
+  }
+
+  private open(id: string, entry: Entry, restart?: RestartPlan): Promise<ServerStatus> {
     const generation = ++entry.generation;
     const config = entry.config;
-    this.setStatus(id, { state: "connecting" });
+    this.setStatus(id, restart ? { state: "connecting", restart, ...(entry.lostTools ? { tools: entry.lostTools } : {}) } : { state: "connecting" });
     const stale = () => entry.generation !== generation || this.entries.get(id) !== entry;
     const run = async (): Promise<ServerStatus> => {
       let connection: McpConnection | undefined;
@@ -219,8 +287,13 @@ export class ConnectionManager {
           live.onToolsListChanged(() => void this.refreshTools(id)),
           live.onLost((error) => {
             if (entry.generation !== generation) return;
+            const lived = this.now() - (entry.connectedAt ?? this.now());
+            const before = this.status(id);
             void this.close(entry);
-            this.setStatus(id, { state: "error", error: error.toJSON() });
+            entry.lostTools = before.state === "connected" ? before.tools : undefined;
+            if (lived >= this.restartSettings().stableMs) entry.restarts = 0;
+            entry.lostWith = error.toJSON();
+            this.scheduleRestart(id, entry);
           }),
         ];
         const [tools, prompts, resources] = await Promise.all([
@@ -230,6 +303,9 @@ export class ConnectionManager {
           live.listResources().catch(() => []),
         ]);
         if (stale()) return this.status(id);
+        entry.connectedAt = this.now();
+        entry.lostWith = undefined;
+        entry.lostTools = undefined;
         this.setStatus(id, {
           state: "connected",
           serverInfo: live.serverInfo,
@@ -245,9 +321,17 @@ export class ConnectionManager {
         });
       } catch (error) {
         if (stale()) return this.status(id);
+        const { lostWith, lostTools } = entry;
         if (entry.connection === connection) await this.close(entry);
         else await connection?.close().catch(() => undefined);
-        this.setStatus(id, { state: "error", error: toErrorData(error) });
+        if (lostWith) {
+          // A try after a drop: the next one, until the tries run out.
+          entry.lostWith = lostWith;
+          entry.lostTools = lostTools;
+          this.scheduleRestart(id, entry, toErrorData(error));
+        } else {
+          this.setStatus(id, { state: "error", error: toErrorData(error) });
+        }
       }
       return this.status(id);
     };
@@ -262,6 +346,10 @@ export class ConnectionManager {
   private async close(entry: Entry): Promise<void> {
     entry.generation++;
     entry.pending = undefined;
+    clearTimeout(entry.restartTimer);
+    entry.restartTimer = undefined;
+    entry.lostWith = undefined;
+    entry.lostTools = undefined;
     for (const detach of entry.detach) detach();
     entry.detach = [];
     const connection = entry.connection;
@@ -280,7 +368,7 @@ export class ConnectionManager {
     for (const [id, config] of next) {
       const entry = this.entries.get(id);
       if (!entry) {
-        this.entries.set(id, { generation: 0, config, detach: [] });
+        this.entries.set(id, { generation: 0, config, detach: [], restarts: 0 });
         if (config.enabled && (this.options.autoConnect ?? true)) void this.connect(id);
         continue;
       }

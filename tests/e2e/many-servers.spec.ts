@@ -205,6 +205,13 @@ return { killed: killed.status, reason: killed.status === "rejected" ? killed.re
     await playground.setCode(`return await lab.echo({ message: "still here" });`);
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
+    // The dead server is started again by itself, in a new process, and its calls work again.
+    const servers = new ServersPanel(page);
+    await expect(servers.status("ev3")).toHaveText(/restarting|connected/);
+    await servers.expectConnected("ev3");
+    await playground.setCode(`return await ev3.echo({ message: "back" });`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
 
     await importConfig(page, { flood: { command: process.execPath, args: ["--import", "tsx", path.resolve("tests/fixtures/mcp/flood-server.ts")] } });
     await new ServersPanel(page).expectConnected("flood");

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { connectServers } from "../../mcp/node/connect-servers";
+import { connectServers, type ConnectedServers } from "../../mcp/node/connect-servers";
 import { runInNode } from "../../sandbox/node/node-engine";
 import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-pool";
 import { MOCK_SCRIPT_LIMITS } from "../../timeline/mocks";
@@ -20,6 +20,8 @@ export interface OpenedCodeModeServer {
   /** Server names, for a start-up line. */
   serverNames: string[];
   warnings: string[];
+  /** Each stdio server's state: up, or down until its next start (lib/mcp/node/stdio-supervisor.ts). */
+  stdioStates: ConnectedServers["stdioStates"];
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function openCodeModeServer(
     pool,
     serverNames: connected.servers.map((s) => s.name),
     warnings: config.warnings ?? [],
+    stdioStates: () => connected.stdioStates(),
     close: async () => {
       pool.close();
       await connected.close();

@@ -2,33 +2,41 @@
  * Connects the enabled servers of a configuration from a Node process: HTTP servers directly
  * (relative URLs resolve against `baseUrl`), stdio servers by starting their command. Used by
  * the headless runner and the code-mode MCP server; if any server fails, the ones already
- * connected are closed and the error names the server.
+ * connected are closed and the error names the server. A stdio server that dies later is
+ * started again (stdio-supervisor.ts).
  */
 import { connectToServer, type McpConnection } from "../connection";
 import type { HostServer } from "../host-functions";
 import type { ServerConfig } from "../types";
-import { connectStdio } from "./stdio-connection";
+import { superviseStdio, type SupervisedState, type SupervisedStdio } from "./stdio-supervisor";
 import { withResourceReader } from "../resource-reader";
 
 /** Connected servers with their tools, and one close for all of them. */
 export interface ConnectedServers {
   servers: HostServer[];
+  /** Each stdio server's state (up with its pid, or down until its next start), by name. */
+  stdioStates(): Record<string, SupervisedState>;
   close(): Promise<void>;
 }
 
 export async function connectServers(configs: readonly ServerConfig[], options: { baseUrl: string }): Promise<ConnectedServers> {
   const connections: Array<Pick<McpConnection, "close">> = [];
   const servers: HostServer[] = [];
+  const supervised = new Map<string, SupervisedStdio>();
   const close = async () => {
     await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
   };
   try {
     for (const server of configs) {
       if (!server.enabled) continue;
-      const connection =
-        server.transport === "stdio"
-          ? await connectStdio(server)
-          : await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
+      let connection: Pick<McpConnection, "close" | "callTool" | "readResource" | "listTools" | "capabilities">;
+      if (server.transport === "stdio") {
+        const stdio = await superviseStdio(server);
+        supervised.set(server.name, stdio);
+        connection = stdio;
+      } else {
+        connection = await connectToServer(server, { baseUrl: options.baseUrl, proxyUrl: "/api/mcp/proxy", via: "direct" });
+      }
       connections.push(connection);
       // Servers with resources get `$readResource` too, as in the page (resource-reader.ts).
       servers.push({ name: server.name, connection, tools: withResourceReader(await connection.listTools(), connection.capabilities) });
@@ -39,5 +47,5 @@ export async function connectServers(configs: readonly ServerConfig[], options: 
     const failed = configs.filter((c) => c.enabled)[servers.length];
     throw new Error(failed ? `Server "${failed.name}" could not connect: ${message}` : message, { cause: error });
   }
-  return { servers, close };
+  return { servers, close, stdioStates: () => Object.fromEntries([...supervised].map(([name, stdio]) => [name, stdio.state()])) };
 }

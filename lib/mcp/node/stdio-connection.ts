@@ -18,6 +18,14 @@ export interface NodeStdioConnection {
   listTools(): Promise<Tool[]>;
   readResource(uri: string): Promise<ReadResourceResult>;
   callTool(name: string, args: Record<string, unknown> | undefined, options?: CallToolOptions): Promise<CallToolResult>;
+  /** The child's process id. */
+  readonly pid: number | null;
+  /**
+   * Called once when the connection ends without `close()` (the child exited or its pipes
+   * broke), with the child's last lines of stderr: for an operator's log, never for a caller.
+   * Returns the unsubscribe.
+   */
+  onExit(listener: (lastOutput: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -50,8 +58,20 @@ export async function connectStdio(
     const said = stderr.trim() === "" ? "" : ` It said: ${stderr.trim().split("\n").slice(-3).join(" / ")}`;
     throw new Error(`${server.name}: could not start "${server.command}": ${error instanceof Error ? error.message : String(error)}.${said}`, { cause: error });
   }
+  const exitListeners = new Set<(lastOutput: string) => void>();
+  let closing = false;
+  client.onclose = () => {
+    if (closing) return;
+    const output = stderr.trim().split("\n").slice(-3).join(" / ");
+    for (const listener of [...exitListeners]) listener(output);
+  };
   return {
     capabilities: client.getServerCapabilities() ?? {},
+    pid: transport.pid,
+    onExit(listener) {
+      exitListeners.add(listener);
+      return () => exitListeners.delete(listener);
+    },
     readResource: (uri) => client.readResource({ uri }, { timeout }),
     async listTools() {
       const tools: Tool[] = [];
@@ -72,6 +92,9 @@ export async function connectStdio(
       });
       return result as CallToolResult;
     },
-    close: () => client.close(),
+    close: () => {
+      closing = true;
+      return client.close();
+    },
   };
 }

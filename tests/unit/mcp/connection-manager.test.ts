@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
 import { ConnectionManager } from "@/lib/mcp/connection-manager";
@@ -77,7 +77,7 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.dispose()));
 });
 
-function setup(autoConnect = true) {
+function setup(autoConnect = true, restart?: ConstructorParameters<typeof ConnectionManager>[1]["restart"]) {
   const registry = new ServerRegistry({ seedDemoServers: false });
   registry.add({ name: "one", transport: "streamable-http", url: "https://one.example/mcp" });
   const fake = fakeConnector();
@@ -85,6 +85,7 @@ function setup(autoConnect = true) {
     connectOptions: { baseUrl: "https://play.example", proxyUrl: "/api/mcp/proxy" },
     connector: fake.connector,
     autoConnect,
+    ...(restart !== undefined ? { restart } : {}),
     now: () => 1234,
   });
   managers.push(manager);
@@ -193,9 +194,53 @@ describe("ConnectionManager with a fake connector", () => {
     const { manager, fake } = setup();
     await manager.connectAll();
     fake.made[0]!.connection.lose();
-    expect(manager.status("one")).toEqual({ state: "error", error: { kind: "disconnected", message: "dropped" } });
+    expect(manager.status("one")).toEqual({
+      state: "error",
+      error: { kind: "disconnected", message: "dropped" },
+      restart: { attempt: 1, of: 8, at: 1234 + 1_000 },
+    });
     expect(fake.made[0]?.connection.closed).toBe(true);
     expect(manager.connection("one")).toBeUndefined();
+  });
+
+  it("connects again by itself after a drop, with a doubling wait; gives up after the tries; a person's reconnect starts over", async () => {
+    vi.useFakeTimers();
+    try {
+      const { manager, fake } = setup(true, { initialMs: 100, maxMs: 250, attempts: 3, stableMs: 10_000 });
+      await manager.connectAll();
+      fake.made[0]!.connection.lose();
+      expect(manager.status("one")).toMatchObject({ state: "error", restart: { attempt: 1, of: 3 } });
+      await vi.advanceTimersByTimeAsync(100);
+      expect(manager.status("one").state).toBe("connected");
+      expect(fake.made).toHaveLength(2);
+      // A process that dies at once, then cannot start: 200 ms, then 250 ms (the cap), then it gives up.
+      fake.made[1]!.connection.lose();
+      fake.fail(new ConnectionError("start-failed", "the command exited at start"));
+      expect(manager.status("one")).toMatchObject({ state: "error", restart: { attempt: 2, at: 1234 + 200 } });
+      await vi.advanceTimersByTimeAsync(200);
+      expect(manager.status("one")).toMatchObject({
+        state: "error",
+        error: { kind: "start-failed", message: "dropped Trying again: the command exited at start" },
+        restart: { attempt: 3, at: 1234 + 250 },
+      });
+      await vi.advanceTimersByTimeAsync(250);
+      const given = manager.status("one");
+      expect(given).toMatchObject({ state: "error", error: { kind: "start-failed" } });
+      expect(given.state === "error" && given.restart).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(manager.status("one").state).toBe("error");
+      fake.fail(undefined);
+      expect((await manager.reconnect("one")).state).toBe("connected");
+      fake.made[2]!.connection.lose();
+      expect(manager.status("one")).toMatchObject({ restart: { attempt: 1 } });
+      // Disconnecting while a try is waiting cancels it.
+      await manager.disconnect("one");
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(manager.status("one").state).toBe("idle");
+      expect(fake.made).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("does not connect by itself without autoConnect", async () => {

@@ -1,0 +1,83 @@
+/**
+ * The code-mode MCP server under faults (issue 28): a stdio server killed mid-load comes back
+ * by itself and calls recover; spinning programs cannot starve normal ones; sessions a client
+ * closed are gone and one client cannot take every session. Real servers, real QuickJS threads,
+ * SDK clients over loopback HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
+import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
+import { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
+import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
+import { execute, newClient, textOf, writeConfig } from "./fixtures";
+
+const TOKEN = "test-token-0123456789abcdef0123456789";
+let demo: Awaited<ReturnType<typeof startDemoHost>>;
+const opened: OpenedCodeModeServer[] = [];
+const hosts: LoopbackServer[] = [];
+const clients: Client[] = [];
+
+async function serve(codeMode: Record<string, unknown>, endpointOptions: Partial<ConstructorParameters<typeof CodeModeHttpEndpoint>[0]> = {}) {
+  const config = await readCodeModeConfig(writeConfig((name) => demo.urlFor(name), codeMode));
+  const server = await openCodeModeServer(config, { baseUrl: demo.url });
+  opened.push(server);
+  const endpoint = new CodeModeHttpEndpoint({ token: TOKEN, newServer: () => createCodeModeMcpServer(server.service), ...endpointOptions });
+  const host = await startLoopbackServer((request) => endpoint.handle(request));
+  hosts.push(host);
+  return { url: `${host.url}/api/codemode/mcp`, endpoint, server };
+}
+
+async function connect(url: string, name: string): Promise<Client> {
+  const client = newClient(name);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  clients.push(client);
+  return client;
+}
+
+beforeAll(async () => {
+  demo = await startDemoHost();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+  await Promise.all(hosts.map((h) => h.close()));
+  await Promise.all(opened.map((o) => o.close()));
+  await demo?.close();
+});
+
+describe("a stdio server that dies", () => {
+  it("is started again by itself; meanwhile its calls fail at once saying so, and the program can retry", async () => {
+    const { url, server } = await serve({ maxConcurrent: 2 });
+    const client = await connect(url, "restart-agent");
+    const before = server.stdioStates().memory;
+    if (before?.state !== "up" || before.pid === null) throw new Error(`memory is not up: ${JSON.stringify(before)}`);
+    expect(
+      textOf(await execute(client, `await memory.create_entities({ entities: [{ name: "a", entityType: "t", observations: [] }] }); return "ok";`)),
+    ).toContain("ok");
+
+    // Killed while a load of calls is running.
+    const load = execute(
+      client,
+      `const results = await Promise.allSettled(Array.from({ length: 200 }, (_, i) => memory.read_graph({})));
+return results.filter((r) => r.status === "rejected").map((r) => r.reason.message).slice(0, 1);`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    process.kill(before.pid, "SIGKILL");
+    await load;
+    // The first restart waits 500 ms: long enough to see it down.
+    await vi.waitFor(() => expect(server.stdioStates().memory?.state).toBe("down"), { timeout: 5_000, interval: 10 });
+    // A call while it is down says what is going on, not "Not connected".
+    const refused = await execute(client, `try { await memory.read_graph({}); return "answered"; } catch (e) { return e.message; }`);
+    expect(textOf(refused)).toMatch(/is down: its process ended\. It is being started again \(next attempt in 1 s\)/);
+
+    // It comes back in a new process, and calls work again with no restart of the app.
+    await vi.waitFor(() => expect(server.stdioStates().memory).toMatchObject({ state: "up", restarts: 1 }), { timeout: 15_000, interval: 50 });
+    const after = server.stdioStates().memory;
+    expect(after?.state === "up" && after.pid).not.toBe(before.pid);
+    const recovered = await execute(client, `const g = await memory.read_graph({}); return Array.isArray(g.entities);`);
+    expect(recovered.isError).toBeFalsy();
+    expect(textOf(recovered)).toContain("true");
+  });
+});
