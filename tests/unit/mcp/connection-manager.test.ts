@@ -194,10 +194,12 @@ describe("ConnectionManager with a fake connector", () => {
     const { manager, fake } = setup();
     await manager.connectAll();
     fake.made[0]!.connection.lose();
+    // The tools it had stay known, unavailable, while it is tried again.
     expect(manager.status("one")).toEqual({
       state: "error",
       error: { kind: "disconnected", message: "dropped" },
       restart: { attempt: 1, of: 8, at: 1234 + 1_000 },
+      tools: [{ name: "t1", inputSchema: { type: "object" } }],
     });
     expect(fake.made[0]?.connection.closed).toBe(true);
     expect(manager.connection("one")).toBeUndefined();
