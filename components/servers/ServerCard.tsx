@@ -135,7 +135,11 @@ function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio
     return (
       <div className={styles.serverError} role="alert">
         <b>{status.error.kind}</b>: {status.error.message}
-        {status.restart ? <RestartLine plan={status.restart} stdio={stdio} /> : null}
+        {status.restart ? (
+          <RestartLine plan={status.restart} stdio={stdio} />
+        ) : status.error.kind === "disconnected" ? (
+          <div>Press Reconnect to connect again.</div>
+        ) : null}
       </div>
     );
   }

@@ -139,7 +139,7 @@ export function createLiveConnection(parts: LiveParts): McpConnection {
 
   const markLost = (cause: unknown, detail: string): ConnectionError => {
     if (state.lost) return state.lost;
-    const error = new ConnectionError("disconnected", `The connection to ${displayUrl(url)} dropped (${detail}). Reconnect to continue.`, { cause });
+    const error = new ConnectionError("disconnected", `The connection to ${displayUrl(url)} dropped (${detail}).`, { cause });
     state.lost = error;
     if (state.closed) return error;
     observer.stopWatching();

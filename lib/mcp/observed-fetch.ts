@@ -33,6 +33,17 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 
+/** What a 404 for a session says: a RouteError's message, else a plain sentence. */
+function sessionEndText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
+    if (typeof parsed.error?.message === "string") return parsed.error.message;
+  } catch {
+    // Not JSON: fall through.
+  }
+  return "the server no longer knows this session; it may have restarted";
+}
+
 /** Wraps `base`; see the file comment. */
 export function observeFetch(base: FetchLike): ObservedFetch {
   let lastFailure: HttpFailure | undefined;
@@ -97,6 +108,9 @@ export function observeFetch(base: FetchLike): ObservedFetch {
         body: body.slice(0, MAX_BODY_CHARS),
         wwwAuthenticate: response.headers.get("www-authenticate"),
       };
+      // A 404 inside a session means the session is over (a stdio server's process died, a
+      // server restarted): the connection is gone, even when no call was waiting on it.
+      if (response.status === 404 && new Headers(init?.headers).has("mcp-session-id")) drop(new Error(sessionEndText(body)));
       return response;
     }
     successes++;

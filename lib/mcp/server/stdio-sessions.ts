@@ -169,8 +169,12 @@ export class StdioSessionRegistry {
     this.owners.delete(session.id);
     clearTimeout(this.orphanTimers.get(session.id));
     this.orphanTimers.delete(session.id);
+    // 404 either way: to an MCP client that means "this session is over, start another" (the
+    // page then starts the server again); the message says why it is over.
     const error =
-      end.kind === "exited" ? end.error : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
+      end.kind === "exited"
+        ? new RouteError("not_found:stdio", end.error.message, end.error.causeKind ? { cause: end.error.causeKind } : {})
+        : new RouteError("not_found:stdio", `The stdio session ${session.id} was closed (${end.reason}); start a new one`);
     this.ended.set(session.id, error);
     for (const key of this.ended.keys()) {
       if (this.ended.size <= MAX_ENDED) break;

@@ -328,8 +328,11 @@ describe("stdio bridge failures", () => {
     expect(alive(bridge.pid)).toBe(false);
 
     const late = await rawRequest(bridge.url.href, { method: "POST", headers: pageHeaders(), body: "{}" });
-    expect(late.status).toBe(502);
-    expect(JSON.parse(late.body)).toMatchObject({ error: { code: "exited:stdio", cause: "exited" } });
+    // 404: to an MCP client the session is over (the page starts the server again); the message says why.
+    expect(late.status).toBe(404);
+    expect(JSON.parse(late.body)).toMatchObject({
+      error: { code: "not_found:stdio", cause: "exited", message: expect.stringMatching(/exited with exit code 7/) as unknown },
+    });
     expect(late.body).not.toContain(SECRET);
     await client.close();
   });
