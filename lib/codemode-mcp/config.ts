@@ -5,7 +5,8 @@
  * ```json
  * { "mcpServers": { ... },
  *   "codeMode": { "destructive": { "store": "ask" }, "declarationsBudgetTokens": 4000,
- *                 "maxConcurrent": 2, "queueLimit": 64, "limits": { "wallMs": 30000 },
+ *                 "maxConcurrent": 2, "queueLimit": 64, "queueWaitMs": 30000, "limits": { "wallMs": 30000 },
+ *                 "callsInFlight": { "memory": 1 },
  *                 "mocks": { "store": { "place_order": { "kind": "value", "value": { "ok": true } } } } } }
  * ```
  * Pure: parsing and defaults only; errors name their path.
@@ -29,6 +30,10 @@ export interface CodeModeOptions {
   maxConcurrent: number;
   /** Programs waiting for a thread before callers get a busy error. */
   queueLimit: number;
+  /** The longest a program waits for a thread before its caller gets a busy error. */
+  queueWaitMs: number;
+  /** Per server name: tool calls in flight at once over all programs (unlisted: no cap). */
+  callsInFlight: Record<string, number>;
   /** Sandbox limits for every program (the playground's defaults otherwise). */
   limits: Partial<SandboxLimits>;
   mocks: MockTable;
@@ -36,6 +41,8 @@ export interface CodeModeOptions {
 
 export const DEFAULT_DECLARATIONS_BUDGET_TOKENS = 4_000;
 export const DEFAULT_QUEUE_LIMIT = 64;
+/** Under the 60 s an MCP client's SDK waits for an answer by default. */
+export const DEFAULT_QUEUE_WAIT_MS = 30_000;
 
 const policy = z.enum(["refuse", "allow", "ask"], { error: 'must be "refuse", "allow" or "ask"' });
 const positiveInt = z.number({ error: "must be a number" }).int("must be an integer").positive("must be positive");
@@ -65,6 +72,8 @@ const section = z
     declarationsBudgetTokens: positiveInt.optional(),
     maxConcurrent: positiveInt.optional(),
     queueLimit: z.number({ error: "must be a number" }).int("must be an integer").min(0, "must be 0 or more").optional(),
+    queueWaitMs: positiveInt.optional(),
+    callsInFlight: z.record(z.string(), positiveInt).optional(),
     limits: limits.optional(),
     mocks: z.record(z.string(), z.record(z.string(), mock)).optional(),
   })
@@ -88,8 +97,15 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
   if (!imported.ok || !parsed.success) return { ok: false, errors };
   const servers = imported.servers.filter((s) => s.enabled);
   const names = new Set(servers.map((s) => s.name));
-  const unknown = Object.keys(parsed.data.destructive ?? {}).filter((name) => !names.has(name));
-  if (unknown.length > 0) return { ok: false, errors: unknown.map((name) => `codeMode.destructive.${name}: no enabled server by that name`) };
+  const unknown = [
+    ...Object.keys(parsed.data.destructive ?? {})
+      .filter((name) => !names.has(name))
+      .map((name) => `codeMode.destructive.${name}`),
+    ...Object.keys(parsed.data.callsInFlight ?? {})
+      .filter((name) => !names.has(name))
+      .map((name) => `codeMode.callsInFlight.${name}`),
+  ];
+  if (unknown.length > 0) return { ok: false, errors: unknown.map((path) => `${path}: no enabled server by that name`) };
   if (servers.length === 0) return { ok: false, errors: ["mcpServers: no enabled server to offer"] };
   const c = parsed.data;
   return {
@@ -102,6 +118,8 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
       declarationsBudgetTokens: c.declarationsBudgetTokens ?? DEFAULT_DECLARATIONS_BUDGET_TOKENS,
       maxConcurrent: c.maxConcurrent ?? Math.max(1, cpuCount),
       queueLimit: c.queueLimit ?? DEFAULT_QUEUE_LIMIT,
+      queueWaitMs: c.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+      callsInFlight: c.callsInFlight ?? {},
       limits: c.limits ?? {},
       mocks: c.mocks ?? {},
     },

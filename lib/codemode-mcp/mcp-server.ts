@@ -110,6 +110,8 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
     };
     const outcome = await service.execute(args ?? {}, {
       clientName: client?.name ?? "MCP client",
+      // The session is the unit of fairness on the thread pool (a stdio server has one client).
+      clientId: extra.sessionId ?? "stdio",
       signal: extra.signal,
       ...(canAsk ? { ask } : {}),
       onLog: (level, text) => {

@@ -28,6 +28,8 @@ export type ProgramRunner = (run: {
   host: HostFunctions;
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
+  /** Who asked, for the pool's fair shares. */
+  client?: string;
 }) => Promise<RunResult>;
 
 /** Asks the calling client whether a destructive call may go ahead (MCP elicitation); true = yes. */
@@ -47,6 +49,8 @@ export interface CodeModeServiceDeps {
 export interface CallContext {
   /** The client's name from initialize (shown in the playground's run history). */
   clientName: string;
+  /** The caller's session: the thread pool shares its threads fairly between these. */
+  clientId?: string;
   /** Absent when the client cannot answer elicitation: "ask" then refuses. */
   ask?: AskClient;
   signal?: AbortSignal;
@@ -179,6 +183,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       const result = await deps.run({
         request,
         host,
+        client: context.clientId ?? context.clientName,
         ...(context.signal ? { signal: context.signal } : {}),
         onEvent: (event) => {
           live.onEvent(event);

@@ -43,7 +43,7 @@ export async function openCodeModeServer(
   options: { baseUrl: string; publish?: (update: FeedUpdate) => void },
 ): Promise<OpenedCodeModeServer> {
   const connected = await connectServers(config.servers, { baseUrl: options.baseUrl });
-  const pool = createThreadPool({ size: config.options.maxConcurrent, queueLimit: config.options.queueLimit });
+  const pool = createThreadPool({ size: config.options.maxConcurrent, queueLimit: config.options.queueLimit, maxWaitMs: config.options.queueWaitMs });
   const service = createCodeModeService({
     servers: connected.servers,
     options: config.options,

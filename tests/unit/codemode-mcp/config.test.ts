@@ -11,7 +11,16 @@ describe("code-mode server config", () => {
     const parsed = parseCodeModeConfig(JSON.stringify(servers), 4);
     expect(parsed).toMatchObject({
       ok: true,
-      options: { defaultDestructive: "ask", maxConcurrent: 4, queueLimit: 64, declarationsBudgetTokens: 4000, limits: {}, mocks: {} },
+      options: {
+        defaultDestructive: "ask",
+        maxConcurrent: 4,
+        queueLimit: 64,
+        queueWaitMs: 30_000,
+        callsInFlight: {},
+        declarationsBudgetTokens: 4000,
+        limits: {},
+        mocks: {},
+      },
     });
     if (parsed.ok)
       expect(parsed.servers.map((s) => [s.name, s.transport])).toEqual([

@@ -81,3 +81,19 @@ return results.filter((r) => r.status === "rejected").map((r) => r.reason.messag
     expect(textOf(recovered)).toContain("true");
   });
 });
+
+describe("fair shares on the thread pool", () => {
+  it("one session's spinning programs do not hold up another session's normal ones", async () => {
+    const { url } = await serve({ maxConcurrent: 2, queueLimit: 200, limits: { cpuMs: 300 } });
+    const flood = await connect(url, "spinner");
+    const other = await connect(url, "normal");
+    const order: string[] = [];
+    const spinning = Array.from({ length: 30 }, () => execute(flood, "while (true) {}").then(() => order.push("spin")));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const normal = await Promise.all(Array.from({ length: 30 }, (_, i) => execute(other, `return ${i};`).then((r) => (order.push("normal"), r))));
+    expect(normal.every((r) => !r.isError)).toBe(true);
+    // The ones running when the normal programs came, and at most a couple more, finished first.
+    expect(order.lastIndexOf("normal") - 29).toBeLessThanOrEqual(4);
+    await Promise.all(spinning);
+  }, 60_000);
+});

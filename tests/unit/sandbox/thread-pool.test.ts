@@ -4,8 +4,8 @@ import { createThreadPool, type ThreadPool } from "@/lib/sandbox/node/thread-poo
 
 const pools: ThreadPool[] = [];
 afterEach(() => pools.splice(0).forEach((p) => p.close()));
-function pool(size: number, queueLimit: number): ThreadPool {
-  const p = createThreadPool({ size, queueLimit });
+function pool(size: number, queueLimit: number, maxWaitMs?: number): ThreadPool {
+  const p = createThreadPool({ size, queueLimit, ...(maxWaitMs ? { maxWaitMs } : {}) });
   pools.push(p);
   return p;
 }
@@ -68,5 +68,38 @@ describe("sandbox thread pool", () => {
     const running = p.run({ request: { code: "await t.sleep({ ms: 5000 }); return 1;" }, host: sleepHost, signal: stop.signal });
     setTimeout(() => stop.abort(), 100);
     expect(await running).toMatchObject({ ok: false, error: { kind: "cancelled" } });
+  }, 30_000);
+
+  it("100 spinning programs cannot starve 100 normal ones: a free thread goes to the client, and the program, that used the sandbox least", async () => {
+    const p = pool(2, 400);
+    const done: string[] = [];
+    const stop = new AbortController();
+    const SPIN = { code: "while (true) {}", limits: { cpuMs: 300 } };
+    // One client floods the pool with spinners first; a second sends normal programs after them,
+    // and the flooding client also sends normal programs of its own behind its spinners.
+    const spinners = Array.from({ length: 100 }, () =>
+      p.run({ request: SPIN, host: {}, client: "flood", signal: stop.signal }).then((r) => (done.push("spin"), r)),
+    );
+    const normal = Array.from({ length: 100 }, (_, i) =>
+      p.run({ request: { code: `return ${i};` }, host: {}, client: i % 2 === 0 ? "other" : "flood" }).then((r) => (done.push("normal"), r)),
+    );
+    const results = await Promise.all(normal);
+    expect(results.every((r) => r.ok)).toBe(true);
+    // The bound: a normal program waits at most for the spinners already running (one CPU limit
+    // each, on `size` threads: 2 here, measured) and the normal programs ahead of it; never
+    // behind the spinners' backlog (in FIFO order all 100 would finish first).
+    const spinsBeforeLastNormal = done.lastIndexOf("normal") - 99;
+    expect(spinsBeforeLastNormal).toBeLessThanOrEqual(4);
+    stop.abort();
+    await Promise.all(spinners);
+  }, 60_000);
+
+  it("a run never waits longer than maxWaitMs: it gets a busy result that says how long it waited", async () => {
+    const p = pool(1, 4, 200);
+    const spin = p.run({ request: { code: "while (true) {}", limits: { cpuMs: 1_000 } }, host: {} });
+    const waiting = await p.run({ request: { code: "return 1;" }, host: {} });
+    expect(waiting).toMatchObject({ ok: false, error: { kind: "busy", message: expect.stringMatching(/^Busy: waited 200 ms for a sandbox while 1 program is running/) as unknown } });
+    expect(p.stats().queued).toBe(0);
+    await spin;
   }, 30_000);
 });
