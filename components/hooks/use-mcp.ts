@@ -22,6 +22,7 @@ import { ServerLogStore } from "@/lib/mcp/server-logs";
 import { RootsStore } from "@/lib/mcp/roots";
 import { withResourceReader } from "@/lib/mcp/resource-reader";
 import { unavailableServer } from "@/lib/mcp/unavailable";
+import { CallCaps } from "@/lib/mcp/call-caps";
 import { mapHost } from "@/lib/timeline/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
@@ -76,7 +77,7 @@ export function useMcp(): UseMcpResult {
   const [logs] = useState(() => new ServerLogStore());
   const [testCalls] = useState(() => new TestCallStore());
   const [stores, setStores] = useState<
-    { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; roots: RootsStore; localToken: string | undefined } | undefined
+    { registry: ServerRegistry; manager: ConnectionManager; oauth: BrowserOAuth; roots: RootsStore; localToken: string | undefined; caps: CallCaps } | undefined
   >(undefined);
 
   useEffect(() => {
@@ -119,9 +120,11 @@ export function useMcp(): UseMcpResult {
       },
       connector: withStdioBridge(() => localToken),
     });
+    // Each server's cap on calls in flight holds over every run of the page (lib/mcp/call-caps.ts).
+    const caps = new CallCaps((name) => registry.snapshot().find((s) => s.name === name)?.maxCallsInFlight);
     // Creating the stores needs `window`, which only exists after mount.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setStores({ registry, manager, oauth, roots, localToken });
+    setStores({ registry, manager, oauth, roots, localToken, caps });
     // A server connected while its roots change hears about it.
     const unsubscribeRoots = roots.subscribe((id) => void manager.connection(id)?.notifyRootsChanged());
     void manager.connectAll();
@@ -144,6 +147,7 @@ export function useMcp(): UseMcpResult {
 
   const registry = stores?.registry;
   const manager = stores?.manager;
+  const caps = stores?.caps;
   const servers = useSyncExternalStore(
     registry ? (l) => registry.subscribe(l) : noop,
     () => registry?.snapshot() ?? NO_SERVERS,
@@ -176,7 +180,9 @@ export function useMcp(): UseMcpResult {
       });
       // Servers being tried again keep their namespace; their calls fail saying so (lib/mcp/unavailable.ts).
       const down = servers.flatMap((config) => (config.enabled ? (unavailableServer(config.name, statuses[config.id]) ?? []) : []));
-      const { host, namespaces } = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+      const built = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+      const namespaces = built.namespaces;
+      const host = caps ? caps.wrap(built.host, namespaces, onCallInfo) : built.host;
       const serverOf = new Map(namespaces.map((n) => [n.namespace, n.server]));
       const toolOf = new Map(namespaces.flatMap((n) => n.tools.map((t) => [`${n.namespace}.${t.fn}`, t.tool] as const)));
       // Each call is registered while its server serves it, so an elicitation lands on its row and pauses its clocks.
@@ -211,7 +217,7 @@ export function useMcp(): UseMcpResult {
         };
       });
     },
-    [manager, connected, servers, statuses, inFlight],
+    [manager, caps, connected, servers, statuses, inFlight],
   );
 
   return {

@@ -83,7 +83,8 @@ export function ServerCard({
         </Badge>
       </div>
       <div className={`${styles.serverWhere} muted`} title={where}>
-        {transportLabel(server.transport)} · {where}
+        {transportLabel(server.transport)}
+        {server.maxCallsInFlight !== undefined ? ` · ${plural(server.maxCallsInFlight, "call")} at a time` : ""} · {where}
       </div>
       <StatusLine status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>

@@ -16,6 +16,7 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
   const [args, setArgs] = useState((server?.args ?? []).join("\n"));
   const [env, setEnv] = useState(formatPairs(server?.env, "="));
   const [cwd, setCwd] = useState(server?.cwd ?? "");
+  const [cap, setCap] = useState(server?.maxCallsInFlight === undefined ? "" : String(server.maxCallsInFlight));
   const [issues, setIssues] = useState<ServerInputIssue[]>([]);
 
   const submit = (event: FormEvent) => {
@@ -26,10 +27,12 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
     if (!parsedHeaders.ok) found.push({ field: "headers", message: parsedHeaders.message });
     if (!parsedEnv.ok) found.push({ field: "env", message: parsedEnv.message });
     if (found.length > 0) return setIssues(found);
+    // Empty: no cap. Anything else is checked by the registry (a whole number from 1).
+    const maxCallsInFlight = cap.trim() === "" ? undefined : Number(cap.trim());
     const input =
       transport === "stdio"
-        ? { name, transport, command, args: parseArgLines(args), env: parsedEnv.ok ? parsedEnv.value : {}, ...(cwd ? { cwd } : {}) }
-        : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {} };
+        ? { name, transport, command, args: parseArgLines(args), env: parsedEnv.ok ? parsedEnv.value : {}, ...(cwd ? { cwd } : {}), maxCallsInFlight }
+        : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {}, maxCallsInFlight };
     const result = server ? registry.update(server.id, input) : registry.add({ ...input, enabled: true });
     if (!result.ok) return setIssues(result.issues);
     onDone();
@@ -74,6 +77,15 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
           </Field>
         </>
       )}
+      <Field label="Calls in flight at once (empty: no limit)" error={issue("maxCallsInFlight")}>
+        <input
+          value={cap}
+          onChange={(e) => setCap(e.target.value)}
+          inputMode="numeric"
+          placeholder="no limit"
+          title="For servers that lose data under concurrent calls (server-memory: 1). Calls over the limit wait their turn, in order, and the timeline shows them queued."
+        />
+      </Field>
       <div className="toolbar">
         <button type="submit" className="primary">
           {server ? "Save" : "Add"}

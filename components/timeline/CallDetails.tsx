@@ -50,6 +50,13 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
           {record.progress.message ? ` — ${record.progress.message}` : ""}
         </p>
       )}
+      {record.capWait && (
+        <p className="muted" data-testid="call-cap-wait">
+          {record.capWait.state === "waiting"
+            ? `Waiting: ${record.server ?? record.namespace} takes ${record.capWait.cap} ${record.capWait.cap === 1 ? "call" : "calls"} at once (its setting), and that many are in flight.`
+            : `Waited ${record.capWait.waitedMs ?? 0} ms for ${record.server ?? record.namespace}'s cap of ${record.capWait.cap} ${record.capWait.cap === 1 ? "call" : "calls"} in flight.`}
+        </p>
+      )}
       {record.serverRequests && record.serverRequests.length > 0 && (
         <ul className="muted" aria-label={`What ${record.server ?? record.namespace} asked during call ${record.callId}`}>
           {record.serverRequests.map((request, i) => (

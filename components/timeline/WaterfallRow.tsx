@@ -88,6 +88,14 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, top, heigh
             {record.serverRequests.some((r) => r.state === "waiting") ? "asks you" : "asked"}
           </Badge>
         )}
+        {record.capWait && (
+          <Badge
+            tone={record.capWait.state === "waiting" ? "warn" : "neutral"}
+            title={`The server's cap: ${record.capWait.cap} ${record.capWait.cap === 1 ? "call" : "calls"} in flight at once`}
+          >
+            {record.capWait.state === "waiting" ? "queued" : `queued ${record.capWait.waitedMs ?? 0} ms`}
+          </Badge>
+        )}
         <Badge tone={toneOf(status)}>{status}</Badge>
       </button>
       <div className={styles.track} onClick={() => onSelect(record.callId)}>

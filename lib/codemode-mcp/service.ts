@@ -12,6 +12,7 @@ import { codeModeServerDescription } from "../codemode/system-prompt";
 import { countTokens } from "../codemode/tokens";
 import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
 import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
+import { CallCaps } from "../mcp/call-caps";
 import { hostApiOf } from "../sandbox/host-api";
 import type { HostFunctions, RunEvent, RunRequest, RunResult } from "../sandbox/types";
 import { approvalPredicate, withApprovals } from "../timeline/approvals";
@@ -104,6 +105,8 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
   const toolSearch: ToolSearch = createToolSearch(serverTools, declarations);
   const fits = countTokens(declarations.text) <= deps.options.declarationsBudgetTokens;
   const destructive = approvalPredicate(serverTools);
+  // Per-server caps on calls in flight hold over every program at once (codeMode.callsInFlight).
+  const caps = new CallCaps((server) => deps.options.callsInFlight[server]);
   let runs = 0;
 
   /** Host functions for one execution, each wrapper reporting into this run's recorder. */
@@ -113,7 +116,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       onProgress: (callId, progress) => recorder()?.onProgress(callId, progress),
     });
     const names = built.namespaces;
-    let host: HostFunctions = built.host;
+    let host: HostFunctions = caps.wrap(built.host, names, (callId, info) => recorder()?.onCallInfo(callId, info));
     const mocks = deps.options.mocks;
     if (Object.keys(mocks).length > 0) {
       host = withMocks(host, mocks, (callId, info) => recorder()?.onCallInfo(callId, info), deps.runScript ? { runScript: deps.runScript } : {});

@@ -14,6 +14,7 @@
  * the connection; nothing here can put them into arguments, results or call info.
  */
 import { isResourceReader } from "./resource-reader";
+import type { CapWait } from "./call-caps";
 import type { ServerRequestNote } from "./server-requests";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { resolveNames } from "../codemode/names";
@@ -44,6 +45,8 @@ export interface HostCallReport {
   isError?: boolean;
   /** The raw result, as the server sent it. */
   result?: CallToolResult;
+  /** The call waited for its server's cap on calls in flight (call-caps.ts). */
+  capWait?: CapWait;
 }
 
 /** One connected server, as host functions need it. */

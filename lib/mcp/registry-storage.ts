@@ -13,6 +13,7 @@
  * starts clean and is reported in `problems`.
  */
 import { z } from "zod";
+import { MAX_CALLS_IN_FLIGHT } from "./server-input";
 import type { ServerConfig } from "./types";
 
 /** The part of Web Storage this module uses. */
@@ -54,6 +55,7 @@ const storedServer = z.object({
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
+  maxCallsInFlight: z.number().int().min(1).max(MAX_CALLS_IN_FLIGHT).optional(),
   enabled: z.boolean(),
 });
 

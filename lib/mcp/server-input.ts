@@ -14,12 +14,14 @@ export interface ServerInput {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Calls in flight at once; absent or undefined: no cap. */
+  maxCallsInFlight?: number | undefined;
   enabled?: boolean;
 }
 
 /** One problem with the input, on the field a form should mark. */
 export interface ServerInputIssue {
-  field: "name" | "transport" | "url" | "headers" | "command" | "env";
+  field: "name" | "transport" | "url" | "headers" | "command" | "env" | "maxCallsInFlight";
   message: string;
 }
 
@@ -27,6 +29,8 @@ const TRANSPORTS: readonly TransportKind[] = ["streamable-http", "sse", "stdio"]
 /** RFC 9110 token: what a header name may contain. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_NAME_LENGTH = 64;
+/** The largest cap on calls in flight a person can set (above it, a cap means nothing). */
+export const MAX_CALLS_IN_FLIGHT = 1_000;
 /** Relative URLs are for the app's own routes (the built-in demo servers). */
 const APP_ROUTE = /^\/api\/[^\s]*$/;
 
@@ -61,6 +65,10 @@ export function validateServerInput(input: ServerInput, others: readonly Pick<Se
   else if (others.some((s) => s.name.trim().toLowerCase() === name.toLowerCase())) {
     issues.push({ field: "name", message: `A server called "${name}" is already registered; names must differ (ignoring case)` });
   }
+  const cap = input.maxCallsInFlight;
+  if (cap !== undefined && (!Number.isInteger(cap) || cap < 1 || cap > MAX_CALLS_IN_FLIGHT)) {
+    issues.push({ field: "maxCallsInFlight", message: `Calls in flight must be a whole number from 1 to ${MAX_CALLS_IN_FLIGHT}, or empty for no limit` });
+  }
   if (!TRANSPORTS.includes(input.transport)) {
     issues.push({ field: "transport", message: `Unknown transport "${String(input.transport)}" (use streamable-http, sse or stdio)` });
     return issues;
@@ -81,6 +89,7 @@ export function validateServerInput(input: ServerInput, others: readonly Pick<Se
 export function toServerConfig(id: string, input: ServerInput): ServerConfig {
   const name = input.name.trim();
   const enabled = input.enabled ?? true;
+  const cap = input.maxCallsInFlight !== undefined ? { maxCallsInFlight: input.maxCallsInFlight } : {};
   if (input.transport === "stdio") {
     const cwd = input.cwd?.trim();
     return {
@@ -91,10 +100,11 @@ export function toServerConfig(id: string, input: ServerInput): ServerConfig {
       args: [...(input.args ?? [])],
       env: { ...input.env },
       ...(cwd ? { cwd } : {}),
+      ...cap,
       enabled,
     };
   }
-  return { id, name, transport: input.transport, url: (input.url ?? "").trim(), headers: { ...input.headers }, enabled };
+  return { id, name, transport: input.transport, url: (input.url ?? "").trim(), headers: { ...input.headers }, ...cap, enabled };
 }
 
 /** The input a stored config came from (for edits: config + patch → input). */

@@ -23,5 +23,7 @@ export interface ServerConfig {
   /** Environment for `stdio`. Secrets: never shared. */
   env?: Record<string, string>;
   cwd?: string;
+  /** Tool calls to this server in flight at once, over every run (lib/mcp/call-caps.ts); absent: no cap. */
+  maxCallsInFlight?: number;
   enabled: boolean;
 }

@@ -79,8 +79,17 @@ export interface CallRecord {
   readonly serverRequests?: readonly CallServerRequest[];
   /** What the server logged while serving the call (the first few), live only: not kept in run records. */
   readonly serverLogs?: readonly CallServerLog[];
+  /** The call waited for its server's cap on calls in flight (lib/mcp/call-caps.ts). */
+  readonly capWait?: CallCapWait;
   /** 1-based line of the code that made the call, when the engine reports it. */
   readonly line?: number;
+}
+
+/** Waiting for a server's cap on calls in flight, then how long it waited. */
+export interface CallCapWait {
+  readonly cap: number;
+  readonly state: "waiting" | "done";
+  readonly waitedMs?: number;
 }
 
 /** What the host reports about a call by callId; may arrive before or after its call-start. */
@@ -95,6 +104,7 @@ export interface CallInfo {
   progress?: CallProgress;
   serverRequests?: readonly CallServerRequest[];
   serverLogs?: readonly CallServerLog[];
+  capWait?: CallCapWait;
   line?: number;
 }
 
@@ -110,6 +120,7 @@ const INFO_FIELDS = [
   "progress",
   "serverRequests",
   "serverLogs",
+  "capWait",
   "line",
 ] as const;
 

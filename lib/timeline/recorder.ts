@@ -173,6 +173,7 @@ function recordedInfo(report: HostReport): RecordedCallInfo {
   if (report.isError !== undefined) info.isError = report.isError;
   if (report.source !== undefined) info.source = report.source;
   if (report.line !== undefined) info.line = report.line;
+  if (report.capWait !== undefined) info.capWait = { ...report.capWait };
   if (report.serverRequests !== undefined)
     info.serverRequests = report.serverRequests.map(({ kind, message, state }) => ({ kind, message: scrubText(message), state }));
   return info;

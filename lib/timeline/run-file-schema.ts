@@ -47,6 +47,7 @@ const callInfo = z.object({
     .array(z.object({ kind: z.enum(["elicitation", "sampling"]), message: z.string().max(10_000), state: z.enum(["waiting", "accept", "decline", "cancel"]) }))
     .max(100)
     .optional(),
+  capWait: z.object({ cap: z.number().int().positive(), state: z.enum(["waiting", "done"]), waitedMs: z.number().min(0).optional() }).optional(),
   line: z.number().int().positive().optional(),
 });
 

@@ -41,6 +41,8 @@ export interface RecordedCallInfo {
   source?: CallSource;
   /** What the server asked the person during the call (elicitation), the latest state of each. */
   serverRequests?: Array<{ kind: "elicitation" | "sampling"; message: string; state: "waiting" | "accept" | "decline" | "cancel" }>;
+  /** The call waited for its server's cap on calls in flight. */
+  capWait?: { cap: number; state: "waiting" | "done"; waitedMs?: number };
   line?: number;
 }
 

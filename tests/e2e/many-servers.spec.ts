@@ -11,6 +11,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+import { TimelinePanel } from "./pages/timeline-panel";
 import { startEverythingHttp, type EverythingHttp } from "../fixtures/mcp/everything";
 import { freePort } from "../fixtures/free-port";
 import { startAppServer } from "../fixtures/app-server";
@@ -225,6 +226,48 @@ return { answeredDuringFlood, echoes: echoes.length, messages: flooded.messages 
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok", { timeout: 60_000 });
     expect(await playground.valueJson()).toMatchObject({ answeredDuringFlood: true, echoes: 3 });
+  });
+
+  test("a server set to one call in flight keeps all 200 server-memory writes made under Promise.all; the timeline shows calls queued", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    await importConfig(page, { mem: STDIO.mem2 });
+    await servers.expectConnected("mem");
+    const card = page.getByRole("listitem", { name: "Server mem" });
+    await card.getByRole("button", { name: "Edit" }).click();
+    const form = page.getByRole("form", { name: "Edit mem" });
+    await form.getByLabel("Calls in flight at once (empty: no limit)").fill("0");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(form.getByRole("alert")).toContainText("a whole number from 1");
+    await form.getByLabel("Calls in flight at once (empty: no limit)").fill("1");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(form).toHaveCount(0);
+    await playground.setCode(`const tag = "cap-" + Date.now() + "-";
+await Promise.all(Array.from({ length: 200 }, (_, i) =>
+  mem.create_entities({ entities: [{ name: tag + i, entityType: "t", observations: [] }] })));
+return (await mem.read_graph({})).entities.filter((e) => e.name.startsWith(tag)).length;`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 60_000 });
+    expect(await playground.valueJson()).toBe(200);
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await expect(timeline.rows.filter({ hasText: /queued \d+ ms/ }).first()).toBeVisible();
+    await timeline.rows
+      .filter({ hasText: /queued \d+ ms/ })
+      .nth(5)
+      .getByRole("button")
+      .first()
+      .click();
+    await expect(page.getByTestId("call-cap-wait")).toContainText(/Waited \d+ ms for mem's cap of 1 call in flight/);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: "test-results/cap-queued-1440.png" });
+    // The setting survives a reload.
+    await page.reload();
+    await servers.expectConnected("mem");
+    await page.getByRole("listitem", { name: "Server mem" }).getByRole("button", { name: "Edit" }).click();
+    await expect(page.getByRole("form", { name: "Edit mem" }).getByLabel("Calls in flight at once (empty: no limit)")).toHaveValue("1");
   });
 
   test("the app stopped and started mid-run: the page says so, reconnects by itself, and the next run works", async ({ page }) => {

@@ -3,7 +3,13 @@
  * the Next route /api/codemode/mcp wraps it, tests host it on loopback. Stateful sessions, one
  * MCP Server each, because asking the client about a destructive call (elicitation) is a
  * server-to-client request whose answer must reach the same session. Every request must carry
- * the operator's bearer token. Sessions are capped and expire when idle.
+ * the operator's bearer token.
+ *
+ * Sessions end when the client says so (DELETE), when the client goes away (its standalone GET
+ * stream closed and nothing came back within `closeGraceMs`: SDK clients close that way, without
+ * a DELETE), or after `idleMs` unused. They are capped per client (`maxSessionsPerClient`: a new
+ * one ends that client's least recently used) and in all (`maxSessions`: then 503), so one token
+ * holder cannot lock every other agent out.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -16,19 +22,31 @@ export interface HttpEndpointOptions {
   /** A fresh MCP Server for a new session. */
   newServer: () => Server;
   maxSessions?: number;
+  /** Sessions one client may hold; a new one ends its least recently used. */
+  maxSessionsPerClient?: number;
+  /** Who a request comes from (the client's address); default: everyone is one client. */
+  clientOf?: (request: Request) => string;
   /** A session unused this long is closed. */
   idleMs?: number;
+  /** A session whose last GET stream closed is closed after this long without a request. */
+  closeGraceMs?: number;
   now?: () => number;
 }
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
+  client: string;
   lastUsed: number;
+  /** Standalone GET streams open now. */
+  streams: number;
+  grace?: ReturnType<typeof setTimeout>;
 }
 
 export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
 function jsonError(status: number, message: string, headers: Record<string, string> = {}): Response {
   // JSON-RPC shaped, as MCP clients expect from a Streamable HTTP endpoint.
@@ -51,17 +69,26 @@ export function bearerRefusal(request: Request, token: string): Response | undef
 export class CodeModeHttpEndpoint {
   private readonly sessions = new Map<string, Session>();
   private readonly maxSessions: number;
+  private readonly maxPerClient: number;
   private readonly idleMs: number;
+  private readonly closeGraceMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: HttpEndpointOptions) {
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.maxPerClient = options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
     this.idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
     this.now = options.now ?? (() => Date.now());
   }
 
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Standalone GET streams open over all sessions. */
+  get streamCount(): number {
+    return [...this.sessions.values()].reduce((sum, s) => sum + s.streams, 0);
   }
 
   async handle(request: Request): Promise<Response> {
@@ -73,19 +100,64 @@ export class CodeModeHttpEndpoint {
       const session = this.sessions.get(id);
       if (!session) return jsonError(404, "Unknown or expired session: initialize again");
       session.lastUsed = this.now();
-      return session.transport.handleRequest(request);
+      clearTimeout(session.grace);
+      const response = await session.transport.handleRequest(request);
+      if (request.method === "GET" && response.ok && response.body) return this.watchStream(id, session, request, response);
+      return response;
     }
     if (request.method !== "POST") return jsonError(400, "Start a session with an initialize POST first");
+    const client = this.options.clientOf?.(request) ?? "";
+    // A client at its cap makes room by ending its own least recently used session.
+    const own = [...this.sessions].filter(([, s]) => s.client === client).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [oldest] of own.slice(0, Math.max(0, own.length - this.maxPerClient + 1))) this.drop(oldest);
     if (this.sessions.size >= this.maxSessions) return jsonError(503, `Busy: ${this.maxSessions} sessions are open; try again later`, { "retry-after": "30" });
-    return this.open(request);
+    return this.open(request, client);
   }
 
-  private async open(request: Request): Promise<Response> {
+  /** Counts a session's standalone GET stream; when its last one ends, the grace period starts. */
+  private watchStream(id: string, session: Session, request: Request, response: Response): Response {
+    session.streams += 1;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      session.streams -= 1;
+      if (session.streams > 0 || this.sessions.get(id) !== session) return;
+      clearTimeout(session.grace);
+      session.grace = setTimeout(() => {
+        if (session.streams === 0 && this.sessions.get(id) === session) this.drop(id);
+      }, this.closeGraceMs);
+      session.grace.unref?.();
+    };
+    request.signal.addEventListener("abort", end, { once: true });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const chunk = await reader.read();
+          if (chunk.done) {
+            controller.close();
+            end();
+          } else controller.enqueue(chunk.value);
+        } catch (error) {
+          controller.error(error);
+          end();
+        }
+      },
+      cancel(reason) {
+        end();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  private async open(request: Request, client: string): Promise<Response> {
     const server = this.options.newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { transport, server, lastUsed: this.now() });
+        this.sessions.set(sessionId, { transport, server, client, lastUsed: this.now(), streams: 0 });
       },
       onsessionclosed: (sessionId) => {
         this.drop(sessionId);
@@ -102,6 +174,7 @@ export class CodeModeHttpEndpoint {
     const session = this.sessions.get(sessionId);
     if (!session) return;
     this.sessions.delete(sessionId);
+    clearTimeout(session.grace);
     void session.server.close().catch(() => undefined);
   }
 

@@ -9,6 +9,7 @@
 import "server-only";
 import type { Env } from "../../http/server/deployment";
 import { RouteError } from "../../http/route-error";
+import { clientKey } from "../../http/server/client-address";
 import { readJsonBody } from "../../http/read-body";
 import { runRecordSchema } from "../../timeline/run-file-schema";
 import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
@@ -58,7 +59,15 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
   s.opening ??= (async () => {
     const config = await readCodeModeConfig(settings.configPath);
     const opened = await openCodeModeServer(config, { baseUrl: new URL(request.url).origin, publish: (update) => s.feed.publish(update) });
-    return { opened, endpoint: new CodeModeHttpEndpoint({ token: settings.token, newServer: () => createCodeModeMcpServer(opened.service) }) };
+    return {
+      opened,
+      endpoint: new CodeModeHttpEndpoint({
+        token: settings.token,
+        newServer: () => createCodeModeMcpServer(opened.service),
+        // Sessions are capped per client address (lib/http/server/client-address.ts).
+        clientOf: (r) => clientKey(r.headers, process.env),
+      }),
+    };
   })();
   let endpoint: CodeModeHttpEndpoint;
   try {

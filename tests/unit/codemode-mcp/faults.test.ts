@@ -97,3 +97,59 @@ describe("fair shares on the thread pool", () => {
     await Promise.all(spinning);
   }, 60_000);
 });
+
+/** An initialize POST as a plain HTTP client sends it; the session id it got, or the status. */
+async function rawInitialize(url: string, headers: Record<string, string> = {}): Promise<{ status: number; session: string | null }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
+  await response.body?.cancel();
+  return { status: response.status, session: response.headers.get("mcp-session-id") };
+}
+
+describe("sessions", () => {
+  it("a session an SDK client closed (no DELETE) is gone after the grace period", async () => {
+    const { url, endpoint } = await serve({}, { closeGraceMs: 200 });
+    const keep = await connect(url, "stays");
+    const leaving = await Promise.all([connect(url, "leaves-1"), connect(url, "leaves-2")]);
+    expect(endpoint.sessionCount).toBe(3);
+    // SDK clients open their standalone GET stream just after initializing.
+    await vi.waitFor(() => expect(endpoint.streamCount).toBe(3), { timeout: 5_000, interval: 20 });
+    await Promise.all(leaving.map((c) => c.close()));
+    await vi.waitFor(() => expect(endpoint.sessionCount).toBe(1), { timeout: 5_000, interval: 50 });
+    // The one that stayed still works.
+    expect(textOf(await execute(keep, "return 41 + 1;"))).toContain("42");
+  });
+
+  it("one client cannot take every session: past its cap its oldest session ends, and other clients still get in", async () => {
+    const { url, endpoint } = await serve({}, { maxSessionsPerClient: 3, maxSessions: 5, clientOf: (r) => r.headers.get("x-test-client") ?? "" });
+    const greedy = [];
+    for (let i = 0; i < 8; i++) greedy.push(await rawInitialize(url, { "x-test-client": "greedy" }));
+    expect(greedy.every((g) => g.status === 200 && g.session)).toBe(true);
+    expect(endpoint.sessionCount).toBe(3);
+    // Its first sessions were ended to make room: the server no longer knows them.
+    const first = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": greedy[0]!.session!,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(first.status).toBe(404);
+    expect((await rawInitialize(url, { "x-test-client": "polite" })).status).toBe(200);
+    expect((await rawInitialize(url, { "x-test-client": "third" })).status).toBe(200);
+    expect(endpoint.sessionCount).toBe(5);
+    // All five taken by three clients: the next new client is told to come back (503), not hung.
+    expect((await rawInitialize(url, { "x-test-client": "fourth" })).status).toBe(503);
+  });
+});

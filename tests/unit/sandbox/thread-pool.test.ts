@@ -98,7 +98,10 @@ describe("sandbox thread pool", () => {
     const p = pool(1, 4, 200);
     const spin = p.run({ request: { code: "while (true) {}", limits: { cpuMs: 1_000 } }, host: {} });
     const waiting = await p.run({ request: { code: "return 1;" }, host: {} });
-    expect(waiting).toMatchObject({ ok: false, error: { kind: "busy", message: expect.stringMatching(/^Busy: waited 200 ms for a sandbox while 1 program is running/) as unknown } });
+    expect(waiting).toMatchObject({
+      ok: false,
+      error: { kind: "busy", message: expect.stringMatching(/^Busy: waited 200 ms for a sandbox while 1 program is running/) as unknown },
+    });
     expect(p.stats().queued).toBe(0);
     await spin;
   }, 30_000);
