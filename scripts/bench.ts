@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|codemode|timeline|validation|server|modes` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|codemode|timeline|validation|server|memory|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -31,6 +31,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     id: "server",
     title: "Code-mode MCP server: execute_code over Streamable HTTP vs calling the tool directly (Node, loopback)",
     run: async () => (await import("./bench/codemode-server")).benchCodemodeServer(),
+  },
+  {
+    id: "memory",
+    title: "Code-mode MCP server memory over 12 000 programs (Node, loopback, pool of 2)",
+    run: async () => (await import("./bench/codemode-memory")).benchCodemodeMemory(),
   },
   { id: "modes", title: "Code mode vs classic tool calling (demo suite, demo model, Node)", run: async () => (await import("./bench/modes")).benchModes() },
 ];
