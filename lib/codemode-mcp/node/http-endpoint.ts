@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { secretsEqual } from "../../secrets/node/equal";
+import { onBodyEnd } from "../../http/body-end";
 
 export interface HttpEndpointOptions {
   /** The bearer token callers must send (Authorization: Bearer …). */
@@ -107,9 +108,6 @@ export class CodeModeHttpEndpoint {
     }
     if (request.method !== "POST") return jsonError(400, "Start a session with an initialize POST first");
     const client = this.options.clientOf?.(request) ?? "";
-    // A client at its cap makes room by ending its own least recently used session.
-    const own = [...this.sessions].filter(([, s]) => s.client === client).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    for (const [oldest] of own.slice(0, Math.max(0, own.length - this.maxPerClient + 1))) this.drop(oldest);
     if (this.sessions.size >= this.maxSessions) return jsonError(503, `Busy: ${this.maxSessions} sessions are open; try again later`, { "retry-after": "30" });
     return this.open(request, client);
   }
@@ -130,26 +128,7 @@ export class CodeModeHttpEndpoint {
       session.grace.unref?.();
     };
     request.signal.addEventListener("abort", end, { once: true });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const chunk = await reader.read();
-          if (chunk.done) {
-            controller.close();
-            end();
-          } else controller.enqueue(chunk.value);
-        } catch (error) {
-          controller.error(error);
-          end();
-        }
-      },
-      cancel(reason) {
-        end();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return onBodyEnd(response, end);
   }
 
   private async open(request: Request, client: string): Promise<Response> {
@@ -157,6 +136,9 @@ export class CodeModeHttpEndpoint {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
+        // A client past its cap makes room by ending its own least recently used sessions.
+        const own = [...this.sessions].filter(([, s]) => s.client === client).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+        for (const [oldest] of own.slice(0, Math.max(0, own.length - this.maxPerClient + 1))) this.drop(oldest);
         this.sessions.set(sessionId, { transport, server, client, lastUsed: this.now(), streams: 0 });
       },
       onsessionclosed: (sessionId) => {

@@ -14,6 +14,7 @@
  * elsewhere (or the MCP Inspector) may use them directly.
  */
 import { RouteError } from "../../http/route-error";
+import { onBodyEnd } from "../../http/body-end";
 import { readBodyText } from "../../http/read-body";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -95,46 +96,6 @@ function withCors(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/**
- * Runs `done` once the body has been read to the end or cancelled. The server must outlive
- * the handler for SSE responses, and closing it on cancel aborts tools still running (sleep).
- */
-function closeWhenDone(response: Response, done: () => void): Response {
-  if (!response.body) {
-    done();
-    return response;
-  }
-  const reader = response.body.getReader();
-  let finished = false;
-  const finish = () => {
-    if (!finished) {
-      finished = true;
-      done();
-    }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done: end, value } = await reader.read();
-        if (end) {
-          controller.close();
-          finish();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        controller.error(error);
-        finish();
-      }
-    },
-    cancel(reason) {
-      finish();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
 /** Answers one HTTP request for the demo server called `name` (GET, POST, DELETE, OPTIONS). */
 export async function handleDemoMcpRequest(name: string, request: Request): Promise<Response> {
   if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: DEMO_CORS_HEADERS });
@@ -167,5 +128,5 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
       : "body" in read
         ? await transport.handleRequest(request, { parsedBody: read.body })
         : await transport.handleRequest(new Request(request.url, { method: "POST", headers: request.headers, body: read.text }));
-  return withCors(closeWhenDone(response, () => giveBack(demo, server, pooled)));
+  return withCors(onBodyEnd(response, () => giveBack(demo, server, pooled)));
 }
