@@ -3,7 +3,9 @@
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { useEffect, useRef, useState } from "react";
 import type { UseChatModelResult } from "@/components/hooks/use-chat-model";
-import type { UseChatSessionResult } from "@/components/hooks/use-chat-session";
+import { useStore } from "@/components/hooks/use-store";
+import { countRender } from "@/components/dev/render-probe";
+import { chatBusy, EMPTY_CHAT, type ChatSession } from "@/lib/model/chat-session";
 import { providerInfo } from "@/lib/model/providers";
 import { ChatComposer } from "./ChatComposer";
 import type { ChatDraft } from "./chat-draft";
@@ -16,7 +18,8 @@ import { Badge } from "@/components/ui/Badge";
 
 /** What the page wires into the chat: its one session and model choice, both created at the page level. */
 export interface ChatPanelProps {
-  chat: UseChatSessionResult;
+  /** The page's chat session: this panel subscribes to all of it. */
+  session: ChatSession;
   model: UseChatModelResult;
   /** A connected server has destructive tools (step mode defaults to on). */
   hasDestructiveTools: boolean;
@@ -30,7 +33,10 @@ export interface ChatPanelProps {
 
 /** The chat panel: code-mode conversation with a model, settings, system prompt and request inspector. */
 export function ChatPanel(props: ChatPanelProps) {
-  const { session, state, busy } = props.chat;
+  countRender("chat");
+  const { session } = props;
+  const state = useStore(session, undefined, { fallback: EMPTY_CHAT });
+  const busy = chatBusy(state);
   const { settings, keys, update, setKey, forgetKeys, serverKeys, access, provider, modelId, stepMode, systemPrompt } = props.model;
   const actions = useActions(session);
   const [open, setOpen] = useState<"settings" | "prompt" | null>(null);
@@ -162,7 +168,7 @@ export function ChatPanel(props: ChatPanelProps) {
 }
 
 /** The session's commands as event handlers (their promises settle in the session's own state). */
-function useActions(session: UseChatSessionResult["session"]) {
+function useActions(session: ChatSession) {
   const [actions] = useState(() => ({
     send: (text: string) => void session.send(text),
     stop: () => void session.stop(),

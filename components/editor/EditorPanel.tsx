@@ -1,5 +1,6 @@
 "use client";
 
+import { countRender } from "@/components/dev/render-probe";
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
 import type { EditorHandle, EditorMarker } from "./CodeEditor";
@@ -44,6 +45,7 @@ const EDITOR_AT_THE_LATEST_MS = 3_000;
 
 /** The Editor panel: Monaco plus Run, Stop and Reset. */
 export function EditorPanel(props: EditorPanelProps) {
+  countRender("editor");
   const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], editorHandle, limits } = props;
   const [wanted, setWanted] = useState(false);
   useEffect(() => {

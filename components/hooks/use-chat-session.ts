@@ -1,8 +1,8 @@
 "use client";
 
-import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
-import { ChatSession, chatBusy, EMPTY_CHAT, type ChatSessionConfig, type ChatSessionState } from "@/lib/model/chat-session";
+import { ChatSession, type ChatSessionConfig } from "@/lib/model/chat-session";
 import type { ChatRequestExtras } from "@/lib/model/request-schema";
 
 /** What the page gives the chat: the tool handlers, the next request's body, the loop policy and step mode. */
@@ -10,14 +10,6 @@ export type UseChatSessionOptions = Omit<ChatSessionConfig, "modelStep"> & {
   /** Body fields of the next POST /api/chat, read per request. */
   requestExtras: () => ChatRequestExtras;
 };
-
-export interface UseChatSessionResult {
-  /** The conversation's controller: send, stop, retry, editLast, restore, clear. */
-  session: ChatSession;
-  state: ChatSessionState;
-  /** A request is in flight or a tool call is still being answered. */
-  busy: boolean;
-}
 
 /** A session whose model step is this app's POST /api/chat and whose other collaborators follow the page's latest options. */
 class PageChatSession extends ChatSession {
@@ -29,16 +21,16 @@ class PageChatSession extends ChatSession {
 
 /**
  * The page's one chat session (lib/model/chat-session.ts), created once at the page level so
- * the page and the chat panel share it. Its model step is POST /api/chat; everything else is
- * read from the latest options when a loop starts.
+ * the page and the chat panel share it. It is a store: the chat panel subscribes to all of it
+ * (`useStore(session)`), the page only to the slices it needs (how many messages), so a
+ * streaming answer re-renders the chat and nothing else. Its model step is POST /api/chat;
+ * everything else is read from the latest options when a loop starts.
  */
-export function useChatSession(options: UseChatSessionOptions): UseChatSessionResult {
+export function useChatSession(options: UseChatSessionOptions): ChatSession {
   const optionsRef = useRef(options);
   useLayoutEffect(() => {
     optionsRef.current = options;
   });
   const [session] = useState(() => new PageChatSession(optionsRef));
-  const state = useSyncExternalStore(session.subscribe, session.getSnapshot, () => EMPTY_CHAT);
-  const busy = useMemo(() => chatBusy(state), [state]);
-  return { session, state, busy };
+  return session;
 }

@@ -3,7 +3,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { capSession, parseSession, SESSION_KEY, SESSION_VERSION, type CodeHistoryEntry } from "@/lib/model/session-snapshot";
 import type { ChatSession } from "@/lib/model/chat-session";
-import type { CodeModeUIMessage } from "@/lib/model/types";
 import { readShareFromLocation } from "@/lib/share/browser/location";
 import { idbStore, type KeyValueStore } from "@/lib/storage/browser/idb-store";
 import type { HistoryEntry } from "@/lib/timeline/history";
@@ -14,8 +13,8 @@ import type { RunSource } from "@/lib/timeline/history";
 const SAVE_DELAY_MS = 800;
 
 export interface SessionParts {
+  /** The conversation: followed by subscribing, so its streaming never re-renders the page. */
   session: ChatSession;
-  messages: readonly CodeModeUIMessage[];
   runs: readonly HistoryEntry[];
   addRun: (record: RunRecord, source?: RunSource) => void;
   clearRuns: () => void;
@@ -74,14 +73,15 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
     };
   }, [store]);
 
-  const { messages, runs, codeHistory } = parts;
+  const { session, runs, codeHistory } = parts;
   useEffect(() => {
     if (!store || !restored) return;
-    const timer = setTimeout(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
       const { snapshot, droppedRuns: dropped } = capSession({
         version: SESSION_VERSION,
         savedAt: new Date().toISOString(),
-        messages: [...messages],
+        messages: [...session.snapshot().messages],
         runs: runs.map((entry) => entry.record),
         runSources: Object.fromEntries(runs.map((entry) => [entry.record.id, entry.source])),
         codeHistory: [...codeHistory],
@@ -89,9 +89,24 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
       setDroppedRuns(dropped);
       // A full or blocked store costs the saved session, never the page.
       store.set(SESSION_KEY, snapshot).catch(() => undefined);
-    }, SAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [store, restored, messages, runs, codeHistory]);
+    };
+    const schedule = () => {
+      clearTimeout(timer);
+      timer = setTimeout(save, SAVE_DELAY_MS);
+    };
+    schedule();
+    let messages = session.snapshot().messages;
+    const unsubscribe = session.subscribe(() => {
+      const next = session.snapshot().messages;
+      if (next === messages) return;
+      messages = next;
+      schedule();
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [store, restored, session, runs, codeHistory]);
 
   const clear = useCallback(async () => {
     const { session, clearRuns, restoreCodeHistory } = latest.current;

@@ -1,5 +1,6 @@
 "use client";
 
+import { countRender } from "@/components/dev/render-probe";
 import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { useEffect, useState } from "react";
 import { statusLabel, type RunView } from "@/lib/timeline/run-view";
@@ -28,6 +29,7 @@ export interface OutputPanelProps {
 
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
 export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat, stepWaiting = false }: OutputPanelProps) {
+  countRender("output");
   const { view: state, calls } = useLiveRun(live);
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();

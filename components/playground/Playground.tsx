@@ -21,6 +21,8 @@ import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
+import { useStore } from "@/components/hooks/use-store";
+import type { ChatSession } from "@/lib/model/chat-session";
 import { useCompare } from "@/components/hooks/use-compare";
 import { useEvals } from "@/components/hooks/use-evals";
 import { EvalsDialog } from "@/components/evals/EvalsDialog";
@@ -63,6 +65,8 @@ export function Playground() {
     stepMode: chatModel.stepMode,
     resultBudgetTokens: chatModel.settings.resultBudgetTokens,
   });
+  // The page follows only whether there is a conversation: a streaming answer re-renders the chat panel alone.
+  const hasMessages = useStore(chat, (state) => state.messages.length > 0, { fallback: false });
   const compare = useCompare(chatModel, bridge);
   const sampler = useSampler(chatModel);
   const [chatDraft] = useState(() => new ChatDraft());
@@ -81,9 +85,9 @@ export function Playground() {
     void sandbox.run(code, debug.prepareHost, debug.observer, limits.overrides).then((result) => setManualRun({ code, result }));
   };
   const sendManualRun =
-    manualRun && chat.state.messages.length > 0
+    manualRun && hasMessages
       ? () => {
-          void chat.session.send(manualResultMessage(manualRun.code, manualRun.result));
+          void chat.send(manualResultMessage(manualRun.code, manualRun.result));
           setManualRun(undefined);
         }
       : undefined;
@@ -115,7 +119,7 @@ export function Playground() {
       if (state.code !== undefined) editor.setCode(state.code);
       // Shared limits were already lowered to safe maximums when the link was decoded.
       if (state.limits) limits.adopt(state.limits);
-      if (state.messages && state.messages.length > 0) void chat.session.restore(toRestorableMessages(state.messages));
+      if (state.messages && state.messages.length > 0) void chat.restore(toRestorableMessages(state.messages));
     },
   });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.
@@ -123,16 +127,13 @@ export function Playground() {
   const rows = useDefaultLayout({ id: "cmp-rows", storage: safeStorage() });
 
   const saved = useSessionPersistence({
-    session: chat.session,
-    messages: chat.state.messages,
+    session: chat,
     runs: debug.history.history,
     addRun: debug.history.add,
     clearRuns: debug.history.clear,
     codeHistory: bridge.history,
     restoreCodeHistory: bridge.restoreHistory,
   });
-  const sessionCounts = { messages: chat.state.messages.length, runs: debug.history.history.length, codeHistory: bridge.history.length };
-  const sessionEmpty = sessionCounts.messages + sessionCounts.runs + sessionCounts.codeHistory === 0;
 
   const serverAsks = useSyncExternalStore(
     (listener) => mcp.serverRequests.subscribe(listener),
@@ -173,13 +174,12 @@ export function Playground() {
           <button type="button" onClick={() => setSharing(true)}>
             Share
           </button>
-          <ConfirmButton
-            label="Clear session"
-            title={`This browser keeps the session across reloads: ${describeSession(sessionCounts)}${saved.droppedRuns > 0 ? ` (${saved.droppedRuns} older runs left out to stay under the size cap)` : ""}`}
-            question={`Clear ${describeSession(sessionCounts)}? Servers, code and keys stay.`}
-            confirmLabel="Clear"
-            disabled={sessionEmpty}
-            onConfirm={() => void saved.clear()}
+          <ClearSessionButton
+            session={chat}
+            runs={debug.history.history.length}
+            codeHistory={bridge.history.length}
+            droppedRuns={saved.droppedRuns}
+            onClear={() => void saved.clear()}
           />
         </header>
         <ChannelBanner />
@@ -206,7 +206,8 @@ export function Playground() {
         {comparing && (
           <CompareDialog
             compare={compare}
-            initialPrompt={lastUserMessage(chat.state.messages)?.text ?? ""}
+            // Read when the dialog opens: the page does not follow the conversation as it streams.
+            initialPrompt={lastUserMessage(chat.snapshot().messages)?.text ?? ""}
             approvals={debug.approvals}
             onClose={() => {
               compare.stop();
@@ -222,7 +223,7 @@ export function Playground() {
               code: editor.code,
               systemPrompt: catalog.systemPrompt,
               limits: limits.overrides,
-              messages: chat.state.messages,
+              messages: chat.snapshot().messages,
               model: { provider: chatModel.provider, id: chatModel.modelId },
             }}
             runs={debug.history.history}
@@ -250,7 +251,7 @@ export function Playground() {
             <Separator className="separator" />
             <Panel id="chat" defaultSize="25%" minSize="15%">
               <ChatPanel
-                chat={chat}
+                session={chat}
                 model={chatModel}
                 hasDestructiveTools={bridge.hasDestructiveTools}
                 connectedServers={bridge.connectedServers}
@@ -300,6 +301,23 @@ export function Playground() {
 }
 
 const NO_ASKS: readonly PendingServerRequest[] = [];
+
+/** Clears the saved session; it follows the message count itself, so the page need not. */
+function ClearSessionButton(props: { session: ChatSession; runs: number; codeHistory: number; droppedRuns: number; onClear: () => void }) {
+  const messages = useStore(props.session, (state) => state.messages.length, { fallback: 0 });
+  const counts = { messages, runs: props.runs, codeHistory: props.codeHistory };
+  const dropped = props.droppedRuns > 0 ? ` (${props.droppedRuns} older runs left out to stay under the size cap)` : "";
+  return (
+    <ConfirmButton
+      label="Clear session"
+      title={`This browser keeps the session across reloads: ${describeSession(counts)}${dropped}`}
+      question={`Clear ${describeSession(counts)}? Servers, code and keys stay.`}
+      confirmLabel="Clear"
+      disabled={counts.messages + counts.runs + counts.codeHistory === 0}
+      onConfirm={props.onClear}
+    />
+  );
+}
 
 /** The tab's title carries a marker while something waits for the person, so it shows from another tab too. */
 function useWaitingTitle(waiting: number): void {

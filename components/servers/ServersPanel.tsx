@@ -1,5 +1,6 @@
 "use client";
 
+import { countRender } from "@/components/dev/render-probe";
 import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
@@ -26,6 +27,7 @@ export function ServersPanel({
   /** Puts a server prompt's text into the chat's message box. */
   onUseInChat?: (text: string) => void;
 }) {
+  countRender("servers");
   const [tab, setTab] = useStoredChoice("cmp.tab.left", LEFT_TABS, "servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
   return (

@@ -6,6 +6,7 @@
  * (model step, tool handlers, policy, step mode) are read from `config()` when a loop starts,
  * so they can follow the person's settings.
  */
+import { Store } from "../state/store";
 import { generateId } from "ai";
 import { runAgentLoop, type ModelStep, type ToolActivity } from "./agent-loop";
 import { cancelPendingToolCalls, dropFailedStep, lastUserMessage } from "./conversation";
@@ -51,21 +52,16 @@ export function chatBusy(state: ChatSessionState): boolean {
 }
 
 /** One conversation; see the file comment. */
-export class ChatSession {
-  private state: ChatSessionState = EMPTY_CHAT;
-  private readonly listeners = new Set<() => void>();
+export class ChatSession extends Store<ChatSessionState> {
   private current: { aborter: AbortController; done: Promise<void> } | undefined;
 
-  constructor(private readonly config: () => ChatSessionConfig) {}
+  constructor(private readonly config: () => ChatSessionConfig) {
+    super(EMPTY_CHAT);
+  }
 
-  /** Subscribe to state changes (useSyncExternalStore). */
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  /** The current state. */
-  getSnapshot = (): ChatSessionState => this.state;
+  private get state(): ChatSessionState {
+    return this.snapshot();
+  }
 
   /** Sends a message; a run in progress is stopped first. Resolves when the loop ends. */
   send(text: string): Promise<void> {
@@ -150,11 +146,6 @@ export class ChatSession {
 
   private update(patch: Partial<ChatSessionState>): void {
     this.set({ ...this.state, ...patch });
-  }
-
-  private set(state: ChatSessionState): void {
-    this.state = state;
-    for (const listener of this.listeners) listener();
   }
 }
 

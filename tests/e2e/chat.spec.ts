@@ -92,6 +92,39 @@ test.describe("chat in code mode with the offline demo model", () => {
   });
 });
 
+test.describe("page state", () => {
+  test("a streaming chat answer re-renders the chat panel per chunk and no other panel", async ({ page }) => {
+    // The panels count their renders here (components/dev/render-probe.ts).
+    await page.addInitScript(() => {
+      (window as { __cmpRenderCounts?: Record<string, number> }).__cmpRenderCounts = {};
+    });
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const counts = () => page.evaluate(() => ({ ...(window as { __cmpRenderCounts?: Record<string, number> }).__cmpRenderCounts }));
+    // Let the load settle (Monaco, the type service, the servers' tool lists): no render for a second.
+    let before = await counts();
+    for (let i = 0; i < 20; i++) {
+      await page.waitForTimeout(1_000);
+      const now = await counts();
+      if (JSON.stringify(now) === JSON.stringify(before)) break;
+      before = now;
+    }
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("textbox", { name: "Message" }).fill("What is the weather in Paris?");
+    await chat.getByRole("textbox", { name: "Message" }).press("Enter");
+    await expect(chat.getByRole("log", { name: "Conversation" })).toContainText(/API key|OPENAI_API_KEY|provider/i, { timeout: 20_000 });
+    await expect(chat.getByRole("button", { name: "Send" })).toBeVisible();
+    await page.waitForTimeout(300);
+    const after = await counts();
+    const grew = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    // The answer streams in six chunks, plus its status changes: the chat renders for each.
+    expect(grew("chat")).toBeGreaterThanOrEqual(6);
+    // The page follows only whether there is a conversation (it began here): one render of the
+    // other panels at most, never one per chunk.
+    for (const panel of ["servers", "editor", "output"]) expect(grew(panel), panel).toBeLessThanOrEqual(1);
+  });
+});
+
 test.describe("classic tool calling beside code mode", () => {
   test("the Classic switch offers every tool as a tool: the demo model calls them a round at a time, each round on the timeline, and the answer uses the results", async ({
     page,

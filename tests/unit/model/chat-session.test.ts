@@ -52,13 +52,13 @@ describe("the chat session (the page's loop) against the route", () => {
     const script = DEMO_SCRIPTS[0]!;
     const c = controller({ provider: "demo", modelId: "code-mode-demo" });
     await c.send(script.prompt);
-    const [, reply] = c.getSnapshot().messages;
+    const [, reply] = c.snapshot().messages;
     const code = reply?.parts.find((p) => p.type === "tool-execute_code");
     expect(code).toMatchObject({ state: "output-available", output: { ok: true } });
     const value = code?.type === "tool-execute_code" && code.state === "output-available" && code.output.ok ? code.output.value : undefined;
     expect(reply?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: script.summarise(value) });
-    expect(c.getSnapshot().inspector[reply!.id]).toHaveLength(2);
-    expect(c.getSnapshot().error).toBeUndefined();
+    expect(c.snapshot().inspector[reply!.id]).toHaveLength(2);
+    expect(c.snapshot().error).toBeUndefined();
   });
 
   it("stops a looping model at max steps and says so", async () => {
@@ -66,8 +66,8 @@ describe("the chat session (the page's loop) against the route", () => {
     const c = controller(model, { policy: { maxSteps: 2, returnDirectly: false } });
     await c.send("loop");
     expect(server!.requests).toHaveLength(2);
-    const reply = c.getSnapshot().messages[1]!;
-    expect(c.getSnapshot().stops[reply.id]).toEqual({ kind: "max-steps", steps: 2 });
+    const reply = c.snapshot().messages[1]!;
+    expect(c.snapshot().stops[reply.id]).toEqual({ kind: "max-steps", steps: 2 });
   });
 
   it("returns directly without another model turn", async () => {
@@ -75,19 +75,19 @@ describe("the chat session (the page's loop) against the route", () => {
     const c = controller(model, { policy: { maxSteps: 10, returnDirectly: true } });
     await c.send("direct");
     expect(server!.requests).toHaveLength(1);
-    expect(Object.values(c.getSnapshot().stops)).toEqual([{ kind: "returned-directly", toolCallIds: ["call_0_0"] }]);
+    expect(Object.values(c.snapshot().stops)).toEqual([{ kind: "returned-directly", toolCallIds: ["call_0_0"] }]);
   });
 
   it("shows a provider error, keeps the conversation, and retries without losing completed steps", async () => {
     const model = await scripted([turn.code("return 5;"), turn.status(429), turn.text("Five.")]);
     const c = controller(model);
     await c.send("five");
-    expect(c.getSnapshot().status).toBe("error");
-    expect(c.getSnapshot().error).toMatch(/rate-limiting requests \(HTTP 429\)/);
-    expect(c.getSnapshot().messages[1]?.parts.some((p) => p.type === "tool-execute_code")).toBe(true);
+    expect(c.snapshot().status).toBe("error");
+    expect(c.snapshot().error).toMatch(/rate-limiting requests \(HTTP 429\)/);
+    expect(c.snapshot().messages[1]?.parts.some((p) => p.type === "tool-execute_code")).toBe(true);
     await c.retry();
-    expect(c.getSnapshot().status).toBe("ready");
-    const parts = c.getSnapshot().messages[1]?.parts ?? [];
+    expect(c.snapshot().status).toBe("ready");
+    const parts = c.snapshot().messages[1]?.parts ?? [];
     expect(parts.filter((p) => p.type === "tool-execute_code")).toHaveLength(1);
     expect(parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Five." });
   });
@@ -104,16 +104,16 @@ describe("the chat session (the page's loop) against the route", () => {
     });
     const runsBefore = world.runs.length;
     const sent = c.send("wait");
-    for (let i = 0; i < 200 && Object.keys(c.getSnapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(Object.values(c.getSnapshot().activity)).toEqual(["approval"]);
+    for (let i = 0; i < 200 && Object.keys(c.snapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(Object.values(c.snapshot().activity)).toEqual(["approval"]);
     await c.stop();
     await sent;
     release?.();
     await new Promise((r) => setTimeout(r, 50));
-    expect(chatBusy(c.getSnapshot())).toBe(false);
+    expect(chatBusy(c.snapshot())).toBe(false);
     expect(server!.requests).toHaveLength(1);
     expect(world.runs.length).toBe(runsBefore);
-    expect(c.getSnapshot().messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({
+    expect(c.snapshot().messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({
       state: "output-error",
       errorText: expect.stringContaining("Stopped") as string,
     });
@@ -123,7 +123,7 @@ describe("the chat session (the page's loop) against the route", () => {
     const model = await scripted([turn.text("never")]);
     const c = controller(model);
     const seen: string[] = [];
-    c.subscribe(() => seen.push(c.getSnapshot().status));
+    c.subscribe(() => seen.push(c.snapshot().status));
     await c.restore([
       { id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] },
       {
@@ -134,16 +134,16 @@ describe("the chat session (the page's loop) against the route", () => {
     ]);
     expect(server!.requests).toHaveLength(0);
     expect(seen).toEqual(["ready"]);
-    expect(c.getSnapshot().messages[1]?.parts[1]).toMatchObject({ state: "output-error", errorText: expect.stringContaining("Stopped") as string });
+    expect(c.snapshot().messages[1]?.parts[1]).toMatchObject({ state: "output-error", errorText: expect.stringContaining("Stopped") as string });
   });
 
   it("edits the last message: everything after it is replaced by the new answer", async () => {
     const model = await scripted([turn.text("First answer."), turn.text("Second answer.")]);
     const c = controller(model);
     await c.send("one");
-    const firstId = c.getSnapshot().messages[0]!.id;
+    const firstId = c.snapshot().messages[0]!.id;
     await c.editLast("two");
-    const messages = c.getSnapshot().messages;
+    const messages = c.snapshot().messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(messages[0]).toMatchObject({ id: firstId, parts: [{ type: "text", text: "two" }] });
     expect(messages[1]?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Second answer." });
@@ -156,21 +156,21 @@ describe("the chat session (the page's loop) against the route", () => {
       handlers: { ...world.handlers, awaitApproval: () => new Promise(() => undefined) },
     });
     const first = c.send("first");
-    for (let i = 0; i < 200 && Object.keys(c.getSnapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && Object.keys(c.snapshot().activity).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     await c.send("second");
     await first;
-    const messages = c.getSnapshot().messages;
+    const messages = c.snapshot().messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(messages[1]?.parts.find((p) => p.type === "tool-execute_code")).toMatchObject({ state: "output-error" });
     expect(messages[3]?.parts.findLast((p) => p.type === "text")).toMatchObject({ text: "Answer to the second." });
-    expect(c.getSnapshot()).toMatchObject({ status: "ready", activity: {} });
+    expect(c.snapshot()).toMatchObject({ status: "ready", activity: {} });
   });
 
   it("clear empties the conversation and its records", async () => {
     const c = controller({ provider: "demo", modelId: "code-mode-demo" });
     await c.send(DEMO_SCRIPTS[0]!.prompt);
-    expect(Object.keys(c.getSnapshot().inspector)).toHaveLength(1);
+    expect(Object.keys(c.snapshot().inspector)).toHaveLength(1);
     await c.clear();
-    expect(c.getSnapshot()).toMatchObject({ messages: [], inspector: {}, stops: {}, status: "ready" });
+    expect(c.snapshot()).toMatchObject({ messages: [], inspector: {}, stops: {}, status: "ready" });
   });
 });
