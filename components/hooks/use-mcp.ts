@@ -130,9 +130,9 @@ export function useMcp(): UseMcpResult {
     void manager.connectAll();
     // When the page's channel to the app is back after a drop, the servers it lost connect again.
     const channel = appChannel();
-    let channelState = channel.getSnapshot().state;
+    let channelState = channel.snapshot().state;
     const unsubscribeChannel = channel.subscribe(() => {
-      const next = channel.getSnapshot().state;
+      const next = channel.snapshot().state;
       if (next === "open" && channelState === "reconnecting") void manager.reconnectLost();
       channelState = next;
     });

@@ -109,12 +109,12 @@ export function useSandboxRun(): UseSandboxRunResult {
   // This component re-renders when a run starts or ends, not on every frame of it.
   const running = useSyncExternalStore(
     live.subscribe,
-    () => live.getSnapshot().view.status === "running",
+    () => live.snapshot().view.status === "running",
     () => false,
   );
   const settled = useSyncExternalStore(
     live.subscribe,
-    () => settledView(live.getSnapshot().view),
+    () => settledView(live.snapshot().view),
     () => IDLE,
   );
 
@@ -186,7 +186,7 @@ export function useSandboxRun(): UseSandboxRunResult {
 
 /** The current run's view and call records, re-rendering the caller once per frame while a run streams. */
 export function useLiveRun(live: LiveRunStore): LiveRun {
-  return useSyncExternalStore(live.subscribe, live.getSnapshot, live.getSnapshot);
+  return useSyncExternalStore(live.subscribe, live.snapshot, live.snapshot);
 }
 
 const IDLE: RunView = { status: "idle" };

@@ -32,7 +32,7 @@ export function ChannelBanner() {
   const channel = mounted ? appChannel() : undefined;
   const status = useSyncExternalStore(
     channel ? (listener) => channel.subscribe(listener) : noop,
-    () => channel?.getSnapshot() ?? NONE,
+    () => channel?.snapshot() ?? NONE,
     () => NONE,
   );
   const seconds = useSecondsUntil(status.state === "reconnecting" ? status.retryAt : undefined);

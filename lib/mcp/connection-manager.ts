@@ -1,8 +1,9 @@
 /**
  * Keeps one connection per enabled server of a ServerRegistry and publishes an immutable
- * status per server (for useSyncExternalStore). Follows the registry: a removed or disabled
- * server is closed; a server whose address or credentials change is reconnected; a new or
- * re-enabled server is connected when `autoConnect` is on. Re-lists tools on
+ * status per server: a store (lib/state/store.ts) whose snapshot is every status by id.
+ * Follows the registry: a removed or disabled server is closed; a server whose address or
+ * credentials change is reconnected; a new or re-enabled server is connected when `autoConnect`
+ * is on. Re-lists tools on
  * notifications/tools/list_changed and records what changed.
  *
  * A connection that drops after it was made (a stdio server's process died, an HTTP server
@@ -13,6 +14,7 @@
  * Races: every connect gets a generation number per server; a result arriving after a newer
  * connect, a disconnect or a removal is closed and dropped.
  */
+import { Store } from "../state/store";
 import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { connectToServer } from "./connection";
 import type { ConnectOptions, McpConnection, ServerInfo } from "./connection";
@@ -116,10 +118,8 @@ function toErrorData(error: unknown): ConnectionErrorData {
 }
 
 /** Connections to the registry's servers; see the file comment. */
-export class ConnectionManager {
-  private statuses: Readonly<Record<string, ServerStatus>> = Object.freeze({});
+export class ConnectionManager extends Store<Readonly<Record<string, ServerStatus>>> {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<() => void>();
   private readonly connector: Connector;
   private readonly now: () => number;
   private readonly unsubscribeRegistry: () => void;
@@ -128,23 +128,16 @@ export class ConnectionManager {
     private readonly registry: ServerRegistry,
     private readonly options: ConnectionManagerOptions,
   ) {
+    super(Object.freeze({}));
     this.connector = options.connector ?? connectToServer;
     this.now = options.now ?? Date.now;
     for (const config of registry.snapshot()) this.entries.set(config.id, { generation: 0, config, detach: [], restarts: 0 });
     this.unsubscribeRegistry = registry.subscribe(() => this.onRegistryChange());
   }
 
-  /** Subscribes to status changes; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
-  /** Every server's status by id (absent means idle); a new object on every change. */
-  snapshot(): Readonly<Record<string, ServerStatus>> {
-    return this.statuses;
+  /** Every server's status by id (absent means idle): the snapshot, a new object on every change. */
+  private get statuses(): Readonly<Record<string, ServerStatus>> {
+    return this.snapshot();
   }
 
   /** One server's status. */
@@ -237,8 +230,7 @@ export class ConnectionManager {
     this.unsubscribeRegistry();
     await Promise.all([...this.entries.values()].map((entry) => this.close(entry)));
     this.entries.clear();
-    this.statuses = Object.freeze({});
-    this.listeners.clear();
+    this.set(Object.freeze({}));
   }
 
   private restartSettings(): RestartSettings {
@@ -386,18 +378,12 @@ export class ConnectionManager {
   }
 
   private setStatus(id: string, status: ServerStatus): void {
-    this.statuses = Object.freeze({ ...this.statuses, [id]: Object.freeze(status) });
-    this.emit();
+    this.set(Object.freeze({ ...this.statuses, [id]: Object.freeze(status) }));
   }
 
   private removeStatus(id: string): void {
     if (!Object.hasOwn(this.statuses, id)) return;
     const { [id]: _removed, ...rest } = this.statuses;
-    this.statuses = Object.freeze(rest);
-    this.emit();
-  }
-
-  private emit(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.set(Object.freeze(rest));
   }
 }

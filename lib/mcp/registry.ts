@@ -1,6 +1,6 @@
 /**
- * The registered MCP servers: a plain state class with immutable snapshots and a subscribe
- * (so React reads it with useSyncExternalStore), persisted through an injected RegistryStorage.
+ * The registered MCP servers: a store (lib/state/store.ts) whose snapshot is the immutable list,
+ * persisted through an injected RegistryStorage.
  *
  * Seeding: on the first visit (storage never seeded) the four demo servers are registered,
  * enabled, with their app-relative URLs. The seed is remembered, so a person who removes them
@@ -11,6 +11,7 @@
  * servers not in the file stay. One invalid entry rejects the whole import, so a file is never
  * half applied. Within one file, a later entry with the same name wins.
  */
+import { Store } from "../state/store";
 import { exportMcpServersConfig, importMcpServersConfig, serverIdFor } from "./config";
 import type { ExportResult } from "./config";
 import { DEMO_SERVER_NAMES, demoServerPath } from "./demo/catalog";
@@ -92,20 +93,19 @@ function withDemoServers(servers: readonly ServerConfig[]): { next: ServerConfig
 }
 
 /** The registered servers; see the file comment. */
-export class ServerRegistry {
-  private servers: readonly ServerConfig[] = Object.freeze([]);
+export class ServerRegistry extends Store<readonly ServerConfig[]> {
   private demoSeeded = false;
   private loadProblems: readonly string[] = [];
   private saveProblem: string | undefined;
   private problemList: readonly string[] = Object.freeze([]);
-  private readonly listeners = new Set<() => void>();
   private readonly storage: RegistryStorage | undefined;
 
   constructor(options: ServerRegistryOptions = {}) {
+    super(Object.freeze([]));
     this.storage = options.storage;
     const loaded = this.storage?.load();
     if (loaded) {
-      this.servers = Object.freeze(loaded.servers.map((s) => freezeServer({ ...s })));
+      this.set(Object.freeze(loaded.servers.map((s) => freezeServer({ ...s }))));
       this.demoSeeded = loaded.demoSeeded;
       this.loadProblems = [...loaded.problems];
       this.problemList = Object.freeze([...this.loadProblems]);
@@ -116,22 +116,9 @@ export class ServerRegistry {
     }
   }
 
-  /** Subscribes to every change; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  }
-
-  /** The servers, as an immutable array that changes identity on every change. */
-  snapshot(): readonly ServerConfig[] {
-    return this.servers;
-  }
-
-  /** Same as snapshot(). */
-  list(): readonly ServerConfig[] {
-    return this.servers;
+  /** The servers (the snapshot: an immutable array that changes identity on every change). */
+  private get servers(): readonly ServerConfig[] {
+    return this.snapshot();
   }
 
   /** The server with this id. */
@@ -248,15 +235,15 @@ export class ServerRegistry {
   }
 
   private commit(next: readonly ServerConfig[]): void {
-    this.servers = Object.freeze([...next]);
+    const servers = Object.freeze([...next]);
     if (this.storage) {
-      const saved = this.storage.save({ servers: this.servers, demoSeeded: this.demoSeeded });
+      const saved = this.storage.save({ servers, demoSeeded: this.demoSeeded });
       const problem = saved.ok ? undefined : saved.message;
       if (problem !== this.saveProblem) {
         this.saveProblem = problem;
         this.problemList = Object.freeze(problem === undefined ? [...this.loadProblems] : [...this.loadProblems, problem]);
       }
     }
-    for (const listener of [...this.listeners]) listener();
+    this.set(servers);
   }
 }

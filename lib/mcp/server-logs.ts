@@ -5,6 +5,7 @@
  * MAX_PER_SECOND messages the rest of that second are counted, not kept, and one entry says how
  * many were dropped. Text only, secrets removed, capped in length. Pure; the state-class pattern.
  */
+import { Store } from "../state/store";
 import type { LoggingLevel, LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
 import { removeSecrets } from "../secrets/patterns";
 
@@ -49,32 +50,35 @@ interface ServerLog {
 
 const EMPTY: readonly ServerLogEntry[] = [];
 
-/** Every server's log by server name. */
-export class ServerLogStore {
-  private readonly logs = new Map<string, ServerLog>();
-  private readonly listeners = new Set<() => void>();
-  private readonly levels = new Map<string, LoggingLevel>();
+/** What the logs show: each server's entries and the level the person asked it for, by server name. */
+export interface ServerLogs {
+  entries: Readonly<Record<string, readonly ServerLogEntry[]>>;
+  levels: Readonly<Record<string, LoggingLevel>>;
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+/** Every server's log by server name: a store (lib/state/store.ts); the flood counters stay inside. */
+export class ServerLogStore extends Store<ServerLogs> {
+  private readonly logs = new Map<string, ServerLog>();
+
+  constructor(private readonly now: () => number = Date.now) {
+    super({ entries: {}, levels: {} });
+  }
 
   /** A server's entries, oldest first; the same array until it changes. */
   entries(server: string): readonly ServerLogEntry[] {
-    return this.logs.get(server)?.entries ?? EMPTY;
+    const { entries } = this.snapshot();
+    return (Object.hasOwn(entries, server) ? entries[server] : undefined) ?? EMPTY;
   }
 
   /** The level the person asked the server for, if they did. */
   level(server: string): LoggingLevel | undefined {
-    return this.levels.get(server);
+    const { levels } = this.snapshot();
+    return Object.hasOwn(levels, server) ? levels[server] : undefined;
   }
 
   setLevel(server: string, level: LoggingLevel): void {
-    this.levels.set(server, level);
-    this.emit();
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const current = this.snapshot();
+    this.set({ ...current, levels: { ...current.levels, [server]: level } });
   }
 
   /** Adds a message; returns the entry kept, or undefined when the flood cut it off. */
@@ -110,16 +114,16 @@ export class ServerLogStore {
 
   /** Forgets a server's log (it was removed). */
   clear(server: string): void {
-    if (this.logs.delete(server)) this.emit();
+    if (!this.logs.delete(server)) return;
+    const current = this.snapshot();
+    const { [server]: _gone, ...entries } = current.entries;
+    this.set({ ...current, entries });
   }
 
   private commit(server: string, log: ServerLog, entries: readonly ServerLogEntry[]): void {
     log.entries = entries.length > MAX_ENTRIES ? entries.slice(entries.length - MAX_ENTRIES) : entries;
     this.logs.set(server, log);
-    this.emit();
-  }
-
-  private emit(): void {
-    for (const listener of [...this.listeners]) listener();
+    const current = this.snapshot();
+    this.set({ ...current, entries: { ...current.entries, [server]: log.entries } });
   }
 }

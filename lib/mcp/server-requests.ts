@@ -4,8 +4,9 @@
  * The broker turns each into a pending prompt for the UI and the person's answer back into what
  * the server gets; `CallsInFlight` knows which tool call of a run each server is serving, so a
  * prompt is shown beside that call and the call's clocks pause while the person answers (as they
- * do for approvals). Pure; the state-class pattern (snapshot + subscribe).
+ * do for approvals). Pure; a store (lib/state/store.ts) whose snapshot is the pending list.
  */
+import { Store } from "../state/store";
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { HostCallInfo } from "../sandbox/types";
 import { isSecureEndpoint } from "./oauth/provider";
@@ -116,19 +117,16 @@ function samplingSummary(params: CreateMessageRequest["params"]): string {
 const NONE: readonly PendingServerRequest[] = [];
 
 /** Bridges the connection's request handlers (promises) and the UI (a pending list and answers). */
-export class ServerRequestBroker {
-  private state: readonly PendingServerRequest[] = NONE;
+export class ServerRequestBroker extends Store<readonly PendingServerRequest[]> {
   private nextId = 1;
   private readonly waiting = new Map<number, { settle: (answer: unknown) => void; cancel: () => void }>();
-  private readonly listeners = new Set<() => void>();
 
-  snapshot(): readonly PendingServerRequest[] {
-    return this.state;
+  constructor() {
+    super(NONE);
   }
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  private get state(): readonly PendingServerRequest[] {
+    return this.snapshot();
   }
 
   /** Shows an elicitation; resolves with the person's answer, or `cancel` when the server or the run gives up. */
@@ -218,10 +216,5 @@ export class ServerRequestBroker {
     this.waiting.delete(id);
     this.set(this.state.filter((p) => p.id !== id));
     waiting.settle(answer);
-  }
-
-  private set(next: readonly PendingServerRequest[]): void {
-    this.state = next;
-    for (const listener of [...this.listeners]) listener();
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The Tools view's test calls, one per server and tool, kept outside the panels: a call still
  * running when the person switches tabs (Tools → Servers → Tools) is still there, and still
- * answered, when the form shows again; so are the last arguments sent. The state-class pattern
- * (subscribe/snapshot); the connection is handed in per call.
+ * answered, when the form shows again; so are the last arguments sent. A store
+ * (lib/state/store.ts) of every entry by key; the connection is handed in per call.
  */
+import { Store } from "../state/store";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnection } from "./live-connection";
 import { validateArguments } from "./validate";
@@ -27,26 +28,22 @@ const IDLE: TestCallEntry = Object.freeze({ state: Object.freeze({ status: "idle
 export const testCallKey = (serverId: string, toolName: string) => `${serverId}\u0000${toolName}`;
 
 /** Every tool's test call in this page. */
-export class TestCallStore {
-  private readonly entries = new Map<string, TestCallEntry>();
+export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>> {
   private readonly aborts = new Map<string, AbortController>();
-  private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  constructor(private readonly now: () => number = () => performance.now()) {
+    super({});
   }
 
   /** The test call of this key (a new object whenever it changes). */
   get(key: string): TestCallEntry {
-    return this.entries.get(key) ?? IDLE;
+    const entries = this.snapshot();
+    return (Object.hasOwn(entries, key) ? entries[key] : undefined) ?? IDLE;
   }
 
   /** Calls the tool directly (outside the sandbox); a call already running for the key is cancelled. */
   call(key: string, connection: McpConnection | undefined, tool: Tool, args: Record<string, unknown>): void {
-    if (!connection) return this.set(key, { state: { status: "failed", message: "The server is not connected." }, args });
+    if (!connection) return this.put(key, { state: { status: "failed", message: "The server is not connected." }, args });
     // Advisory: a person may send invalid arguments on purpose to see how the server answers.
     const check = validateArguments(tool.inputSchema, args);
     const warning = check.ok ? undefined : `Sent although it does not match the input schema: ${check.message}`;
@@ -54,15 +51,15 @@ export class TestCallStore {
     const abort = new AbortController();
     this.aborts.set(key, abort);
     const started = this.now();
-    this.set(key, { state: { status: "calling", startedAt: Date.now() }, args });
+    this.put(key, { state: { status: "calling", startedAt: Date.now() }, args });
     const current = () => this.aborts.get(key) === abort;
     connection.callTool(tool.name, args, { signal: abort.signal }).then(
       (result) => {
-        if (current()) this.set(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args });
+        if (current()) this.put(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args });
       },
       (error: unknown) => {
         if (current())
-          this.set(key, { state: { status: "failed", message: error instanceof Error ? error.message : String(error), ms: this.now() - started }, args });
+          this.put(key, { state: { status: "failed", message: error instanceof Error ? error.message : String(error), ms: this.now() - started }, args });
       },
     );
   }
@@ -72,8 +69,7 @@ export class TestCallStore {
     this.aborts.get(key)?.abort(new Error("Cancelled by you"));
   }
 
-  private set(key: string, entry: TestCallEntry): void {
-    this.entries.set(key, entry);
-    for (const listener of this.listeners) listener();
+  private put(key: string, entry: TestCallEntry): void {
+    this.set({ ...this.snapshot(), [key]: entry });
   }
 }

@@ -1,9 +1,10 @@
 /**
  * The approvals the person has not answered yet, for the UI: a pure reducer over the pending
  * list, and a small broker that turns withApprovals' requests into pending entries and the
- * person's clicks back into decisions. The broker follows the state-class pattern (snapshot +
- * subscribe) so a hook can read it with useSyncExternalStore.
+ * person's clicks back into decisions. The broker is a store (lib/state/store.ts): its snapshot is
+ * the pending list, the same array until something changes.
  */
+import { Store } from "../state/store";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals";
 import type { CallIdentity } from "./run-record";
 
@@ -30,10 +31,12 @@ export function reduceApprovals(state: readonly PendingApproval[], action: Appro
 const NONE: readonly PendingApproval[] = [];
 
 /** Bridges withApprovals (promises) and the UI (a pending list and decide()). */
-export class ApprovalBroker {
-  private state: readonly PendingApproval[] = NONE;
+export class ApprovalBroker extends Store<readonly PendingApproval[]> {
   private readonly waiting = new Map<number, { resolve: (decision: ApprovalDecision) => void; detach: () => void }>();
-  private readonly listeners = new Set<() => void>();
+
+  constructor() {
+    super(NONE);
+  }
 
   /** The gate's `request`: adds a pending prompt and resolves with the person's decision. */
   readonly request = (callId: number, request: ApprovalRequest): Promise<ApprovalDecision> => {
@@ -52,7 +55,9 @@ export class ApprovalBroker {
   /** The person's answer. "approve-all" answers every pending prompt of the run with approve. */
   decide(callId: number, decision: ApprovalDecision): void {
     if (decision === "approve-all") {
-      const others = this.state.filter((p) => p.callId !== callId).map((p) => p.callId);
+      const others = this.snapshot()
+        .filter((p) => p.callId !== callId)
+        .map((p) => p.callId);
       this.resolve(callId, "approve-all");
       for (const other of others) this.resolve(other, "approve");
       return;
@@ -66,17 +71,6 @@ export class ApprovalBroker {
     this.dispatch({ type: "clear" });
   }
 
-  /** The pending prompts, in request order. The same array until something changes. */
-  snapshot(): readonly PendingApproval[] {
-    return this.state;
-  }
-
-  /** Calls `listener` after every change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   private resolve(callId: number, decision: ApprovalDecision): void {
     const entry = this.waiting.get(callId);
     this.waiting.delete(callId);
@@ -86,9 +80,6 @@ export class ApprovalBroker {
   }
 
   private dispatch(action: ApprovalsAction): void {
-    const next = reduceApprovals(this.state, action);
-    if (next === this.state) return;
-    this.state = next;
-    for (const listener of [...this.listeners]) listener();
+    this.set(reduceApprovals(this.snapshot(), action));
   }
 }

@@ -15,6 +15,7 @@
  * - Reconnects with exponential backoff (250 ms doubling to 10 s, with jitter); `status` says
  *   so in words for the page's banner.
  */
+import type { ReadableStore } from "../../state/store";
 import {
   CHANNEL_PATH,
   DEFAULT_WINDOW,
@@ -78,10 +79,8 @@ export interface ChannelClientOptions {
 }
 
 /** The page's channel to the app. */
-export interface ChannelClient {
+export interface ChannelClient extends ReadableStore<ChannelStatus> {
   fetch: ChannelFetch;
-  subscribe(listener: () => void): () => void;
-  getSnapshot(): ChannelStatus;
   /** Tries to connect now instead of at the scheduled time. */
   reconnectNow(): void;
   /** Closes the channel for good; open streams fail. */
@@ -367,7 +366,7 @@ export function createChannelClient(options: ChannelClientOptions): ChannelClien
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    getSnapshot: () => status,
+    snapshot: () => status,
     reconnectNow() {
       if (status.state === "open" || options.disabled) return;
       connect();

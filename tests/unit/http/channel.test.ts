@@ -142,7 +142,7 @@ describe("the channel, page to app", () => {
     expect(echoed.headers.origin).toBe(origin);
     expect(echoed.headers["x-forwarded-for"]).toBe("127.0.0.1");
     expect(echoed.headers["x-mcp-target"]).toBe("t");
-    expect(client.getSnapshot()).toMatchObject({ state: "open", streams: 0 });
+    expect(client.snapshot()).toMatchObject({ state: "open", streams: 0 });
   });
 
   it("streams a body chunk by chunk; 500 requests at once share the one socket; a 204 has no body", async () => {
@@ -192,7 +192,7 @@ describe("the channel, page to app", () => {
     aborter.abort();
     await expect(hanging).rejects.toMatchObject({ name: "AbortError" });
     await until(() => seen.aborted.includes("/api/mcp/stdio/hang"), "the app to see the abort");
-    expect(client.getSnapshot().streams).toBe(0);
+    expect(client.snapshot().streams).toBe(0);
   });
 
   it("the app stopped mid-request: the request fails at once with a clear error, the page says it is reconnecting, and works again when the app is back", async () => {
@@ -201,20 +201,20 @@ describe("the channel, page to app", () => {
     const port = Number(new URL(first.origin).port);
     const client = pageClient(first.origin);
     const states: string[] = [];
-    client.subscribe(() => states.push(client.getSnapshot().state));
+    client.subscribe(() => states.push(client.snapshot().state));
     const hanging = client.fetch(`${first.origin}/api/mcp/stdio/hang`);
     await until(() => seen.requests.length === 1, "the request to arrive");
     const failed = expect(hanging).rejects.toThrow(/connection to the app was lost/);
     await stopApp(first.server, first.channel);
     await failed;
-    await until(() => client.getSnapshot().state === "reconnecting", "reconnecting");
-    expect(client.getSnapshot().message).toMatch(/Lost the connection to the app/);
+    await until(() => client.snapshot().state === "reconnecting", "reconnecting");
+    expect(client.snapshot().message).toMatch(/Lost the connection to the app/);
     // Requests made meanwhile wait for the channel rather than fail.
     const waiting = client.fetch(`${first.origin}/api/mcp/proxy`, { method: "POST", body: "after" });
     await startApp(seen, {}, port);
     expect(((await (await waiting).json()) as { body: string }).body).toBe("after");
     expect(states).toContain("reconnecting");
-    expect(client.getSnapshot().state).toBe("open");
+    expect(client.snapshot().state).toBe("open");
   });
 
   it("paths outside the app's API, other origins, and a server without a channel use plain HTTP", async () => {
@@ -234,7 +234,7 @@ describe("the channel, page to app", () => {
     expect(await (await client.fetch(`${origin}/icon.svg`)).text()).toBe("plain");
     expect(await (await client.fetch("https://mcp.example.com/api/mcp/proxy")).text()).toBe("plain");
     expect(await (await client.fetch(`${origin}/api/mcp/proxy`, { method: "POST", body: "x" })).text()).toBe("plain");
-    expect(client.getSnapshot().state).toBe("unavailable");
+    expect(client.snapshot().state).toBe("unavailable");
     expect(plain).toHaveLength(3);
     // Switched off (`?channel=off`): plain HTTP from the start, no socket at all.
     let sockets = 0;
@@ -248,8 +248,8 @@ describe("the channel, page to app", () => {
     expect(await (await off.fetch(`${origin}/api/mcp/proxy`, { method: "POST", body: "x" })).text()).toBe("plain");
     off.reconnectNow();
     expect(sockets).toBe(0);
-    expect(off.getSnapshot().state).toBe("unavailable");
-    expect(off.getSnapshot().message).toContain("switched off");
+    expect(off.snapshot().state).toBe("unavailable");
+    expect(off.snapshot().message).toContain("switched off");
   });
 });
 

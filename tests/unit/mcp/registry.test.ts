@@ -17,7 +17,7 @@ function empty() {
 describe("ServerRegistry seeding", () => {
   it("registers the four demo servers on a first visit, enabled, with app-relative URLs", () => {
     const { registry } = fresh();
-    expect(registry.list().map((s) => [s.id, s.name, s.transport, s.url, s.enabled])).toEqual(
+    expect(registry.snapshot().map((s) => [s.id, s.name, s.transport, s.url, s.enabled])).toEqual(
       DEMO.map((n) => [n, n, "streamable-http", `/api/demo-mcp/${n}`, true]),
     );
   });
@@ -27,7 +27,7 @@ describe("ServerRegistry seeding", () => {
     registry.remove("news");
     registry.remove("lab");
     const again = new ServerRegistry({ storage: createRegistryStorage(storage) });
-    expect(again.list().map((s) => s.name)).toEqual(["shipping", "store"]);
+    expect(again.snapshot().map((s) => s.name)).toEqual(["shipping", "store"]);
   });
 
   it("restoreDemoServers adds the missing ones back, skipping a name another server took", () => {
@@ -37,7 +37,7 @@ describe("ServerRegistry seeding", () => {
     expect(registry.add({ name: "News", transport: "streamable-http", url: "https://news.example/mcp" }).ok).toBe(true);
     expect(registry.restoreDemoServers()).toEqual({ added: ["lab"], skipped: ["news"] });
     expect(registry.restoreDemoServers()).toEqual({ added: [], skipped: ["news"] });
-    expect(registry.list().map((s) => s.name)).toEqual(["shipping", "store", "News", "lab"]);
+    expect(registry.snapshot().map((s) => s.name)).toEqual(["shipping", "store", "News", "lab"]);
   });
 });
 
@@ -122,7 +122,7 @@ describe("ServerRegistry changes", () => {
     const registry = empty();
     registry.add({ name: "my server", transport: "streamable-http", url: "https://a.example" });
     registry.add({ name: "my-server", transport: "streamable-http", url: "https://b.example" });
-    expect(registry.list().map((s) => s.id)).toEqual(["my-server", "my-server-2"]);
+    expect(registry.snapshot().map((s) => s.id)).toEqual(["my-server", "my-server-2"]);
   });
 
   it("forgetSecrets wipes headers and env in memory and in storage", () => {
@@ -140,13 +140,13 @@ describe("ServerRegistry changes", () => {
   it("persists and reports a storage that cannot save", () => {
     const storage = memoryStorage({}, true);
     const registry = new ServerRegistry({ storage: createRegistryStorage(storage) });
-    expect(registry.list()).toHaveLength(4);
+    expect(registry.snapshot()).toHaveLength(4);
     expect(registry.problems()).toEqual([expect.stringMatching(/could not be saved/)]);
   });
 
   it("starts clean, with the demo servers, when stored data is corrupt", () => {
     const { registry } = fresh(memoryStorage({ [SERVERS_KEY]: "{{{" }));
-    expect(registry.list().map((s) => s.name)).toEqual(DEMO);
+    expect(registry.snapshot().map((s) => s.name)).toEqual(DEMO);
     expect(registry.problems()[0]).toMatch(/could not be read/);
   });
 });
@@ -172,7 +172,7 @@ describe("ServerRegistry import and export", () => {
     });
     expect(registry.get("weather")).toMatchObject({ name: "weather", url: "https://new.example/mcp", headers: { authorization: "Bearer x" } });
     expect(registry.get("files")).toMatchObject({ transport: "stdio", enabled: false });
-    expect(registry.list().map((s) => s.id)).toEqual([...DEMO, "weather", "files"]);
+    expect(registry.snapshot().map((s) => s.id)).toEqual([...DEMO, "weather", "files"]);
   });
 
   it("never starts an imported command: stdio servers arrive switched off and listed for review (finding 11)", () => {
@@ -195,7 +195,7 @@ describe("ServerRegistry import and export", () => {
     expect(!outcome.ok && outcome.errors.join()).toMatch(
       /mcpServers\.evil\.args\[1\]: contains a hidden or direction-changing character \(U\+202E at position 0\)/,
     );
-    expect(registry.list()).toEqual([]);
+    expect(registry.snapshot()).toEqual([]);
     expect(empty().importConfig({ mcpServers: { zw: { command: "n\u200Bpx" } } })).toMatchObject({ ok: false });
   });
 
@@ -203,7 +203,7 @@ describe("ServerRegistry import and export", () => {
     const registry = empty();
     const outcome = registry.importConfig({ mcpServers: { ok: { type: "http", url: "https://ok.example" }, bad: { type: "http", url: "notaurl" } } });
     expect(outcome).toEqual({ ok: false, errors: ['mcpServers.bad.url: "notaurl" is not an http(s) URL'] });
-    expect(registry.list()).toEqual([]);
+    expect(registry.snapshot()).toEqual([]);
   });
 
   it("exports without secrets on request, absolutising app routes", () => {

@@ -18,7 +18,7 @@ describe("LiveRunStore", () => {
       events.map((event) => ({ type: "event" as const, runId: "r", event })),
     );
     expect(told).toBe(2);
-    const { view, calls } = store.getSnapshot();
+    const { view, calls } = store.snapshot();
     expect(view).toMatchObject({ status: "running", callsStarted: 2, callsEnded: 2 });
     expect(listCallRecords(calls).map((c) => [c.callId, c.status])).toEqual([
       [1, "ok"],
@@ -33,9 +33,9 @@ describe("LiveRunStore", () => {
     const store = new LiveRunStore();
     let told = 0;
     store.subscribe(() => told++);
-    const before = store.getSnapshot();
+    const before = store.snapshot();
     store.apply([{ type: "event", runId: "other", event: start(1, 1) }], [{ type: "event", runId: "other", event: start(1, 1) }]);
-    expect(store.getSnapshot()).toBe(before);
+    expect(store.snapshot()).toBe(before);
     expect(told).toBe(0);
   });
 });
