@@ -93,3 +93,33 @@ export class RouteError<S extends RouteSurface = RouteSurface> extends Error {
 export function isRouteError(error: unknown): error is RouteError {
   return error instanceof RouteError;
 }
+
+/** A RouteError as it arrives on the other side of the wire. */
+export interface RouteErrorBody {
+  code: string;
+  message: string;
+  cause?: string;
+}
+
+/** The RouteError a JSON body (as text or parsed) carries, or undefined when it carries none. */
+export function parseRouteErrorBody(body: unknown): RouteErrorBody | undefined {
+  let value = body;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof value !== "object" || value === null || !("error" in value)) return undefined;
+  const error = value.error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, message, cause } = error as Record<string, unknown>;
+  if (typeof code !== "string" || typeof message !== "string") return undefined;
+  return { code, message, ...(typeof cause === "string" ? { cause } : {}) };
+}
+
+/** Reads a failed response's RouteError (the browser's one reader); undefined when its body is not one. The body is consumed. */
+export async function readRouteError(response: Response): Promise<RouteErrorBody | undefined> {
+  return parseRouteErrorBody(await response.text().catch(() => ""));
+}

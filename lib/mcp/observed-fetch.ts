@@ -11,6 +11,7 @@
  */
 import type { HttpFailure } from "./connection-errors";
 import type { FetchLike } from "./proxy-fetch";
+import { parseRouteErrorBody } from "../http/route-error";
 
 const MAX_BODY_CHARS = 4096;
 
@@ -35,13 +36,7 @@ function isAbort(error: unknown): boolean {
 
 /** What a 404 for a session says: a RouteError's message, else a plain sentence. */
 function sessionEndText(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } };
-    if (typeof parsed.error?.message === "string") return parsed.error.message;
-  } catch {
-    // Not JSON: fall through.
-  }
-  return "the server no longer knows this session; it may have restarted";
+  return parseRouteErrorBody(body)?.message ?? "the server no longer knows this session; it may have restarted";
 }
 
 /** Wraps `base`; see the file comment. */

@@ -23,8 +23,3 @@ export interface StdioStartResponse {
   url: string;
   pid: number;
 }
-
-/** Every bridge error body. */
-export interface StdioErrorBody {
-  error: { code: string; message: string; cause?: string };
-}

@@ -30,6 +30,3 @@ export interface GetShareResponse {
   id: string;
   share: string;
 }
-
-/** Error body of both routes. */
-export const shareErrorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });

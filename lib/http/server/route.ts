@@ -2,10 +2,13 @@
  * The one shape of every route handler: `export const POST = route({ surface: "chat" }, handler)`.
  * The wrapper runs the request guard (Host, Origin, content type; request-guard.ts) with this
  * instance's allowed hosts, calls the handler, and turns any RouteError it throws into its JSON
- * response. Anything else thrown becomes `internal:<surface>` with a generic message: an
- * unexpected error's text may quote request data, keys included.
+ * response. Anything else thrown becomes `internal:<surface>` with a generic message that gives
+ * a reference (an unexpected error's text may quote request data, keys included); the
+ * operator's log gets the whole error under the same reference, with the method and path (never
+ * the query).
  */
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { allowedHosts } from "./deployment";
 import type { Env } from "./deployment";
 import { checkRequest } from "./request-guard";
@@ -43,7 +46,18 @@ export function route<S extends RouteSurface, C = unknown>(
       return await handler(request, context);
     } catch (error) {
       if (error instanceof RouteError) return error.toResponse();
-      return new RouteError<S>(`internal:${options.surface}`, "The server could not handle this request.").toResponse();
+      const reference = randomUUID().slice(0, 8);
+      let path = "";
+      try {
+        path = new URL(request.url).pathname;
+      } catch {
+        // A request without a parseable URL: the reference is enough.
+      }
+      console.error(`[${reference}] ${request.method} ${path} failed:`, error);
+      return new RouteError<S>(
+        `internal:${options.surface}`,
+        `The server could not handle this request (reference ${reference}: the app's log has the details).`,
+      ).toResponse({ "x-request-id": reference });
     }
   };
 }

@@ -11,7 +11,8 @@
  */
 import type { FetchLike } from "../proxy-fetch";
 import { LOCAL_TOKEN_FRAGMENT, LOCAL_TOKEN_HEADER, STDIO_BRIDGE_PATH } from "../stdio-protocol";
-import type { StdioErrorBody, StdioStartResponse } from "../stdio-protocol";
+import type { StdioStartResponse } from "../stdio-protocol";
+import { readRouteError } from "../../http/route-error";
 
 /** A stdio server as configured (desktop-config shape). `env` values are secrets: they go to the local app only. */
 export interface StdioServerLaunch {
@@ -64,11 +65,8 @@ export class StdioBridgeClientError extends Error {
 }
 
 async function failure(response: Response, what: string): Promise<StdioBridgeClientError> {
-  const body = (await response.json().catch(() => undefined)) as Partial<StdioErrorBody> | undefined;
-  const error = body?.error;
-  if (error && typeof error.code === "string" && typeof error.message === "string") {
-    return new StdioBridgeClientError(error.code, error.message, response.status, error.cause);
-  }
+  const error = await readRouteError(response);
+  if (error) return new StdioBridgeClientError(error.code, error.message, response.status, error.cause);
   // No JSON error: most likely a hosted build without the bridge routes.
   return new StdioBridgeClientError(
     "unavailable:stdio",

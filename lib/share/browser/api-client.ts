@@ -3,7 +3,8 @@
  * injected so tests run it against the route handlers directly. Failures are values with the
  * server's message when it sent one.
  */
-import { SHARE_API_PATH, shareErrorBodySchema } from "../api-schema";
+import { SHARE_API_PATH } from "../api-schema";
+import { readRouteError } from "../../http/route-error";
 import type { CreateShareResponse, GetShareResponse } from "../api-schema";
 import { isShareId } from "../share-id";
 
@@ -20,8 +21,7 @@ export interface ShareClient {
 }
 
 async function errorOf(response: Response): Promise<{ ok: false; status: number; message: string }> {
-  const body = shareErrorBodySchema.safeParse(await response.json().catch(() => undefined));
-  const message = body.success ? body.data.error.message : `The server answered ${response.status}.`;
+  const message = (await readRouteError(response))?.message ?? `The server answered ${response.status}.`;
   return { ok: false, status: response.status, message };
 }
 
