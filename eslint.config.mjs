@@ -6,6 +6,7 @@ import nextPlugin from "@next/eslint-plugin-next";
 // Layers of lib/ (docs/ARCHITECTURE.md, "Seams"): a domain imports only lower layers.
 const LAYERS = {
   text: 0,
+  state: 0,
   storage: 0,
   secrets: 0,
   net: 0,
@@ -17,6 +18,8 @@ const LAYERS = {
   bench: 2,
   mcp: 3,
   timeline: 3,
+  // Wrappers of host calls (approvals, mocks, replay): above the timeline types they report in.
+  "host-calls": 3.5,
   share: 4,
   model: 4,
   "codemode-mcp": 4,

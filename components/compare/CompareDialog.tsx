@@ -8,7 +8,7 @@ import { Markdown } from "@/components/chat/Markdown";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
-import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/compare";
+import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/lanes";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
 import styles from "./CompareDialog.module.css";
 

@@ -5,7 +5,7 @@ import { usePageTask } from "./use-page-task";
 import type { LaneChoice, UseChatModelResult } from "./use-chat-model";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
-import { runCompare, type LaneResult, type LaneRunner } from "@/lib/model/compare";
+import { runCompare, type LaneResult, type LaneRunner } from "@/lib/model/lanes";
 import { providerInfo } from "@/lib/model/providers";
 
 export interface UseCompareResult {

@@ -23,7 +23,7 @@ import { RootsStore } from "@/lib/mcp/roots";
 import { withResourceReader } from "@/lib/mcp/resource-reader";
 import { unavailableServer } from "@/lib/mcp/unavailable";
 import { CallCaps } from "@/lib/mcp/call-caps";
-import { mapHost } from "@/lib/timeline/host-table";
+import { mapHost } from "@/lib/host-calls/host-table";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools } from "@/lib/codemode";
 import type { HostFunctions } from "@/lib/sandbox/types";

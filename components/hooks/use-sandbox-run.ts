@@ -1,7 +1,8 @@
 "use client";
 
 import { errorResult, NO_RUN_STATS } from "@/lib/sandbox/errors";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useStore } from "@/components/hooks/use-store";
 import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
 import { errorLocation, type RunView, type RunViewAction } from "@/lib/timeline/run-view";
@@ -15,7 +16,7 @@ import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "@/lib/
 export type PrepareHost = (report: (callId: number, info: CallInfo) => void) => HostFunctions;
 
 export interface UseSandboxRunResult {
-  /** The current run's view and call records; read it with useLiveRun where it is shown. */
+  /** The current run's view and call records; read it with useStore where it is shown. */
   live: LiveRunStore;
   running: boolean;
   ready: boolean;
@@ -107,16 +108,8 @@ export function useSandboxRun(): UseSandboxRunResult {
   );
   useEffect(() => () => queue.dispose(), [queue]);
   // This component re-renders when a run starts or ends, not on every frame of it.
-  const running = useSyncExternalStore(
-    live.subscribe,
-    () => live.snapshot().view.status === "running",
-    () => false,
-  );
-  const settled = useSyncExternalStore(
-    live.subscribe,
-    () => settledView(live.snapshot().view),
-    () => IDLE,
-  );
+  const running = useStore(live, isRunning, { fallback: false });
+  const settled = useStore(live, settledOf, { fallback: IDLE });
 
   useEffect(() => {
     const { controller, ready } = early ?? startController();
@@ -184,14 +177,12 @@ export function useSandboxRun(): UseSandboxRunResult {
   return { live, running, ready, run, stop, errorMarker: errorLocation(settled), ranCode };
 }
 
-/** The current run's view and call records, re-rendering the caller once per frame while a run streams. */
-export function useLiveRun(live: LiveRunStore): LiveRun {
-  return useSyncExternalStore(live.subscribe, live.snapshot, live.snapshot);
-}
-
 const IDLE: RunView = { status: "idle" };
 
 /** The view when no run is going, else one constant: a running view changes every frame. */
 function settledView(view: RunView): RunView {
   return view.status === "running" ? IDLE : view;
 }
+
+const isRunning = (run: LiveRun) => run.view.status === "running";
+const settledOf = (run: LiveRun) => settledView(run.view);

@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { ApprovalBroker, type PendingApproval } from "@/lib/timeline/approval-store";
-import { approvalPredicate, toolKey, type AnnotatedServer, type ApprovalDecision, type ApprovalGate } from "@/lib/timeline/approvals";
+import { ApprovalBroker, type PendingApproval } from "@/lib/host-calls/approval-store";
+import { approvalPredicate, toolKey, type AnnotatedServer, type ApprovalDecision, type ApprovalGate } from "@/lib/host-calls/approvals";
 
 /** Approval prompts, the person's answers, and which tools need approval. */
 export interface UseTimelineApprovalsResult {

@@ -1,16 +1,16 @@
 "use client";
 
-import { withPresetDecision, type PresetDecision } from "@/lib/timeline/approvals";
+import { withPresetDecision, type PresetDecision } from "@/lib/host-calls/approvals";
 import type { RunSource } from "@/lib/timeline/history";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ServerTools } from "@/lib/codemode/types";
 import { hostApiOf } from "@/lib/sandbox/host-api";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import type { CallProgress } from "@/lib/timeline/call-records";
-import { buildDebugHost } from "@/lib/timeline/debug-host";
+import { buildDebugHost } from "@/lib/host-calls/debug-host";
 import { namespacesOf } from "@/lib/timeline/namespaces";
 import { RunRecorder, type HostReport } from "@/lib/timeline/recorder";
-import type { Divergence } from "@/lib/timeline/replay";
+import type { Divergence } from "@/lib/host-calls/replay";
 import type { RunObserver } from "@/lib/timeline/run-observer";
 import type { RunRecord } from "@/lib/timeline/run-record";
 import { useTimelineApprovals, type UseTimelineApprovalsResult } from "./use-timeline-approvals";

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
-import type { MockTable, ScriptRunner, ToolMock } from "@/lib/timeline/mocks";
+import type { MockTable, ScriptRunner, ToolMock } from "@/lib/host-calls/mocks";
 
 /** The person's mock tools and the sandbox their scripts run in. */
 export interface UseTimelineMocksResult {

@@ -7,14 +7,16 @@ import { statusLabel, type RunView } from "@/lib/timeline/run-view";
 import { RunResultView } from "./RunResultView";
 import { LogList } from "./LogList";
 import { TimelinePanel } from "@/components/timeline/TimelinePanel";
-import type { LiveRunStore } from "@/lib/timeline/live-run-store";
-import { useLiveRun } from "@/components/hooks/use-sandbox-run";
+import type { LiveRun, LiveRunStore } from "@/lib/timeline/live-run-store";
+import { EMPTY_CALL_RECORDS } from "@/lib/timeline/call-records";
+import { useStore } from "@/components/hooks/use-store";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
 
 /** Tabs whose choice survives a reload. */
 const OUTPUT_TABS = ["output", "timeline"] as const;
+const IDLE_RUN: LiveRun = { view: { status: "idle" }, calls: EMPTY_CALL_RECORDS };
 
 export interface OutputPanelProps {
   live: LiveRunStore;
@@ -30,7 +32,8 @@ export interface OutputPanelProps {
 /** The Output panel: the current run's status, value, console and stats, and the timeline of its tool calls. */
 export function OutputPanel({ live, debug, onUseCode, onRevealLine, onSendToChat, stepWaiting = false }: OutputPanelProps) {
   countRender("output");
-  const { view: state, calls } = useLiveRun(live);
+  // Re-renders once per frame while a run streams (the live store batches by frame).
+  const { view: state, calls } = useStore(live, undefined, { fallback: IDLE_RUN });
   const [tab, setTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
   const waiting = useWaiting();
   // Before any run the badge says what waits; after one it keeps that run's outcome, and the notice below says what waits.

@@ -1,7 +1,7 @@
 "use client";
 
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { truncateForDisplay } from "@/lib/text/display";
 import styles from "./Timeline.module.css";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import type { CallRecord } from "@/lib/timeline/call-records";
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { ToolMock } from "@/lib/timeline/mocks";
+import type { ToolMock } from "@/lib/host-calls/mocks";
 import styles from "./Timeline.module.css";
 
 type Mode = ToolMock["kind"];

@@ -2,7 +2,7 @@
 
 import { useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { compareRuns, recordedStatus, type ComparedCall } from "@/lib/timeline/compare";
+import { compareRuns, recordedStatus, type ComparedCall } from "@/lib/timeline/run-diff";
 import { formatDuration } from "@/lib/timeline/format";
 import { callLabel, type RecordedCall, type RunRecord } from "@/lib/timeline/run-record";
 import { canonicalJson as stableJson } from "@/lib/text/canonical-json";

@@ -2,8 +2,8 @@
 
 import { useDeferredValue, useMemo, useState } from "react";
 import type { LogEntry } from "@/lib/sandbox/types";
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { findCallRecord, listCallRecords, summarise, type CallRecordsState } from "@/lib/timeline/call-records";
 import { formatDuration } from "@/lib/timeline/format";
 import { buildWaterfall } from "@/lib/timeline/waterfall";

@@ -4,7 +4,7 @@ import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { useMemo, useState } from "react";
 import type { UseTimelineDebuggerResult } from "@/components/hooks/use-timeline-debugger";
 import type { CallRecordsState } from "@/lib/timeline/call-records";
-import { countMocks } from "@/lib/timeline/mocks";
+import { countMocks } from "@/lib/host-calls/mocks";
 import { recordView } from "@/lib/timeline/record-view";
 import { recordedCalls, recordStart } from "@/lib/timeline/run-record";
 import type { RunView } from "@/lib/timeline/run-view";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { toolKey } from "@/lib/timeline/approvals";
-import type { MockTable, ToolMock } from "@/lib/timeline/mocks";
+import { toolKey } from "@/lib/host-calls/approvals";
+import type { MockTable, ToolMock } from "@/lib/host-calls/mocks";
 import type { RecordedNamespace } from "@/lib/timeline/run-record";
 import { MockEditor } from "./MockEditor";
 import styles from "./Timeline.module.css";

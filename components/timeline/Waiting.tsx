@@ -1,8 +1,8 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import styles from "./Timeline.module.css";
 

@@ -2,8 +2,8 @@
 
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { rangeTicks, rowsTimeRange, type WaterfallModel, type WaterfallRow } from "@/lib/timeline/waterfall";
 import { WaterfallRowView } from "./WaterfallRow";

@@ -1,8 +1,8 @@
 "use client";
 
 import { memo, type CSSProperties } from "react";
-import type { PendingApproval } from "@/lib/timeline/approval-store";
-import type { ApprovalDecision } from "@/lib/timeline/approvals";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import type { WaterfallRow } from "@/lib/timeline/waterfall";
 import { toolLabel } from "@/lib/timeline/waterfall-filter";

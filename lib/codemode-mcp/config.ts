@@ -15,7 +15,7 @@ import { z } from "zod";
 import { configValue, importMcpServersConfig } from "../mcp/config";
 import type { ServerConfig } from "../mcp/types";
 import type { SandboxLimits } from "../sandbox/types";
-import type { MockTable } from "../timeline/mocks";
+import type { MockTable } from "../host-calls/mocks";
 
 /** What happens when a program calls a tool that declares `destructiveHint: true`. */
 export type DestructivePolicy = "refuse" | "allow" | "ask";

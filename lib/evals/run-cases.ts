@@ -5,7 +5,7 @@
  * trace recorded. A failing execution fails that run with its error; the suite goes on.
  */
 import type { AgentLoopResult } from "../model/agent-loop";
-import { finalAnswer } from "../model/compare";
+import { finalAnswer } from "../model/lanes";
 import type { InspectorStep } from "../model/types";
 import type { MadeToolCall } from "../mcp/record-calls";
 import type { TraceSpan } from "../timeline/otlp";

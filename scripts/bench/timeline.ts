@@ -10,10 +10,10 @@
 import { pathToFileURL } from "node:url";
 import type { RunEvent } from "../../lib/sandbox/types";
 import { EMPTY_CALL_RECORDS, listCallRecords, reduceCallRecords, type CallRecordsAction, type CallRecordsState } from "../../lib/timeline/call-records";
-import { compareRuns } from "../../lib/timeline/compare";
+import { compareRuns } from "../../lib/timeline/run-diff";
 import { recordView } from "../../lib/timeline/record-view";
 import { RunRecorder } from "../../lib/timeline/recorder";
-import { createReplayHost } from "../../lib/timeline/replay";
+import { createReplayHost } from "../../lib/host-calls/replay";
 import { exportRunFile, parseRunFile } from "../../lib/timeline/run-file";
 import { recordedCalls, type RunRecord } from "../../lib/timeline/run-record";
 import { syntheticRun } from "../../lib/timeline/synthetic-run";

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { connectServers, type ConnectedServers } from "../../mcp/node/connect-servers";
 import { runInNode } from "../../sandbox/node/node-engine";
 import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-pool";
-import { MOCK_SCRIPT_LIMITS } from "../../timeline/mocks";
+import { MOCK_SCRIPT_LIMITS } from "../../host-calls/mocks";
 import { parseCodeModeConfig, type CodeModeOptions } from "../config";
 import type { ServerConfig } from "../../mcp/types";
 import { createCodeModeService, type CodeModeService } from "../service";

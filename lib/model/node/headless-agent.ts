@@ -4,7 +4,7 @@
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
-import { approvalPredicate, withPresetDecision, type PresetDecision } from "../../timeline/approvals";
+import { approvalPredicate, withPresetDecision, type PresetDecision } from "../../host-calls/approvals";
 import {
   buildSystemPrompt,
   CLASSIC_SYSTEM_PROMPT,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RunController, type WorkerLike } from "@/lib/sandbox/run-controller";
 import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
-import { withApprovals } from "@/lib/timeline/approvals";
+import { withApprovals } from "@/lib/host-calls/approvals";
 import type { ClockMessage, MainToWorker } from "@/lib/sandbox/protocol";
 import type { HostCallInfo, HostFunction, HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import { portPair, workerOver } from "./ports";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
-import { withApprovals } from "@/lib/timeline/approvals";
+import { withApprovals } from "@/lib/host-calls/approvals";
 import type { HostCallInfo, HostFunction, HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import { errorOf, nodeEngine, run, valueOf } from "./helpers";
 

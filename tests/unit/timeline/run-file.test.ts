@@ -3,7 +3,7 @@ import { exportRunFile, parseRunFile, runFileName, type RunFileErrorCode } from 
 import { recordView } from "@/lib/timeline/record-view";
 import { EMPTY_CALL_RECORDS, listCallRecords, reduceCallRecords, type CallRecordsAction } from "@/lib/timeline/call-records";
 import type { RunRecord } from "@/lib/timeline/run-record";
-import { withApprovals } from "@/lib/timeline/approvals";
+import { withApprovals } from "@/lib/host-calls/approvals";
 import { syntheticRun } from "@/lib/timeline/synthetic-run";
 import { fakeTool, recordRun } from "./helpers";
 

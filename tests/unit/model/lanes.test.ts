@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLASSIC_SYSTEM_PROMPT } from "@/lib/codemode";
 import { directModelStep } from "@/lib/model/chat-stream";
-import { ratiosTo, runCompare, toolFigures, type LaneResult, type LaneRunner } from "@/lib/model/compare";
+import { ratiosTo, runCompare, toolFigures, type LaneResult, type LaneRunner } from "@/lib/model/lanes";
 import { createDemoModel } from "@/lib/model/demo/demo-model";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ResolvedModel } from "@/lib/model/types";

@@ -21,8 +21,8 @@
  * the recorder's own redaction (redactDeep) before they are compared.
  */
 import type { HostFunction, HostFunctions } from "../sandbox/types";
-import type { CallInfo } from "./call-records";
-import { callLabel, recordedCalls, recordStart, type RecordedCall, type RunRecord } from "./run-record";
+import type { CallInfo } from "../timeline/call-records";
+import { callLabel, recordedCalls, recordStart, type RecordedCall, type RunRecord } from "../timeline/run-record";
 import { define, ownFunction, safely } from "./host-table";
 import { redactDeep } from "../secrets/scrub";
 import { canonicalJson as stableJson } from "../text/canonical-json";

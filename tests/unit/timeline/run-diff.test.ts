@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareRuns } from "@/lib/timeline/compare";
+import { compareRuns } from "@/lib/timeline/run-diff";
 import { addToHistory, MAX_HISTORY, removeFromHistory, summariseRun } from "@/lib/timeline/history";
 import { syntheticRun } from "@/lib/timeline/synthetic-run";
 import { fakeTool, recordRun } from "./helpers";

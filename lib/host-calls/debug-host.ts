@@ -5,11 +5,11 @@
  * because only a live call can change anything (approving a mock would be noise).
  */
 import type { HostFunctions } from "../sandbox/types";
-import type { CallInfo } from "./call-records";
+import type { CallInfo } from "../timeline/call-records";
 import { withApprovals, type ApprovalGate, type NameMapping } from "./approvals";
 import { countMocks, withMocks, type MockTable, type ScriptRunner } from "./mocks";
 import { createReplayHost, type ReplayOptions } from "./replay";
-import type { RunRecord } from "./run-record";
+import type { RunRecord } from "../timeline/run-record";
 
 /** What to combine; everything but `live` is optional. */
 export interface DebugHostOptions {

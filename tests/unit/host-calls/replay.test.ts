@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions, RunEvent } from "@/lib/sandbox/types";
 import type { CallInfo } from "@/lib/timeline/call-records";
-import { createReplayHost, type Divergence } from "@/lib/timeline/replay";
-import { FAST, fakeTool, recordRun, valueOf } from "./helpers";
+import { createReplayHost, type Divergence } from "@/lib/host-calls/replay";
+import { FAST, fakeTool, recordRun, valueOf } from "../timeline/helpers";
 
 /** A fake "api" server whose answers depend on the arguments and whose delays vary per call. */
 function apiServer(delay: (args: Record<string, unknown>) => number = () => Math.random() * 15) {

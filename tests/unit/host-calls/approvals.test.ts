@@ -4,7 +4,7 @@ import { demoServerPath } from "@/lib/mcp/demo/catalog";
 import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
-import { ApprovalBroker, reduceApprovals } from "@/lib/timeline/approval-store";
+import { ApprovalBroker, reduceApprovals } from "@/lib/host-calls/approval-store";
 import {
   approvalPredicate,
   toolKey,
@@ -13,10 +13,10 @@ import {
   type ApprovalDecision,
   type ClockAwareCall,
   type PresetDecision,
-} from "@/lib/timeline/approvals";
+} from "@/lib/host-calls/approvals";
 import type { CallInfo } from "@/lib/timeline/call-records";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
-import { FAST, fakeTool, sleep, valueOf } from "./helpers";
+import { FAST, fakeTool, sleep, valueOf } from "../timeline/helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 let connection: McpConnection;

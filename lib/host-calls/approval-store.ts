@@ -6,7 +6,7 @@
  */
 import { Store } from "../state/store";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals";
-import type { CallIdentity } from "./run-record";
+import type { CallIdentity } from "../timeline/run-record";
 
 /** One prompt waiting for the person (the signal stays in the broker). */
 export interface PendingApproval extends CallIdentity {

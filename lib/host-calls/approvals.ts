@@ -10,9 +10,9 @@
  */
 import { redactSecrets } from "../secrets/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
-import type { CallInfo } from "./call-records";
+import type { CallInfo } from "../timeline/call-records";
 import { mapHost, safely } from "./host-table";
-import type { CallIdentity } from "./run-record";
+import type { CallIdentity } from "../timeline/run-record";
 
 /** What the person can answer. */
 export type ApprovalDecision = "approve" | "deny" | "approve-all";

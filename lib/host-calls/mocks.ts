@@ -13,7 +13,7 @@
  * globals and the other tools.
  */
 import type { HostFunction, HostFunctions, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
-import type { CallInfo } from "./call-records";
+import type { CallInfo } from "../timeline/call-records";
 import { define, mapHost, safely } from "./host-table";
 
 /** One tool's mock. */

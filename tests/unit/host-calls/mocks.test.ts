@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import type { CallInfo } from "@/lib/timeline/call-records";
-import { buildDebugHost } from "@/lib/timeline/debug-host";
-import { withMocks, type MockTable, type ScriptRunner } from "@/lib/timeline/mocks";
-import { FAST, fakeTool, recordRun, valueOf } from "./helpers";
+import { buildDebugHost } from "@/lib/host-calls/debug-host";
+import { withMocks, type MockTable, type ScriptRunner } from "@/lib/host-calls/mocks";
+import { FAST, fakeTool, recordRun, valueOf } from "../timeline/helpers";
 
 const runScript: ScriptRunner = (request, signal) => runInNode(request, {}, { signal });
 
