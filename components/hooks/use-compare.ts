@@ -1,5 +1,6 @@
 "use client";
 
+import { handlersForMode } from "@/lib/model/tool-handler";
 import { useCallback, useMemo, useState } from "react";
 import { usePageTask } from "./use-page-task";
 import type { LaneChoice, UseChatModelResult } from "./use-chat-model";
@@ -53,15 +54,15 @@ export function useCompare(model: UseChatModelResult, bridge: Pick<UseChatBridge
           },
           modelStep: httpModelStep({ body: () => model.requestExtrasFor(lane) }),
           hostCalls: () => hostCalls,
-          handlers: {
+          handlers: handlersForMode(lane.toolMode, {
             runCode: async (code) => {
               const result = await bridge.runQuiet(code, "compare");
               hostCalls += result.stats.hostCalls;
               return result;
             },
             searchTools: bridge.handlers.searchTools,
-            ...(lane.toolMode === "classic" ? { callTools: bridge.handlers.callTools } : {}),
-          },
+            ...(bridge.handlers.callTools ? { callTools: bridge.handlers.callTools } : {}),
+          }),
         };
       });
       task.start((signal) =>

@@ -1,5 +1,6 @@
 "use client";
 
+import { handlersForMode } from "@/lib/model/tool-handler";
 import { useCallback, useState } from "react";
 import { usePageTask } from "./use-page-task";
 import type { UseChatBridgeResult } from "./use-chat-bridge";
@@ -109,11 +110,7 @@ export function useEvals(
                   : { instructions: buildSystemPrompt(declarations) }),
               }),
             }),
-            handlers: {
-              runCode,
-              searchTools: bridge.handlers.searchTools,
-              ...(mode === "classic" ? { callTools: classicCallsHandler(tools, runCode) } : {}),
-            },
+            handlers: handlersForMode(mode, { runCode, searchTools: bridge.handlers.searchTools, callTools: classicCallsHandler(tools, runCode) }),
             policy: { maxSteps: planned.maxSteps, returnDirectly: false },
             ...(signal ? { abortSignal: signal } : {}),
           });

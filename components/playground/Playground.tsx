@@ -22,6 +22,7 @@ import { useChatBridge } from "@/components/hooks/use-chat-bridge";
 import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
 import { useStore } from "@/components/hooks/use-store";
+import { handlersForMode } from "@/lib/model/tool-handler";
 import type { ChatSession } from "@/lib/model/chat-session";
 import { useCompare } from "@/components/hooks/use-compare";
 import { useEvals } from "@/components/hooks/use-evals";
@@ -57,8 +58,7 @@ export function Playground() {
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
   const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools, bridge.classicTools);
   const chat = useChatSession({
-    // Code mode offers only execute_code (and search_tools): any other tool call is an error for the model.
-    handlers: chatModel.settings.toolMode === "classic" ? bridge.handlers : { ...bridge.handlers, callTools: undefined },
+    handlers: handlersForMode(chatModel.settings.toolMode, bridge.handlers),
     stopRun: bridge.stopRun,
     requestExtras: chatModel.requestExtras,
     policy: { maxSteps: chatModel.settings.maxSteps, returnDirectly: chatModel.settings.returnDirectly },

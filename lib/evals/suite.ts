@@ -24,9 +24,8 @@ export const assertionSchema = z.union([
 /** A check on a run. */
 export type Assertion = z.infer<typeof assertionSchema>;
 
-/** Code mode or classic tool calling. */
-export const TOOL_MODES = ["code", "classic"] as const;
-export type ToolMode = (typeof TOOL_MODES)[number];
+import { TOOL_MODES, type ToolMode } from "../model/tool-handler";
+export { TOOL_MODES, type ToolMode };
 
 const modelRef = z.string().regex(/^[a-z-]+:.+$/, 'Name a model as "provider:model-id", e.g. "demo:code-mode-demo" or "openai:gpt-5".');
 

@@ -8,6 +8,7 @@
  * records are written before it (a failed call still shows its request), and the finish
  * chunk is written last, by us.
  */
+import type { ToolMode } from "./tool-handler";
 import { convertToModelMessages, createUIMessageStream, generateId, streamText, wrapLanguageModel } from "ai";
 import type { FinishReason, InferUIMessageChunk, UIMessageChunk } from "ai";
 import type { PromptMode } from "../codemode/system-prompt";
@@ -27,7 +28,7 @@ export interface StreamChatOptions {
   messages: CodeModeUIMessage[];
   mode: PromptMode;
   /** Classic tool calling instead of code mode; its tools come with the request. */
-  toolMode?: "code" | "classic";
+  toolMode?: ToolMode;
   classicTools?: readonly ClassicToolSpec[];
   settings?: { temperature?: number; maxOutputTokens?: number };
   abortSignal?: AbortSignal;

@@ -7,13 +7,13 @@
  */
 import { runAgentLoop, type ModelStep } from "./agent-loop";
 import { lastStepParts, type LoopPolicy } from "./loop-policy";
-import type { ToolHandlers } from "./tool-handler";
+import type { ToolHandlers, ToolMode } from "./tool-handler";
 import type { CodeModeUIMessage, InspectorStep } from "./types";
 
 /** What a lane runs. */
 export interface LaneSpec {
   id: string;
-  toolMode: "code" | "classic";
+  toolMode: ToolMode;
   /** e.g. "openai · gpt-5" */
   label: string;
 }

@@ -13,6 +13,21 @@ import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, search
 export type CodeApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
 
 /** What the host gives the loop: the sandbox, the tool search and, in step mode, a person. */
+/** Code mode (the model writes one program) or classic tool calling (every tool offered as a tool). */
+export const TOOL_MODES = ["code", "classic"] as const;
+export type ToolMode = (typeof TOOL_MODES)[number];
+
+/**
+ * The handlers a tool mode answers with, the one place this rule lives: classic mode answers
+ * ordinary tool calls (`callTools`); code mode offers only execute_code and search_tools, so any
+ * other tool call is an error for the model.
+ */
+export function handlersForMode(mode: ToolMode, handlers: ToolHandlers): ToolHandlers {
+  if (mode === "classic") return handlers;
+  const { callTools: _classicOnly, ...codeMode } = handlers;
+  return codeMode;
+}
+
 export interface ToolHandlers {
   /** Runs the program against the connected servers. Should not throw; a throw is reported as a runtime error. */
   runCode: (code: string, toolCallId: string) => Promise<RunResult>;

@@ -27,7 +27,7 @@ import { classicCallsHandler } from "../classic";
 import type { LoopPolicy } from "../loop-policy";
 import { DEFAULT_MAX_STEPS } from "../loop-policy";
 import type { ResolvedModel } from "../types";
-import type { ToolHandlers } from "../tool-handler";
+import { handlersForMode, type ToolHandlers, type ToolMode } from "../tool-handler";
 import type { CodeModeUIMessage } from "../types";
 
 /** One MCP tool call a run made (both modes), for assertions and reports. */
@@ -90,7 +90,7 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
   prompt: string;
   mode?: PromptMode;
   /** Code mode (default) or classic tool calling. */
-  toolMode?: "code" | "classic";
+  toolMode?: ToolMode;
   /** Tokens a program's value may take before it reaches the model cut (default result-budget.ts). */
   resultBudgetTokens?: number;
   policy?: Partial<LoopPolicy>;
@@ -128,8 +128,7 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
       classicTools: classic ? world.classicTools : [],
       ...(settings ? { settings } : {}),
     }),
-    // Classic mode answers ordinary tool calls; code mode offers only execute_code (and search).
-    handlers: classic ? world.handlers : { ...world.handlers, callTools: undefined },
+    handlers: handlersForMode(toolMode, world.handlers),
     policy: { maxSteps: policy?.maxSteps ?? DEFAULT_MAX_STEPS, returnDirectly: policy?.returnDirectly ?? false },
     ...(abortSignal ? { abortSignal } : {}),
     ...(resultBudgetTokens === undefined ? {} : { resultBudgetTokens }),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLASSIC_SYSTEM_PROMPT } from "@/lib/codemode";
 import { directModelStep } from "@/lib/model/chat-stream";
 import { ratiosTo, runCompare, toolFigures, type LaneResult, type LaneRunner } from "@/lib/model/lanes";
+import { handlersForMode } from "@/lib/model/tool-handler";
 import { createDemoModel } from "@/lib/model/demo/demo-model";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ResolvedModel } from "@/lib/model/types";
@@ -90,5 +91,13 @@ describe("compare", () => {
         },
       ]),
     ).toEqual({ toolCalls: 2, errors: 1 });
+  });
+});
+
+describe("handlersForMode", () => {
+  it("code mode drops the classic handler; classic keeps every handler", () => {
+    const handlers = { runCode: () => Promise.reject(new Error("unused")), searchTools: () => "", callTools: () => Promise.resolve([]) };
+    expect(Object.keys(handlersForMode("code", handlers)).sort()).toEqual(["runCode", "searchTools"]);
+    expect(handlersForMode("classic", handlers)).toBe(handlers);
   });
 });
