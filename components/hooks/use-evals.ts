@@ -16,7 +16,7 @@ import type { MadeToolCall } from "@/lib/mcp/record-calls";
 import { runAgentLoop } from "@/lib/model/agent-loop";
 import { classicCallsHandler } from "@/lib/model/classic";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
-import { PROVIDER_IDS, type ProviderId } from "@/lib/model/providers";
+import { parseModelRef } from "@/lib/model/providers";
 
 export interface UseEvalsResult {
   suite: EvalSuite | undefined;
@@ -81,9 +81,9 @@ export function useEvals(
         async (planned, mode, modelRef, signal) => {
           const missing = planned.servers.filter((name) => !bridge.connectedServers.includes(name));
           if (missing.length > 0) throw new Error(`Not connected in this page: ${missing.join(", ")}. Connect the server, or run the suite with npm run eval.`);
-          const colon = modelRef.indexOf(":");
-          const provider = modelRef.slice(0, colon) as ProviderId;
-          if (!PROVIDER_IDS.includes(provider)) throw new Error(`Unknown provider "${modelRef.slice(0, colon)}".`);
+          const ref = parseModelRef(modelRef);
+          if (!ref.ok) throw new Error(ref.message);
+          const { provider } = ref;
           const calls: MadeToolCall[] = [];
           const values: unknown[] = [];
           let waitedMs = 0;
@@ -99,7 +99,7 @@ export function useEvals(
           // Only the case's servers are offered, in both modes, as the headless runner does.
           const tools = bridge.classicTools.filter((t) => planned.servers.includes(t.server));
           const declarations = generateDeclarations(serverTools.filter((s) => planned.servers.includes(s.name)));
-          const lane = { toolMode: mode, provider, modelId: modelRef.slice(colon + 1) };
+          const lane = { toolMode: mode, provider, modelId: ref.modelId };
           const result = await runAgentLoop({
             messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
             modelStep: httpModelStep({

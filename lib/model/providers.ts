@@ -104,3 +104,16 @@ export function providerInfo(id: ProviderId): ProviderInfo {
 
 /** Which providers have a key configured on the server. Booleans only: the keys never leave it. */
 export type ServerKeyStatus = Record<ProviderId, boolean>;
+
+/**
+ * A model named as `provider:model-id` (evals, `npm run agent`): the provider and the model, the
+ * provider's default model when the id is empty. The one parser of that form.
+ */
+export function parseModelRef(ref: string): { ok: true; provider: ProviderId; modelId: string } | { ok: false; message: string } {
+  const colon = ref.indexOf(":");
+  const name = colon < 0 ? ref : ref.slice(0, colon);
+  if (!(PROVIDER_IDS as readonly string[]).includes(name)) return { ok: false, message: `Unknown provider "${name}" (use one of ${PROVIDER_IDS.join(", ")}).` };
+  const provider = name as ProviderId;
+  const modelId = colon < 0 ? "" : ref.slice(colon + 1);
+  return { ok: true, provider, modelId: modelId || providerInfo(provider).defaultModel };
+}

@@ -13,7 +13,7 @@ import { DEMO_SERVER_NAMES, demoServerPath } from "../../mcp/demo/catalog";
 import { startDemoHost } from "../../mcp/node/demo-host";
 import type { ServerConfig } from "../../mcp/types";
 import { openToolWorld, runHeadlessAgent, type ToolWorld } from "../../model/node/headless-agent";
-import { PROVIDER_IDS, providerInfo, type ProviderId } from "../../model/providers";
+import { parseModelRef } from "../../model/providers";
 import { resolveModel, type Env } from "../../model/server/provider-registry";
 import type { ResolvedModel } from "../../model/types";
 import { runEvalCases } from "../run-cases";
@@ -40,12 +40,10 @@ function demoServer(name: (typeof DEMO_SERVER_NAMES)[number]): ServerConfig {
 }
 
 function resolve(ref: string, options: RunSuiteOptions): ResolvedModel {
-  const colon = ref.indexOf(":");
-  const provider = ref.slice(0, colon);
-  if (!(PROVIDER_IDS as readonly string[]).includes(provider)) throw new Error(`Unknown provider "${provider}" (use one of ${PROVIDER_IDS.join(", ")}).`);
-  const id = provider as ProviderId;
+  const parsed = parseModelRef(ref);
+  if (!parsed.ok) throw new Error(parsed.message);
   return resolveModel(
-    { provider: id, modelId: ref.slice(colon + 1) || providerInfo(id).defaultModel, ...(options.baseURL ? { baseURL: options.baseURL } : {}) },
+    { provider: parsed.provider, modelId: parsed.modelId, ...(options.baseURL ? { baseURL: options.baseURL } : {}) },
     { env: options.env, baseUrlPolicy: { allowPrivate: true }, ...(options.demo ? { demo: options.demo } : {}) },
   );
 }

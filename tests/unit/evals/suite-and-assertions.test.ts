@@ -211,3 +211,14 @@ describe("runEvalCases", () => {
     }
   });
 });
+
+describe("parseModelRef", () => {
+  it("reads provider:model-id, defaults an empty id, and names an unknown provider", async () => {
+    const { parseModelRef } = await import("@/lib/model/providers");
+    expect(parseModelRef("openai:gpt-5")).toEqual({ ok: true, provider: "openai", modelId: "gpt-5" });
+    expect(parseModelRef("openai-compatible:llama3:8b")).toEqual({ ok: true, provider: "openai-compatible", modelId: "llama3:8b" });
+    const demo = parseModelRef("demo:");
+    expect(demo.ok && demo.modelId.length > 0).toBe(true);
+    expect(parseModelRef("nope:x")).toMatchObject({ ok: false, message: expect.stringContaining('Unknown provider "nope"') as unknown });
+  });
+});
