@@ -16,7 +16,7 @@ import { withoutDemoGetStream } from "@/lib/mcp/demo-fetch";
 import { capPerOrigin } from "@/lib/mcp/origin-cap";
 import { TestCallStore } from "@/lib/mcp/test-calls";
 import { createProxyFetch } from "@/lib/mcp/proxy-fetch";
-import { buildHostFunctions, type HostCallReport } from "@/lib/mcp/host-functions";
+import { buildHostFunctions, originalNames, type HostCallReport } from "@/lib/mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "@/lib/mcp/server-requests";
 import { ServerLogStore } from "@/lib/mcp/server-logs";
 import { RootsStore } from "@/lib/mcp/roots";
@@ -183,12 +183,10 @@ export function useMcp(): UseMcpResult {
       const built = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
       const namespaces = built.namespaces;
       const host = caps ? caps.wrap(built.host, namespaces, onCallInfo) : built.host;
-      const serverOf = new Map(namespaces.map((n) => [n.namespace, n.server]));
-      const toolOf = new Map(namespaces.flatMap((n) => n.tools.map((t) => [`${n.namespace}.${t.fn}`, t.tool] as const)));
+      const whereOf = originalNames(namespaces);
       // Each call is registered while its server serves it, so an elicitation lands on its row and pauses its clocks.
       return mapHost(host, (fn, namespace, name) => {
-        const server = serverOf.get(namespace) ?? namespace;
-        const tool = toolOf.get(`${namespace}.${name}`) ?? name;
+        const { server, tool } = whereOf(namespace, name);
         return async (args, signal, call) => {
           const notes: ServerRequestNote[] = [];
           const logged: Array<{ level: string; text: string }> = [];

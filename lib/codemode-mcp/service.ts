@@ -10,7 +10,7 @@
 import { createToolSearch, generateDeclarations, type Declarations, type ToolSearch } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
 import { countTokens } from "../codemode/tokens";
-import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
+import { buildHostFunctions, originalNames, type HostServer } from "../mcp/host-functions";
 import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
 import { CallCaps } from "../mcp/call-caps";
 import { hostApiOf } from "../sandbox/host-api";
@@ -121,11 +121,11 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     if (Object.keys(mocks).length > 0) {
       host = withMocks(host, mocks, (callId, info) => recorder()?.onCallInfo(callId, info), deps.runScript ? { runScript: deps.runScript } : {});
     }
-    const original = new Map(names.flatMap((n) => n.tools.map((t) => [`${n.namespace}\u0000${t.fn}`, { server: n.server, tool: t.tool }] as const)));
+    const whereOf = originalNames(names);
     // Refuse: the program gets an error it can read; nothing is sent.
     host = mapHost(host, (fn, namespace, name) => {
-      const where = original.get(`${namespace}\u0000${name}`);
-      if (!where || !destructive(where.server, where.tool)) return fn;
+      const where = whereOf(namespace, name);
+      if (!destructive(where.server, where.tool)) return fn;
       const policy = destructivePolicyFor(deps.options, where.server);
       if (policy === "allow") return fn;
       if (policy === "refuse")

@@ -8,6 +8,7 @@
  * resume function) while the prompt is open; hosts that do not provide it (tests, other
  * embedders) simply keep their clocks running.
  */
+import { originalNames, type NameMap } from "../mcp/host-functions";
 import { redactSecrets } from "../secrets/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "../timeline/call-records";
@@ -25,11 +26,7 @@ export interface ApprovalRequest extends CallIdentity {
 }
 
 /** Sanitised names → original names, as buildHostFunctions reports them. */
-export interface NameMapping {
-  namespace: string;
-  server: string;
-  tools: ReadonlyArray<{ fn: string; tool: string }>;
-}
+export type NameMapping = NameMap[number];
 
 /** How withApprovals decides and asks. */
 export interface ApprovalGate {
@@ -106,12 +103,6 @@ export function approvalPredicate(servers: readonly AnnotatedServer[], marked: R
   for (const server of servers)
     for (const tool of server.tools) if (tool.annotations?.destructiveHint === true) destructive.add(toolKey(server.name, tool.name));
   return (server, tool) => destructive.has(toolKey(server, tool)) || marked.has(toolKey(server, tool));
-}
-
-function originalNames(names: readonly NameMapping[]): (namespace: string, fn: string) => { server: string; tool: string } {
-  const map = new Map<string, { server: string; tool: string }>();
-  for (const mapping of names) for (const { fn, tool } of mapping.tools) map.set(`${mapping.namespace}\u0000${fn}`, { server: mapping.server, tool });
-  return (namespace, fn) => map.get(`${namespace}\u0000${fn}`) ?? { server: namespace, tool: fn };
 }
 
 /** Rejects when the run's signal aborts (cancel, timeout), so a forgotten prompt cannot hold a call. */

@@ -9,7 +9,7 @@
  * holds over every run at once. Pure.
  */
 import type { HostFunction, HostFunctions } from "../sandbox/types";
-import type { HostCallReport, NamespaceMapping } from "./host-functions";
+import { originalNames, type HostCallReport, type NameMap } from "./host-functions";
 
 /** A call that waited for its server's cap: `waiting` while it waits, then `done` with how long. */
 export interface CapWait {
@@ -39,14 +39,13 @@ export class CallCaps {
   }
 
   /** The host functions with each server's cap applied; `report` hears about calls that waited. */
-  wrap(host: HostFunctions, names: readonly NamespaceMapping[], report?: (callId: number, info: HostCallReport & { capWait: CapWait }) => void): HostFunctions {
+  wrap(host: HostFunctions, names: NameMap, report?: (callId: number, info: HostCallReport & { capWait: CapWait }) => void): HostFunctions {
     const out: HostFunctions = {};
+    const whereOf = originalNames(names);
     for (const [namespace, functions] of Object.entries(host)) {
-      const mapping = names.find((n) => n.namespace === namespace);
-      const server = mapping?.server ?? namespace;
       const wrapped: Record<string, HostFunction> = {};
       for (const [fn, call] of Object.entries(functions)) {
-        const tool = mapping?.tools.find((t) => t.fn === fn)?.tool ?? fn;
+        const { server, tool } = whereOf(namespace, fn);
         wrapped[fn] = async (args, signal, info) => {
           const cap = this.capOf(server);
           if (cap === undefined) return call(args, signal, info);

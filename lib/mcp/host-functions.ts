@@ -72,6 +72,20 @@ export interface NamespaceMapping {
   tools: Array<{ tool: string; fn: string }>;
 }
 
+/** Any list of such mappings, read-only (recorded runs carry them too). */
+export type NameMap = ReadonlyArray<{ namespace: string; server: string; tools: ReadonlyArray<{ fn: string; tool: string }> }>;
+
+/**
+ * Who serves a function of the typed API: (namespace, fn) → the original server and tool names,
+ * or the names themselves when the mapping has none. The one lookup every host-call wrapper uses.
+ */
+export function originalNames(names: NameMap): (namespace: string, fn: string) => { server: string; tool: string } {
+  const map = new Map<string, { server: string; tool: string }>();
+  for (const mapping of names) for (const { fn, tool } of mapping.tools) map.set(`${mapping.namespace}\u0000${fn}`, { server: mapping.server, tool });
+  const servers = new Map(names.map((mapping) => [mapping.namespace, mapping.server]));
+  return (namespace, fn) => map.get(`${namespace}\u0000${fn}`) ?? { server: servers.get(namespace) ?? namespace, tool: fn };
+}
+
 /** The host functions and the name mapping they use. */
 export interface BuiltHostFunctions {
   host: HostFunctions;

@@ -4,6 +4,7 @@
  * any host (the page's debug host, or the headless runner's live one); the call itself is
  * unchanged.
  */
+import { originalNames, type NameMap } from "./host-functions";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
 
 /** One MCP call a run made. */
@@ -19,19 +20,17 @@ export interface MadeToolCall {
   error?: string;
 }
 
-/** How the code's names map to servers and tools (buildHostFunctions' namespaces, or namespacesOf). */
-export type NameMap = ReadonlyArray<{ namespace: string; server: string; tools: ReadonlyArray<{ fn: string; tool: string }> }>;
 
 /** The same host functions, reporting each call to `sink` when it ends. */
 export function recordCalls(host: HostFunctions, names: NameMap, sink: (call: MadeToolCall) => void): HostFunctions {
+  const whereOf = originalNames(names);
   return Object.fromEntries(
     Object.entries(host).map(([namespace, fns]) => {
-      const mapping = names.find((n) => n.namespace === namespace);
       return [
         namespace,
         Object.fromEntries(
           Object.entries(fns).map(([fn, call]): [string, HostFunction] => {
-            const where = { server: mapping?.server ?? namespace, tool: mapping?.tools.find((t) => t.fn === fn)?.tool ?? fn };
+            const where = whereOf(namespace, fn);
             return [
               fn,
               async (args, signal, info) => {
