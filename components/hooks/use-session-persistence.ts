@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { capSession, parseSession, SESSION_KEY, SESSION_VERSION, type CodeHistoryEntry } from "@/lib/model/session-snapshot";
+import { SESSION_KEY, type CodeHistoryEntry } from "@/lib/model/session-snapshot";
+import { restoreSavedSession, sessionToSave } from "@/lib/playground/saved-session";
 import type { ChatSession } from "@/lib/model/chat-session";
 import { readShareFromLocation } from "@/lib/share/browser/location";
 import { idbStore, type KeyValueStore } from "@/lib/storage/browser/idb-store";
@@ -57,13 +58,12 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
     store.get(SESSION_KEY).then(
       (value) => {
         if (cancelled) return;
-        const saved = parseSession(value);
-        if (saved) {
-          const { session, addRun, restoreCodeHistory } = latest.current;
-          if (readShareFromLocation(window.location).kind === "none" && saved.messages.length > 0) void session.restore(saved.messages);
-          for (const run of [...saved.runs].reverse()) addRun(run, saved.runSources?.[run.id]);
-          restoreCodeHistory(saved.codeHistory);
-        }
+        const { session, addRun, restoreCodeHistory } = latest.current;
+        restoreSavedSession(
+          value,
+          { restoreConversation: (messages) => void session.restore(messages), addRun, restoreCodeHistory },
+          { restoreConversation: readShareFromLocation(window.location).kind === "none" },
+        );
         done();
       },
       () => done(),
@@ -78,14 +78,7 @@ export function useSessionPersistence(parts: SessionParts): UseSessionPersistenc
     if (!store || !restored) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
-      const { snapshot, droppedRuns: dropped } = capSession({
-        version: SESSION_VERSION,
-        savedAt: new Date().toISOString(),
-        messages: [...session.snapshot().messages],
-        runs: runs.map((entry) => entry.record),
-        runSources: Object.fromEntries(runs.map((entry) => [entry.record.id, entry.source])),
-        codeHistory: [...codeHistory],
-      });
+      const { snapshot, droppedRuns: dropped } = sessionToSave({ messages: session.snapshot().messages, runs, codeHistory });
       setDroppedRuns(dropped);
       // A full or blocked store costs the saved session, never the page.
       store.set(SESSION_KEY, snapshot).catch(() => undefined);

@@ -23,6 +23,7 @@ import { useChatModel } from "@/components/hooks/use-chat-model";
 import { useChatSession } from "@/components/hooks/use-chat-session";
 import { useStore } from "@/components/hooks/use-store";
 import { handlersForMode } from "@/lib/model/tool-handler";
+import { applyShare, readySharedReplay } from "@/lib/playground/share-open";
 import type { ChatSession } from "@/lib/model/chat-session";
 import { useCompare } from "@/components/hooks/use-compare";
 import { useEvals } from "@/components/hooks/use-evals";
@@ -39,13 +40,8 @@ import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
 import { useSampler } from "@/components/hooks/use-sampler";
 import { ChatDraft } from "@/components/chat/chat-draft";
 import type { PendingServerRequest } from "@/lib/mcp/server-requests";
-import { runRecordSchema } from "@/lib/timeline/run-file-schema";
 import { manualResultMessage } from "@/lib/model/manual-result";
-import { toRestorableMessages } from "@/lib/model/restore-messages";
 import type { RunResult } from "@/lib/sandbox/types";
-import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
-
-/** Recorded runs a share carries at most (newest first), so links stay small. */
 
 /** The whole playground: header and four resizable panels (Servers, Chat, Editor, Output). */
 export function Playground() {
@@ -95,13 +91,8 @@ export function Playground() {
   const { setReplay, history } = debug;
   const replaySharedRun = useCallback(
     (run: unknown) => {
-      const parsed = runRecordSchema.safeParse(run);
-      if (!parsed.success) return;
-      const record: RunRecord = parsed.data;
-      history.add(record);
-      const code = recordStart(record)?.code;
-      if (code !== undefined) editor.setCode(code);
-      setReplay({ record, onMismatch: "stop" });
+      const record = readySharedReplay(run, { addRun: history.add, setCode: editor.setCode });
+      if (record) setReplay({ record, onMismatch: "stop" });
     },
     [history, editor, setReplay],
   );
@@ -110,16 +101,12 @@ export function Playground() {
   const shareLink = useShareLink({
     onOpen: ({ state }) => {
       setShareHidden(false);
-      // The link's recorded runs join the session's runs (Runs tab: view, replay, compare), oldest first.
-      for (const run of [...state.runs].reverse()) {
-        const parsed = runRecordSchema.safeParse(run);
-        // They belong to the shared conversation.
-        if (parsed.success) debug.history.add(parsed.data, "chat");
-      }
-      if (state.code !== undefined) editor.setCode(state.code);
-      // Shared limits were already lowered to safe maximums when the link was decoded.
-      if (state.limits) limits.adopt(state.limits);
-      if (state.messages && state.messages.length > 0) void chat.restore(toRestorableMessages(state.messages));
+      applyShare(state, {
+        addRun: debug.history.add,
+        setCode: editor.setCode,
+        adoptLimits: limits.adopt,
+        restoreConversation: (messages) => void chat.restore(messages),
+      });
     },
   });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.

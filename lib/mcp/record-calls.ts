@@ -20,7 +20,6 @@ export interface MadeToolCall {
   error?: string;
 }
 
-
 /** The same host functions, reporting each call to `sink` when it ends. */
 export function recordCalls(host: HostFunctions, names: NameMap, sink: (call: MadeToolCall) => void): HostFunctions {
   const whereOf = originalNames(names);

@@ -1,0 +1,57 @@
+/**
+ * What opening a share does to the page, as plain functions over the page's stores (the
+ * targets), so it is written once and tested in Node: the share's recorded runs join the run
+ * history, parsed once, oldest first, as the shared conversation's; its code goes into the
+ * editor; its limits (already clamped when the link was decoded) are adopted; its conversation
+ * is restored. Nothing runs: a link never starts anything by itself (docs/ARCHITECTURE.md,
+ * "Security"). Pure.
+ */
+import { toRestorableMessages } from "../model/restore-messages";
+import type { CodeModeUIMessage } from "../model/types";
+import type { ShareState } from "../share/schema";
+import type { RunSource } from "../timeline/history";
+import { runRecordSchema } from "../timeline/run-file-schema";
+import { recordStart, type RunRecord } from "../timeline/run-record";
+
+/** The page's stores, as opening a share changes them. */
+export interface ShareTargets {
+  addRun(record: RunRecord, source?: RunSource): void;
+  setCode(code: string): void;
+  adoptLimits(limits: unknown): void;
+  restoreConversation(messages: CodeModeUIMessage[]): void;
+}
+
+/** A shared run as a record, or undefined when it is not one (an older or damaged share). */
+export function sharedRun(run: unknown): RunRecord | undefined {
+  const parsed = runRecordSchema.safeParse(run);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Applies an opened share to the page; says how many runs joined and how many were left out. */
+export function applyShare(state: ShareState, targets: ShareTargets): { runs: number; leftOut: number } {
+  let runs = 0;
+  // Newest first in the share; the history adds in order, so oldest first here.
+  for (const run of [...state.runs].reverse()) {
+    const record = sharedRun(run);
+    if (!record) continue;
+    targets.addRun(record, "chat");
+    runs += 1;
+  }
+  if (state.code !== undefined) targets.setCode(state.code);
+  if (state.limits) targets.adoptLimits(state.limits);
+  if (state.messages && state.messages.length > 0) targets.restoreConversation(toRestorableMessages(state.messages));
+  return { runs, leftOut: state.runs.length - runs };
+}
+
+/**
+ * Readies a shared run for an offline replay: it is in the history and its code in the editor.
+ * Returns the record the replay answers from, or undefined when the run is not one.
+ */
+export function readySharedReplay(run: unknown, targets: Pick<ShareTargets, "addRun" | "setCode">): RunRecord | undefined {
+  const record = sharedRun(run);
+  if (!record) return undefined;
+  targets.addRun(record);
+  const code = recordStart(record)?.code;
+  if (code !== undefined) targets.setCode(code);
+  return record;
+}

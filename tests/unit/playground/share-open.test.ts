@@ -1,0 +1,60 @@
+/** Opening a share, as plain functions over the page's stores (lib/playground/share-open.ts). */
+import { describe, expect, it } from "vitest";
+import { applyShare, readySharedReplay } from "@/lib/playground/share-open";
+import type { ShareTargets } from "@/lib/playground/share-open";
+import { shareStateSchema } from "@/lib/share/schema";
+import { syntheticRun } from "@/lib/timeline/synthetic-run";
+import { recordStart } from "@/lib/timeline/run-record";
+
+function targets() {
+  const done: string[] = [];
+  const t: ShareTargets = {
+    addRun: (record, source) => done.push(`run ${record.id} ${source ?? "-"}`),
+    setCode: (code) => done.push(`code ${code}`),
+    adoptLimits: (limits) => done.push(`limits ${JSON.stringify(limits)}`),
+    restoreConversation: (messages) => done.push(`conversation ${messages.length}`),
+  };
+  return { t, done };
+}
+
+/** A synthetic run with an id and the code it ran. */
+function run(id: string, seed: number, code: string) {
+  const record = syntheticRun(2, seed);
+  return { ...record, id, events: record.events.map((event) => (event.type === "start" ? { ...event, code } : event)) };
+}
+const newer = run("run-newer", 1, "return 'newer';");
+const older = run("run-older", 2, "return 'older';");
+
+describe("applyShare", () => {
+  it("adds the share's runs oldest first as the shared conversation's, then the code, the limits and the conversation; runs nothing", () => {
+    const state = shareStateSchema.parse({
+      version: 1,
+      servers: [],
+      code: "return 42;",
+      limits: { wallMs: 5_000 },
+      messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi" }] }],
+      runs: [newer, { not: "a run" }, older],
+    });
+    const { t, done } = targets();
+    expect(applyShare(state, t)).toEqual({ runs: 2, leftOut: 1 });
+    expect(done).toEqual(["run run-older chat", "run run-newer chat", "code return 42;", 'limits {"wallMs":5000}', "conversation 1"]);
+  });
+
+  it("a share with nothing but servers changes nothing", () => {
+    const { t, done } = targets();
+    expect(applyShare(shareStateSchema.parse({ version: 1, servers: [] }), t)).toEqual({ runs: 0, leftOut: 0 });
+    expect(done).toEqual([]);
+  });
+});
+
+describe("readySharedReplay", () => {
+  it("puts a valid run in the history and its code in the editor; refuses anything else", () => {
+    const { t, done } = targets();
+    const record = readySharedReplay(newer, t);
+    expect(record?.id).toBe("run-newer");
+    expect(recordStart(newer)?.code).toBe("return 'newer';");
+    expect(done).toEqual(["run run-newer -", "code return 'newer';"]);
+    expect(readySharedReplay({ id: 1 }, t)).toBeUndefined();
+    expect(done).toHaveLength(2);
+  });
+});
