@@ -15,7 +15,7 @@ import type { RunRecord } from "../timeline/run-record";
 export interface SessionParts {
   messages: readonly CodeModeUIMessage[];
   /** Newest first, as the history keeps them. */
-  runs: readonly HistoryEntry[];
+  runs: ReadonlyArray<Pick<HistoryEntry, "record" | "source">>;
   codeHistory: readonly CodeHistoryEntry[];
 }
 
