@@ -1,7 +1,8 @@
 "use client";
 
+import { useStore } from "@/components/hooks/use-store";
 import { browserStorage, browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { createRegistryStorage } from "@/lib/mcp/registry-storage";
 import { ConnectionManager, type ServerStatus } from "@/lib/mcp/connection-manager";
@@ -65,7 +66,6 @@ type OnProgress = NonNullable<Parameters<typeof buildHostFunctions>[1]>["onProgr
 const NO_SERVERS: readonly ServerConfig[] = [];
 const MAX_LOGS_PER_CALL = 20;
 const NO_STATUSES: Readonly<Record<string, ServerStatus>> = {};
-const noop = () => () => undefined;
 
 /**
  * The registered MCP servers (kept in this browser's localStorage, secrets under their own key)
@@ -148,16 +148,8 @@ export function useMcp(): UseMcpResult {
   const registry = stores?.registry;
   const manager = stores?.manager;
   const caps = stores?.caps;
-  const servers = useSyncExternalStore(
-    registry ? (l) => registry.subscribe(l) : noop,
-    () => registry?.snapshot() ?? NO_SERVERS,
-    () => NO_SERVERS,
-  );
-  const statuses = useSyncExternalStore(
-    manager ? (l) => manager.subscribe(l) : noop,
-    () => manager?.snapshot() ?? NO_STATUSES,
-    () => NO_STATUSES,
-  );
+  const servers = useStore(registry, undefined, { fallback: NO_SERVERS });
+  const statuses = useStore(manager, undefined, { fallback: NO_STATUSES });
 
   const connected = useMemo(() => {
     const list: ConnectedServer[] = [];

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useSyncExternalStore } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useCallback } from "react";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { testCallKey, type TestCallEntry, type TestCallState, type TestCallStore } from "@/lib/mcp/test-calls";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -18,11 +19,7 @@ export interface UseTestCallResult {
 /** One tool's test call, kept in the page's TestCallStore (lib/mcp/test-calls.ts): it outlives the form. */
 export function useTestCall(store: TestCallStore, manager: ConnectionManager | undefined, serverId: string, tool: Tool): UseTestCallResult {
   const key = testCallKey(serverId, tool.name);
-  const entry = useSyncExternalStore(
-    (listener) => store.subscribe(listener),
-    () => store.get(key),
-    () => store.get(key),
-  );
+  const entry = useStore(store, () => store.get(key), { fallback: store.get(key) });
   const call = useCallback(
     (args: Record<string, unknown>) => store.call(key, manager?.connection(serverId), tool, args),
     [store, key, manager, serverId, tool],

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApprovalBroker, type PendingApproval } from "@/lib/host-calls/approval-store";
 import { approvalPredicate, toolKey, type AnnotatedServer, type ApprovalDecision, type ApprovalGate } from "@/lib/host-calls/approvals";
 
@@ -24,11 +25,7 @@ const NONE: readonly PendingApproval[] = [];
 /** One broker per playground: prompts come from the run's host functions, answers from the timeline rows. */
 export function useTimelineApprovals(servers: readonly AnnotatedServer[]): UseTimelineApprovalsResult {
   const [broker] = useState(() => new ApprovalBroker());
-  const pending = useSyncExternalStore(
-    (listener) => broker.subscribe(listener),
-    () => broker.snapshot(),
-    () => NONE,
-  );
+  const pending = useStore(broker, undefined, { fallback: NONE });
   const [marked, setMarked] = useState<ReadonlySet<string>>(() => new Set());
   const predicate = useMemo(() => approvalPredicate(servers, marked), [servers, marked]);
   const destructive = useMemo(() => {

@@ -1,12 +1,12 @@
 "use client";
 
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useEffect, useState } from "react";
 import { appChannel } from "@/lib/http/browser/app-channel";
 import type { ChannelStatus } from "@/lib/http/browser/channel-client";
 import styles from "./ChannelBanner.module.css";
 
 const NONE: ChannelStatus = { state: "connecting", attempt: 0, streams: 0 };
-const noop = () => () => undefined;
 
 /** Seconds until `at`, ticking while it is in the future. */
 function useSecondsUntil(at: number | undefined): number | undefined {
@@ -30,11 +30,7 @@ export function ChannelBanner() {
   // eslint-disable-next-line react-hooks/set-state-in-effect
   useEffect(() => setMounted(true), []);
   const channel = mounted ? appChannel() : undefined;
-  const status = useSyncExternalStore(
-    channel ? (listener) => channel.subscribe(listener) : noop,
-    () => channel?.snapshot() ?? NONE,
-    () => NONE,
-  );
+  const status = useStore(channel, undefined, { fallback: NONE });
   const seconds = useSecondsUntil(status.state === "reconnecting" ? status.retryAt : undefined);
   if (status.state !== "reconnecting" || !channel) return null;
   return (

@@ -1,7 +1,7 @@
 "use client";
 
 import { browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import { ServersPanel } from "@/components/servers/ServersPanel";
 import { ChatPanel } from "@/components/chat/ChatPanel";
@@ -122,11 +122,7 @@ export function Playground() {
     restoreCodeHistory: bridge.restoreHistory,
   });
 
-  const serverAsks = useSyncExternalStore(
-    (listener) => mcp.serverRequests.subscribe(listener),
-    () => mcp.serverRequests.snapshot(),
-    () => NO_ASKS,
-  );
+  const serverAsks = useStore(mcp.serverRequests, undefined, { fallback: NO_ASKS });
   const waiting = useMemo(
     () => ({
       pending: debug.approvals.pending,

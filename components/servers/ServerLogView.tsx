@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, useSyncExternalStore } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useState } from "react";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { LOG_LEVELS, type ServerLogEntry, type ServerLogStore } from "@/lib/mcp/server-logs";
 import styles from "./Servers.module.css";
@@ -20,16 +21,8 @@ export function ServerLogView({
   canSetLevel: boolean;
   setLevel: (level: LoggingLevel) => Promise<void>;
 }) {
-  const entries = useSyncExternalStore(
-    (listener) => logs.subscribe(listener),
-    () => logs.entries(serverName),
-    () => NONE,
-  );
-  const level = useSyncExternalStore(
-    (listener) => logs.subscribe(listener),
-    () => logs.level(serverName) ?? "",
-    () => "",
-  );
+  const entries = useStore(logs, () => logs.entries(serverName), { fallback: NONE });
+  const level = useStore(logs, () => logs.level(serverName) ?? "", { fallback: "" });
   const [problem, setProblem] = useState<string | undefined>(undefined);
   if (!canSetLevel && entries.length === 0) return null;
   const shown = entries.slice(-SHOWN);

@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useRef, useState, useSyncExternalStore, type FormEvent } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useMemo, useRef, useState, type FormEvent } from "react";
 import { buildFormModel, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import type { PendingElicitation, PendingSampling, PendingServerRequest, ServerRequestBroker } from "@/lib/mcp/server-requests";
 import { samplingMessages, type SamplingMessage } from "@/lib/model/sampling";
@@ -29,11 +30,7 @@ export interface Sampler {
  * answer with the chat's model, and review again before it is sent. The run's clocks wait meanwhile.
  */
 export function ServerRequestDialog({ broker, sampler }: { broker: ServerRequestBroker; sampler: Sampler }) {
-  const pending = useSyncExternalStore(
-    (listener) => broker.subscribe(listener),
-    () => broker.snapshot(),
-    () => NONE,
-  );
+  const pending = useStore(broker, undefined, { fallback: NONE });
   const first = pending[0];
   if (!first) return null;
   const more = pending.length - 1;
