@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useState, useSyncExternalStore } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { useMemo, useState } from "react";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import type { FlowStep } from "@/lib/mcp/oauth/flow-log";
 import styles from "./Servers.module.css";
@@ -24,17 +25,11 @@ function expiry(at: number | undefined): string {
 /** A server's OAuth state and the flow view: every step with its request and response, secrets masked. */
 export function OAuthPanel({ serverId, serverName, oauth, onSignIn, open }: OAuthPanelProps) {
   const log = oauth.logFor(serverId);
-  const steps = useSyncExternalStore(
-    (listener) => log.subscribe(listener),
-    () => log.steps,
-    () => NO_STEPS,
-  );
-  // A string snapshot, so an unchanged description does not re-render.
-  const described = useSyncExternalStore(
-    (listener) => oauth.store.subscribe(listener),
-    () => JSON.stringify(oauth.describe(serverId)),
-    () => JSON.stringify({ signedIn: false, preRegistered: false }),
-  );
+  const steps = useStore(log, undefined, { fallback: NO_STEPS });
+  // A string selection, so an unchanged description does not re-render.
+  const described = useStore(oauth.store, () => JSON.stringify(oauth.describe(serverId)), {
+    fallback: JSON.stringify({ signedIn: false, preRegistered: false }),
+  });
   const state = useMemo(() => JSON.parse(described) as ReturnType<BrowserOAuth["describe"]>, [described]);
   const [clientId, setClientId] = useState(state.preRegistered ? (state.clientId ?? "") : "");
   const [clientSecret, setClientSecret] = useState("");

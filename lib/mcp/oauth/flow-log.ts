@@ -4,6 +4,7 @@
  * request and response, secrets masked, and what failed in plain words. `recordingFetch` wraps
  * the fetch the SDK's `auth()` uses and names each request by what it is. Pure.
  */
+import { Store, type ReadableStore } from "../../state/store";
 import { isSecretKey, REDACTED, redactHeaders, redactSecrets } from "../../secrets/redact";
 import { removeSecrets } from "../../secrets/patterns";
 import type { FetchLike } from "../proxy-fetch";
@@ -31,12 +32,11 @@ export interface FlowStep {
   note?: string;
 }
 
-/** A server's steps, newest last. */
-export interface FlowLog {
+/** A server's steps, newest last: a store (lib/state/store.ts) whose snapshot is the steps. */
+export interface FlowLog extends ReadableStore<readonly FlowStep[]> {
   readonly steps: readonly FlowStep[];
   add(step: FlowStep): void;
   clear(): void;
-  subscribe(listener: () => void): () => void;
 }
 
 const MAX_STEPS = 60;
@@ -45,31 +45,28 @@ const MAX_BODY = 4_000;
 // Form and query parameters that carry a secret whatever isSecretKey says of their name.
 const SECRET_PARAMS = new Set(["code", "code_verifier", "client_secret", "assertion", "client_assertion", "subject_token", "token"]);
 
+class StoredFlowLog extends Store<readonly FlowStep[]> implements FlowLog {
+  constructor() {
+    super(Object.freeze([]));
+  }
+
+  get steps(): readonly FlowStep[] {
+    return this.snapshot();
+  }
+
+  add(step: FlowStep): void {
+    const next = [...this.snapshot(), Object.freeze({ ...step })];
+    this.set(Object.freeze(next.length > MAX_STEPS ? next.slice(next.length - MAX_STEPS) : next));
+  }
+
+  clear(): void {
+    this.set(Object.freeze([]));
+  }
+}
+
 /** A new, empty log. */
 export function createFlowLog(): FlowLog {
-  let steps: readonly FlowStep[] = [];
-  const listeners = new Set<() => void>();
-  const emit = () => {
-    for (const listener of [...listeners]) listener();
-  };
-  return {
-    get steps() {
-      return steps;
-    },
-    add(step) {
-      const next = [...steps, Object.freeze({ ...step })];
-      steps = Object.freeze(next.length > MAX_STEPS ? next.slice(next.length - MAX_STEPS) : next);
-      emit();
-    },
-    clear() {
-      steps = Object.freeze([]);
-      emit();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  return new StoredFlowLog();
 }
 
 function isSecretParam(name: string): boolean {

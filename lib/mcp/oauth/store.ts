@@ -6,6 +6,7 @@
  * them; they never reach the sandbox, a share link, a log or the timeline. The headless client
  * (the conformance driver) keeps them in memory. Pure; the storage is injected.
  */
+import { Store, type ReadableStore } from "../../state/store";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { KeyValueStorage } from "../registry-storage";
@@ -28,8 +29,8 @@ export interface OAuthRecord {
   discovery?: OAuthDiscoveryState;
 }
 
-/** OAuth state by server id. Reads never throw; a refusing storage keeps what it can in memory. */
-export interface OAuthStore {
+/** OAuth state by server id: a store (lib/state/store.ts). Reads never throw; a refusing storage keeps what it can in memory. */
+export interface OAuthStore extends ReadableStore<Readonly<Record<string, OAuthRecord>>> {
   read(serverId: string): OAuthRecord;
   /** Merges `patch` into the record (an `undefined` field removes it). */
   update(serverId: string, patch: Partial<OAuthRecord>): void;
@@ -38,8 +39,6 @@ export interface OAuthStore {
   ids(): string[];
   /** Removes every record. */
   clear(): void;
-  /** Runs `listener` after every change; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void;
 }
 
 type Records = Record<string, OAuthRecord>;
@@ -68,42 +67,57 @@ export function createOAuthStore(storage?: KeyValueStorage, key = OAUTH_KEY): OA
       // Unreadable OAuth state means signing in again, nothing worse.
     }
   }
-  const listeners = new Set<() => void>();
-  const commit = (next: Records) => {
-    records = next;
-    if (storage) {
+  return new StoredOAuthRecords(records, storage, key);
+}
+
+class StoredOAuthRecords extends Store<Records> implements OAuthStore {
+  constructor(
+    initial: Records,
+    private readonly storage: KeyValueStorage | undefined,
+    private readonly key: string,
+  ) {
+    super(initial);
+  }
+
+  read(id: string): OAuthRecord {
+    return { ...own(this.snapshot(), id) };
+  }
+
+  update(id: string, patch: Partial<OAuthRecord>): void {
+    const records = this.snapshot();
+    const merged: Record<string, unknown> = { ...own(records, id), ...patch };
+    for (const [field, value] of Object.entries(merged)) if (value === undefined) delete merged[field];
+    const next = { ...records };
+    if (Object.keys(merged).length === 0) delete next[id];
+    else next[id] = merged;
+    this.commit(next);
+  }
+
+  remove(id: string): void {
+    const records = this.snapshot();
+    if (!Object.hasOwn(records, id)) return;
+    const next = { ...records };
+    delete next[id];
+    this.commit(next);
+  }
+
+  ids(): string[] {
+    return Object.keys(this.snapshot());
+  }
+
+  clear(): void {
+    this.commit({});
+  }
+
+  private commit(next: Records): void {
+    if (this.storage) {
       try {
-        if (Object.keys(next).length === 0) storage.removeItem(key);
-        else storage.setItem(key, JSON.stringify({ version: 1, servers: next }));
+        if (Object.keys(next).length === 0) this.storage.removeItem(this.key);
+        else this.storage.setItem(this.key, JSON.stringify({ version: 1, servers: next }));
       } catch {
         // A full or refusing storage: the session lasts until the page closes.
       }
     }
-    for (const listener of [...listeners]) listener();
-  };
-  return {
-    read: (id) => ({ ...own(records, id) }),
-    update(id, patch) {
-      const merged: Record<string, unknown> = { ...own(records, id), ...patch };
-      for (const [field, value] of Object.entries(merged)) if (value === undefined) delete merged[field];
-      const next = { ...records };
-      if (Object.keys(merged).length === 0) delete next[id];
-      else next[id] = merged;
-      commit(next);
-    },
-    remove(id) {
-      if (!Object.hasOwn(records, id)) return;
-      const next = { ...records };
-      delete next[id];
-      commit(next);
-    },
-    ids: () => Object.keys(records),
-    clear() {
-      commit({});
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+    this.set(next);
+  }
 }
