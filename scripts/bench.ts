@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|codemode|timeline|validation|server|memory|modes` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -23,6 +23,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     title:
       "The page's channel with twelve servers (8 stdio, 4 HTTP) and fifty: against the page's plain HTTP path and the floor of the same run (Chromium, production build)",
     run: async () => (await import("./bench/channel")).benchChannel(),
+  },
+  {
+    id: "chat",
+    title: "A streaming chat answer's cost to the page's main thread (bare Chromium, production build)",
+    run: async () => (await import("./bench/chat-stream")).benchChatStream(),
   },
   { id: "codemode", title: "Typed tool API (declarations, tokens, search)", run: async () => (await import("./bench/codemode")).benchCodemode() },
   { id: "timeline", title: "Debugging timeline (10 000 calls, Node)", run: async () => (await import("./bench/timeline")).benchTimeline() },
