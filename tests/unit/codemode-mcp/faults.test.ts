@@ -4,48 +4,12 @@
  * closed are gone and one client cannot take every session. Real servers, real QuickJS threads,
  * SDK clients over loopback HTTP.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
-import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
-import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
-import { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
-import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
-import { execute, newClient, textOf, writeConfig } from "./fixtures";
+import { describe, expect, it, vi } from "vitest";
+import type { HttpEndpointOptions } from "@/lib/codemode-mcp/node/http-endpoint";
+import { codeModeHarness, execute, HARNESS_TOKEN as TOKEN, textOf } from "./fixtures";
 
-const TOKEN = "test-token-0123456789abcdef0123456789";
-let demo: Awaited<ReturnType<typeof startDemoHost>>;
-const opened: OpenedCodeModeServer[] = [];
-const hosts: LoopbackServer[] = [];
-const clients: Client[] = [];
-
-async function serve(codeMode: Record<string, unknown>, endpointOptions: Partial<ConstructorParameters<typeof CodeModeHttpEndpoint>[0]> = {}) {
-  const config = await readCodeModeConfig(writeConfig((name) => demo.urlFor(name), codeMode));
-  const server = await openCodeModeServer(config, { baseUrl: demo.url });
-  opened.push(server);
-  const endpoint = new CodeModeHttpEndpoint({ token: TOKEN, newServer: () => createCodeModeMcpServer(server.service), ...endpointOptions });
-  const host = await startLoopbackServer((request) => endpoint.handle(request));
-  hosts.push(host);
-  return { url: `${host.url}/api/codemode/mcp`, endpoint, server };
-}
-
-async function connect(url: string, name: string): Promise<Client> {
-  const client = newClient(name);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
-  clients.push(client);
-  return client;
-}
-
-beforeAll(async () => {
-  demo = await startDemoHost();
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  await Promise.all(hosts.map((h) => h.close()));
-  await Promise.all(opened.map((o) => o.close()));
-  await demo?.close();
-});
+const { serve: serveWith, connect } = codeModeHarness();
+const serve = (codeMode: Record<string, unknown>, endpoint: Partial<HttpEndpointOptions> = {}) => serveWith(codeMode, { endpoint });
 
 describe("a stdio server that dies", () => {
   it("is started again by itself; meanwhile its calls fail at once saying so, and the program can retry", async () => {

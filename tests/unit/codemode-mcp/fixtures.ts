@@ -4,6 +4,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll } from "vitest";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
+import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
+import { CodeModeHttpEndpoint, type HttpEndpointOptions } from "@/lib/codemode-mcp/node/http-endpoint";
+import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
+import type { FeedUpdate, RunFeed } from "@/lib/codemode-mcp/run-feed";
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 const require = createRequire(import.meta.url);
@@ -72,3 +80,53 @@ export const PARALLEL_PROGRAM = `const [, echoed] = await Promise.all([
 const graph = await memory.read_graph({});
 console.log("entities", graph.entities.length);
 return { names: graph.entities.map((e) => e.name), echo: echoed.message };`;
+
+/** The bearer token the harness's endpoints take. */
+export const HARNESS_TOKEN = "test-token-0123456789abcdef0123456789";
+
+/**
+ * One test file's code-mode servers on loopback: the demo servers started before the file, each
+ * `serve` a config over them hosted as the HTTP endpoint, each `connect` an SDK client; all of
+ * it closed after the file.
+ */
+export function codeModeHarness() {
+  let demo: Awaited<ReturnType<typeof startDemoHost>> | undefined;
+  const opened: OpenedCodeModeServer[] = [];
+  const hosts: LoopbackServer[] = [];
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    demo = await startDemoHost();
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await Promise.all(hosts.map((h) => h.close()));
+    await Promise.all(opened.map((o) => o.close()));
+    await demo?.close();
+  });
+  const started = () => {
+    if (!demo) throw new Error("the demo servers start in beforeAll");
+    return demo;
+  };
+  return {
+    demo: started,
+    /** Opens a server over `codeMode` options and hosts its endpoint. */
+    serve: async (codeMode: Record<string, unknown>, options: { feed?: RunFeed; endpoint?: Partial<HttpEndpointOptions> } = {}) => {
+      const host0 = started();
+      const config = await readCodeModeConfig(writeConfig((name) => host0.urlFor(name), codeMode));
+      const feed = options.feed;
+      const server = await openCodeModeServer(config, { baseUrl: host0.url, ...(feed ? { publish: (u: FeedUpdate) => feed.publish(u) } : {}) });
+      opened.push(server);
+      const endpoint = new CodeModeHttpEndpoint({ token: HARNESS_TOKEN, newServer: () => createCodeModeMcpServer(server.service), ...options.endpoint });
+      const host = await startLoopbackServer((request) => endpoint.handle(request));
+      hosts.push(host);
+      return { url: `${host.url}/api/codemode/mcp`, endpoint, server };
+    },
+    /** An SDK client connected to `url` with `token`. */
+    connect: async (url: string, name: string, token = HARNESS_TOKEN): Promise<Client> => {
+      const client = newClient(name);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      clients.push(client);
+      return client;
+    },
+  };
+}

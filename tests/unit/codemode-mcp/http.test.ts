@@ -4,56 +4,22 @@
  * refuse policy, isolation under 50 concurrent executions from 5 clients, and the busy error
  * beyond the cap.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
-import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
-import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
-import { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
-import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CodeModeHttpEndpoint } from "@/lib/codemode-mcp/node/http-endpoint";
 import { RunFeed, type FeedUpdate } from "@/lib/codemode-mcp/run-feed";
-import { CONFIG_SECRET, execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig } from "./fixtures";
+import { codeModeHarness, CONFIG_SECRET, execute, HARNESS_TOKEN as TOKEN, PARALLEL_PROGRAM, textOf } from "./fixtures";
 
-const TOKEN = "test-token-0123456789abcdef0123456789";
-let demo: Awaited<ReturnType<typeof startDemoHost>>;
-const opened: OpenedCodeModeServer[] = [];
-const hosts: LoopbackServer[] = [];
-const clients: Client[] = [];
-
-/** Opens a server over `codeMode` options and hosts its endpoint; returns its URL. */
-async function serve(codeMode: Record<string, unknown>, feed?: RunFeed): Promise<{ url: string; endpoint: CodeModeHttpEndpoint }> {
-  const config = await readCodeModeConfig(writeConfig((name) => demo.urlFor(name), codeMode));
-  const server = await openCodeModeServer(config, { baseUrl: demo.url, ...(feed ? { publish: (u: FeedUpdate) => feed.publish(u) } : {}) });
-  opened.push(server);
-  const endpoint = new CodeModeHttpEndpoint({ token: TOKEN, newServer: () => createCodeModeMcpServer(server.service) });
-  const host = await startLoopbackServer((request) => endpoint.handle(request));
-  hosts.push(host);
-  return { url: `${host.url}/api/codemode/mcp`, endpoint };
-}
-
-async function connect(url: string, name: string, token = TOKEN): Promise<Client> {
-  const client = newClient(name);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  clients.push(client);
-  return client;
-}
+const { serve: serveWith, connect } = codeModeHarness();
+const serve = (codeMode: Record<string, unknown>, feed?: RunFeed) => serveWith(codeMode, feed ? { feed } : {});
 
 let main: { url: string; endpoint: CodeModeHttpEndpoint };
 const feed = new RunFeed();
 const published: FeedUpdate[] = [];
 
 beforeAll(async () => {
-  demo = await startDemoHost();
   feed.subscribe((u) => published.push(u));
   main = await serve({ destructive: { store: "refuse" }, maxConcurrent: 2, queueLimit: 64 }, feed);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-  await Promise.all(hosts.map((h) => h.close()));
-  await Promise.all(opened.map((o) => o.close()));
-  await demo?.close();
-});
 
 describe("code-mode MCP server over Streamable HTTP", () => {
   it("refuses a caller without the bearer token (401), and one with a wrong token", async () => {
