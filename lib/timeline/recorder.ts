@@ -8,6 +8,7 @@
  * Appending is O(1) per event; `snapshot()` copies the event list, so take one when the run
  * ends (or when the person asks), not per event: the live view uses the call-records reducer.
  */
+import { hashCode } from "../text/hash";
 import { redactSecrets } from "../secrets/redact";
 import type { LogEntry, RunEvent, RunResult, SandboxError, SandboxLimits } from "../sandbox/types";
 import type { CallInfo } from "./call-records";
@@ -183,21 +184,4 @@ function scrubError(error: SandboxError): SandboxError {
   const scrubbed: SandboxError = { ...error, message: scrubText(error.message) };
   if (error.stack !== undefined) scrubbed.stack = scrubText(error.stack);
   return scrubbed;
-}
-
-/**
- * cyrb53, a fast 53-bit string hash, as hex. Not cryptographic: it only tells "same code"
- * apart in history and compare, and stays synchronous (crypto.subtle.digest is async).
- */
-export function hashCode(text: string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, "0");
 }

@@ -18,6 +18,7 @@ import { sandboxError } from "../errors";
 import type { HostFunctions, RunEvent, RunRequest, RunResult } from "../types";
 import { threadWorker } from "./thread-worker";
 import { FairQueue } from "../fair-queue";
+import { hashCode } from "../../text/hash";
 
 export interface ThreadPoolOptions {
   /** Runs at once (threads). */
@@ -59,6 +60,7 @@ export interface ThreadPool {
 
 interface Waiting {
   run: PoolRun;
+  lane: string;
   resolve: (result: RunResult) => void;
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -97,7 +99,7 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
     void handle.result.then((result) => {
       run.signal?.removeEventListener("abort", onAbort);
       running -= 1;
-      queue.charge(run.client ?? "", run.request.code, performance.now() - began);
+      queue.charge(run.client ?? "", waiting.lane, performance.now() - began);
       resolve(result);
       const next = closed ? undefined : queue.shift();
       if (next) start(controller, next.item);
@@ -110,13 +112,14 @@ export function createThreadPool(options: ThreadPoolOptions): ThreadPool {
       if (closed) return Promise.resolve(busy("The sandbox pool is closed"));
       if (run.signal?.aborted) return Promise.resolve(cancelledResult());
       return new Promise<RunResult>((resolve) => {
-        const waiting: Waiting = { run, resolve };
+        // A program's lane is its code's hash: the usage kept after a run holds no program text.
+        const waiting: Waiting = { run, resolve, lane: hashCode(run.request.code) };
         const controller = idle.pop();
         if (controller) return start(controller, waiting);
         if (queue.length >= queueLimit) {
           return resolve(busy(`Busy: ${programs(size)} running and ${queue.length} waiting (the limit); try again shortly`));
         }
-        queue.push(waiting, run.client ?? "", run.request.code);
+        queue.push(waiting, run.client ?? "", waiting.lane);
         // Never longer than a client waits for an answer: a clear refusal instead of its timeout.
         waiting.timer = setTimeout(() => {
           if (!queue.remove(waiting)) return;
