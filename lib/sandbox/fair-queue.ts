@@ -3,8 +3,9 @@
  * instead of first come, first served. Each item belongs to a client (an MCP session) and a lane
  * (a hash of its program's code). The next item is the oldest of the lane that has used the
  * sandbox least lately, within the client that has used it least lately; use is charged in
- * milliseconds of sandbox time when a run ends and halves every `halfLifeMs`, so a client or a program that
- * spins to its CPU limit drops behind everyone else, and catches up once it stops. Pure.
+ * milliseconds of sandbox time when a run ends and halves every `halfLifeMs`, so a client or a
+ * program that spins to its CPU limit drops behind everyone else, and catches up once it stops.
+ * Pure.
  */
 
 interface Usage {
