@@ -1,6 +1,6 @@
 "use client";
 
-import { withPresetDecision, type PresetDecision } from "@/lib/host-calls/approvals";
+import type { CallDecider, PresetDecision } from "@/lib/host-calls/approvals";
 import type { RunSource } from "@/lib/timeline/history";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ServerTools } from "@/lib/codemode/types";
@@ -118,13 +118,13 @@ export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly Serv
             },
           }
         : gate;
-      const live = hostFor(onInfo, onProgress);
+      // A program the person approved as a whole, or a run's decision made in advance, answers without asking.
+      const decider: CallDecider = preset !== undefined ? { by: "policy", decision: preset } : { by: "person", request: asking.request };
       return buildDebugHost({
-        // Mocked or refused destructive calls never reach the server; approved ones pass the gate without asking.
-        live: preset === "mock" || preset === "deny" ? withPresetDecision(live, { needsApproval: gate.needsApproval, names, onInfo }, preset) : live,
+        live: hostFor(onInfo, onProgress),
         names,
         onInfo,
-        approvals: preset !== undefined ? { ...gate, request: () => Promise.resolve("approve" as const) } : asking,
+        policy: { needsApproval: gate.needsApproval, decider: () => decider },
         mocks: table,
         runScript,
         ...(choice ? { replay: { record: choice.record, onMismatch: choice.onMismatch, onDivergence: setDivergence } } : {}),

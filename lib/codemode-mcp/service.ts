@@ -10,13 +10,12 @@
 import { createToolSearch, generateDeclarations, type Declarations, type ToolSearch } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
 import { countTokens } from "../codemode/tokens";
-import { buildHostFunctions, originalNames, type HostServer } from "../mcp/host-functions";
+import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
 import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
 import { CallCaps } from "../mcp/call-caps";
 import { hostApiOf } from "../sandbox/host-api";
 import type { HostFunctions, RunEvent, RunRequest, RunResult } from "../sandbox/types";
-import { approvalPredicate, withApprovals } from "../host-calls/approvals";
-import { mapHost } from "../host-calls/host-table";
+import { approvalPredicate, withApprovalPolicy, type ApprovalPolicy } from "../host-calls/approvals";
 import { withMocks, type ScriptRunner } from "../host-calls/mocks";
 import { RunRecorder } from "../timeline/recorder";
 import type { RunRecord } from "../timeline/run-record";
@@ -99,6 +98,35 @@ export function refusedMessage(server: string, tool: string, why: string): strin
   return `${server}.${tool} is destructive and was not called: ${why}`;
 }
 
+/**
+ * The code-mode server's approval policy: a destructive call is sent, refused, or put to the
+ * calling client (elicitation), as the server's policy for its server says; "ask" with a client
+ * that cannot be asked refuses. Programs run at once (no step mode).
+ */
+export function codeModeApprovalPolicy(
+  options: Pick<CodeModeOptions, "destructive" | "defaultDestructive">,
+  destructive: (server: string, tool: string) => boolean,
+  ask: CallContext["ask"],
+): ApprovalPolicy {
+  return {
+    program: "run",
+    needsApproval: destructive,
+    decider: (server, tool) => {
+      const policy = destructivePolicyFor(options, server);
+      if (policy === "allow") return { by: "policy", decision: "approve" };
+      if (policy === "refuse")
+        return { by: "policy", decision: "deny", message: refusedMessage(server, tool, `the code-mode server's policy for "${server}" is refuse`) };
+      if (!ask)
+        return {
+          by: "policy",
+          decision: "deny",
+          message: refusedMessage(server, tool, "the policy is to ask, and this client cannot be asked (no elicitation support)"),
+        };
+      return { by: "person", request: async (_callId, request) => ((await ask(request, request.signal)) ? "approve" : "deny") };
+    },
+  };
+}
+
 export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeService {
   const serverTools = deps.servers.map((s) => ({ name: s.name, tools: s.tools }));
   const declarations = generateDeclarations(serverTools);
@@ -121,30 +149,10 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     if (Object.keys(mocks).length > 0) {
       host = withMocks(host, mocks, (callId, info) => recorder()?.onCallInfo(callId, info), deps.runScript ? { runScript: deps.runScript } : {});
     }
-    const whereOf = originalNames(names);
-    // Refuse: the program gets an error it can read; nothing is sent.
-    host = mapHost(host, (fn, namespace, name) => {
-      const where = whereOf(namespace, name);
-      if (!destructive(where.server, where.tool)) return fn;
-      const policy = destructivePolicyFor(deps.options, where.server);
-      if (policy === "allow") return fn;
-      if (policy === "refuse")
-        return () => Promise.reject(new Error(refusedMessage(where.server, where.tool, `the code-mode server's policy for "${where.server}" is refuse`)));
-      if (!context.ask)
-        return () =>
-          Promise.reject(new Error(refusedMessage(where.server, where.tool, "the policy is to ask, and this client cannot be asked (no elicitation support)")));
-      return fn;
+    host = withApprovalPolicy(host, codeModeApprovalPolicy(deps.options, destructive, context.ask), {
+      names,
+      onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
     });
-    // Ask: the playground's approval gate, with the client as the person.
-    const ask = context.ask;
-    if (ask) {
-      host = withApprovals(host, {
-        names,
-        needsApproval: (server, tool) => destructive(server, tool) && destructivePolicyFor(deps.options, server) === "ask",
-        request: async (_callId, request) => ((await ask(request, request.signal)) ? "approve" : "deny"),
-        onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
-      });
-    }
     return { host: recordCalls(host, names, sink), names };
   };
 

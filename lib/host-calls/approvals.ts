@@ -51,31 +51,83 @@ export class ApprovalDeniedError extends Error {
   }
 }
 
-/** Wraps host functions with the approval gate; one wrapper per run (approve-all lasts for the run). */
+/** Wraps host functions with the approval gate: a person decides each call that needs approval (one wrapper per run: approve-all lasts for the run). */
 export function withApprovals(host: HostFunctions, gate: ApprovalGate): HostFunctions {
+  const decider: CallDecider = { by: "person", request: (callId, request) => gate.request(callId, request) };
+  return withApprovalPolicy(host, { needsApproval: (server, tool) => gate.needsApproval(server, tool), decider: () => decider }, gate);
+}
+
+/** Who decides one call that needs approval. */
+export type CallDecider =
+  /** A person: the page's prompt, or a code-mode client asked by elicitation. */
+  | { by: "person"; request: ApprovalGate["request"] }
+  /** Decided before the call: sent, refused (the guest reads `message`), or answered with a stand-in (mockedAnswer). */
+  | { by: "policy"; decision: PresetDecision; message?: string };
+
+/**
+ * Who approves what, in one object (docs/ARCHITECTURE.md, "Approvals"). Every host that runs
+ * programs builds one: the page (step mode, its prompt, a program approved as a whole), `npm run
+ * agent` and evals (decided before the run), the code-mode MCP server (refuse, allow or ask its
+ * client, per server). Both questions are asked at call time, so marks made during a run count.
+ */
+export interface ApprovalPolicy {
+  /** Step mode: a program waits for a person before it runs ("ask"), or runs at once ("run"). */
+  readonly program: "ask" | "run";
+  /** The calls that need a decision (approvalPredicate: explicitly destructive tools, and tools the person marked). */
+  needsApproval(server: string, tool: string): boolean;
+  /** Who decides such a call. */
+  decider(server: string, tool: string): CallDecider;
+}
+
+/** A policy that decides every call that needs approval the same way, before the run (evals, `npm run agent`). */
+export function presetPolicy(needsApproval: ApprovalPolicy["needsApproval"], decision: PresetDecision, message?: string): ApprovalPolicy {
+  const decider: CallDecider = { by: "policy", decision, ...(message === undefined ? {} : { message }) };
+  return { program: "run", needsApproval, decider: () => decider };
+}
+
+/**
+ * Wraps host functions with an approval policy (one wrapper per run: approve-all lasts for the
+ * run). A call that needs no approval goes straight through; a refused one throws in the guest
+ * and never reaches the tool; the call's row says what was decided.
+ */
+export function withApprovalPolicy(
+  host: HostFunctions,
+  policy: Pick<ApprovalPolicy, "needsApproval" | "decider">,
+  options: { names?: readonly NameMapping[]; onInfo?: (callId: number, info: CallInfo) => void } = {},
+): HostFunctions {
+  const { onInfo } = options;
   let approvedAll = false;
-  const original = originalNames(gate.names ?? []);
+  const original = originalNames(options.names ?? []);
   return mapHost(host, (fn, namespace, name) => {
     const { server, tool } = original(namespace, name);
     return async (args, signal, call) => {
-      if (approvedAll || !gate.needsApproval(server, tool)) return fn(args, signal, call);
-      safely(gate.onInfo, call.callId, { approval: "waiting" });
+      if (approvedAll || !policy.needsApproval(server, tool)) return fn(args, signal, call);
+      const decider = policy.decider(server, tool);
+      if (decider.by === "policy") {
+        if (decider.decision === "deny") {
+          safely(onInfo, call.callId, { approval: "denied" });
+          throw new ApprovalDeniedError(decider.message ?? DENIED_BY_POLICY_MESSAGE);
+        }
+        safely(onInfo, call.callId, { approval: "approved" });
+        return decider.decision === "mock" ? mockedAnswer(server, tool) : fn(args, signal, call);
+      }
+      safely(onInfo, call.callId, { approval: "waiting" });
       const resume = call.suspendClock?.();
       let decision: ApprovalDecision;
       try {
         decision = await abortable(
-          gate.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }),
+          decider.request(call.callId, { callId: call.callId, namespace, name, server, tool, args: redactSecrets(args), signal }),
           signal,
         );
       } finally {
         resume?.();
       }
       if (decision === "deny") {
-        safely(gate.onInfo, call.callId, { approval: "denied" });
+        safely(onInfo, call.callId, { approval: "denied" });
         throw new ApprovalDeniedError();
       }
       if (decision === "approve-all") approvedAll = true;
-      safely(gate.onInfo, call.callId, { approval: "approved" });
+      safely(onInfo, call.callId, { approval: "approved" });
       return fn(args, signal, call);
     };
   });
@@ -131,29 +183,4 @@ export const DENIED_BY_POLICY_MESSAGE = "denied: this run's policy refuses destr
 /** What a call answered by a preset "mock" returns to the guest instead of the server's answer. */
 export function mockedAnswer(server: string, tool: string): { mocked: true; note: string } {
   return { mocked: true, note: `${server}.${tool} was not called: this run's policy answers destructive calls with this stand-in` };
-}
-
-/**
- * Calls that need approval, decided before the run instead of by a person (evals: the suite's
- * `destructive` policy): sent, refused in the guest, or answered with `mockedAnswer` without
- * reaching the server. The call's timeline row says which.
- */
-export function withPresetDecision(
-  host: HostFunctions,
-  gate: Pick<ApprovalGate, "needsApproval" | "names" | "onInfo">,
-  decision: PresetDecision,
-): HostFunctions {
-  const original = originalNames(gate.names ?? []);
-  return mapHost(host, (fn, namespace, name) => {
-    const { server, tool } = original(namespace, name);
-    return async (args, signal, call) => {
-      if (!gate.needsApproval(server, tool)) return fn(args, signal, call);
-      if (decision === "deny") {
-        safely(gate.onInfo, call.callId, { approval: "denied" });
-        throw new ApprovalDeniedError(DENIED_BY_POLICY_MESSAGE);
-      }
-      safely(gate.onInfo, call.callId, { approval: "approved" });
-      return decision === "mock" ? mockedAnswer(server, tool) : fn(args, signal, call);
-    };
-  });
 }

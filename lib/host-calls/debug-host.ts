@@ -6,7 +6,7 @@
  */
 import type { HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "../timeline/call-records";
-import { withApprovals, type ApprovalGate, type NameMapping } from "./approvals";
+import { withApprovalPolicy, type ApprovalPolicy, type NameMapping } from "./approvals";
 import { countMocks, withMocks, type MockTable, type ScriptRunner } from "./mocks";
 import { createReplayHost, type ReplayOptions } from "./replay";
 import type { RunRecord } from "../timeline/run-record";
@@ -16,7 +16,8 @@ export interface DebugHostOptions {
   live: HostFunctions;
   names?: readonly NameMapping[];
   onInfo?: (callId: number, info: CallInfo) => void;
-  approvals?: Pick<ApprovalGate, "needsApproval" | "request">;
+  /** Who decides the live calls that need approval (lib/host-calls/approvals.ts). */
+  policy?: Pick<ApprovalPolicy, "needsApproval" | "decider">;
   replay?: { record: RunRecord } & Pick<ReplayOptions, "onMismatch" | "timing" | "onDivergence">;
   mocks?: MockTable;
   runScript?: ScriptRunner;
@@ -26,8 +27,7 @@ export interface DebugHostOptions {
 export function buildDebugHost(options: DebugHostOptions): HostFunctions {
   const { onInfo } = options;
   let host = options.live;
-  if (options.approvals)
-    host = withApprovals(host, { ...options.approvals, ...(options.names ? { names: options.names } : {}), ...(onInfo ? { onInfo } : {}) });
+  if (options.policy) host = withApprovalPolicy(host, options.policy, { ...(options.names ? { names: options.names } : {}), ...(onInfo ? { onInfo } : {}) });
   if (options.replay) {
     const { record, ...replay } = options.replay;
     host = createReplayHost(record, { ...replay, live: host, ...(onInfo ? { onInfo } : {}) });

@@ -4,7 +4,7 @@
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
-import { approvalPredicate, withPresetDecision, type PresetDecision } from "../../host-calls/approvals";
+import { approvalPredicate, presetPolicy, withApprovalPolicy, type PresetDecision } from "../../host-calls/approvals";
 import {
   buildSystemPrompt,
   CLASSIC_SYSTEM_PROMPT,
@@ -59,7 +59,7 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
   const { host: live, namespaces } = buildHostFunctions(hostServers);
   // Destructive calls as the caller decided in advance (evals: the suite's policy); sent by default.
   const decision = options.destructive ?? "approve";
-  const host = decision === "approve" ? live : withPresetDecision(live, { needsApproval: approvalPredicate(serverTools), names: namespaces }, decision);
+  const host = withApprovalPolicy(live, presetPolicy(approvalPredicate(serverTools), decision), { names: namespaces });
   const recorded = recordCalls(host, namespaces, (call) => calls.push(call));
   const runs: ToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {

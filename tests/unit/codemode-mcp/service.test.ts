@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { parseCodeModeConfig } from "@/lib/codemode-mcp/config";
-import { createCodeModeService } from "@/lib/codemode-mcp/service";
+import { codeModeApprovalPolicy, createCodeModeService } from "@/lib/codemode-mcp/service";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 
 const tool = (name: string): Tool => ({ name, description: `Does ${name}.`, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
@@ -54,5 +54,29 @@ describe("code-mode service", () => {
     expect(outcome).toMatchObject({ ok: true, value: 2, logs: ["hi"], calls: { total: 1, failed: 0, tools: { "alpha.find_things": 1 } } });
     expect(await service.execute({ code: "return 1", data: [1] }, { clientName: "t" })).toMatchObject({ ok: false, kind: "input" });
     expect(await service.execute({ code: "return a.b.c" }, { clientName: "t" })).toMatchObject({ ok: false, kind: "runtime", line: 1 });
+  });
+
+  it("one approval policy per server: allow sends, refuse names why, ask puts it to the client or refuses one that cannot be asked", () => {
+    const parsed = parseCodeModeConfig(
+      {
+        mcpServers: { a: { url: "http://x/a" }, r: { url: "http://x/r" }, q: { url: "http://x/q" } },
+        codeMode: { destructive: { a: "allow", r: "refuse" }, defaultDestructive: "ask" },
+      },
+      1,
+    );
+    if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+    const destructive = (_server: string, tool: string) => tool === "wipe";
+    const unasked = codeModeApprovalPolicy(parsed.options, destructive, undefined);
+    expect(unasked.program).toBe("run");
+    expect(unasked.needsApproval("a", "read")).toBe(false);
+    expect(unasked.decider("a", "wipe")).toEqual({ by: "policy", decision: "approve" });
+    expect(unasked.decider("r", "wipe")).toMatchObject({
+      by: "policy",
+      decision: "deny",
+      message: expect.stringContaining('policy for "r" is refuse') as unknown,
+    });
+    expect(unasked.decider("q", "wipe")).toMatchObject({ by: "policy", decision: "deny", message: expect.stringContaining("cannot be asked") as unknown });
+    const asking = codeModeApprovalPolicy(parsed.options, destructive, () => Promise.resolve(true));
+    expect(asking.decider("q", "wipe")).toMatchObject({ by: "person" });
   });
 });

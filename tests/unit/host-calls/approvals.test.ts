@@ -9,7 +9,8 @@ import {
   approvalPredicate,
   toolKey,
   withApprovals,
-  withPresetDecision,
+  presetPolicy,
+  withApprovalPolicy,
   type ApprovalDecision,
   type ClockAwareCall,
   type PresetDecision,
@@ -165,15 +166,15 @@ describe("ApprovalBroker (the UI's store)", () => {
   });
 });
 
-describe("withPresetDecision (an eval's policy for destructive calls)", () => {
+describe("presetPolicy (an eval's policy for destructive calls)", () => {
   function preset(decision: PresetDecision) {
     const wipe = fakeTool((args) => ({ wiped: args.id }));
     const read = fakeTool(() => "read");
     const infos: CallInfo[] = [];
-    const host = withPresetDecision(
+    const host = withApprovalPolicy(
       { db: { wipe, read } },
-      { needsApproval: (_s, tool) => tool === "wipe", onInfo: (_id, info) => infos.push(info) },
-      decision,
+      presetPolicy((_s, tool) => tool === "wipe", decision),
+      { onInfo: (_id, info) => infos.push(info) },
     );
     return { host, wipe, read, infos };
   }
@@ -193,5 +194,35 @@ describe("withPresetDecision (an eval's policy for destructive calls)", () => {
     const approved = preset("approve");
     expect(valueOf(await runInNode({ code, limits: FAST }, approved.host))).toEqual(["read", { wiped: 7 }]);
     expect(approved.wipe.calls).toHaveLength(1);
+  });
+});
+
+describe("withApprovalPolicy (one policy, a decider per server)", () => {
+  it("asks a person for one server's calls, refuses another's with the policy's reason, and reads both at call time", async () => {
+    const wipeA = fakeTool(() => "a wiped");
+    const wipeB = fakeTool(() => "b wiped");
+    const prompts = scripted(["approve"]);
+    const infos: string[] = [];
+    let refuseB = true;
+    const host = withApprovalPolicy(
+      { a: { wipe: wipeA }, b: { wipe: wipeB } },
+      {
+        needsApproval: () => true,
+        decider: (server) =>
+          server === "a"
+            ? { by: "person", request: prompts.request }
+            : refuseB
+              ? { by: "policy", decision: "deny", message: "b is read-only here" }
+              : { by: "policy", decision: "approve" },
+      },
+      { onInfo: (id, info) => infos.push(`${id}:${info.approval}`) },
+    );
+    const code = "return [await a.wipe({}), await b.wipe({}).catch((e) => e.message)]";
+    expect(valueOf(await runInNode({ code, limits: FAST }, host))).toEqual(["a wiped", "b is read-only here"]);
+    expect(prompts.asked.map((a) => a.tool)).toEqual(["wipe"]);
+    expect(wipeB.calls).toHaveLength(0);
+    expect(infos).toEqual(["1:waiting", "1:approved", "2:denied"]);
+    refuseB = false;
+    expect(valueOf(await runInNode({ code: "return await b.wipe({})", limits: FAST }, host))).toBe("b wiped");
   });
 });

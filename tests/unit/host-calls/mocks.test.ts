@@ -86,7 +86,10 @@ describe("precedence: mock > replay > live", () => {
       onInfo: (id, info) => info.source && sources.push(`${id}:${info.source}`),
       replay: { record, onMismatch: "live" },
       mocks: { shop: { quote: { kind: "value", value: { price: 0, source: "mock" } } } },
-      approvals: { needsApproval: (_server, tool) => tool === "order", request: (id) => (asked.push(`${id}`), Promise.resolve("approve")) },
+      policy: {
+        needsApproval: (_server, tool) => tool === "order",
+        decider: () => ({ by: "person", request: (id) => (asked.push(`${id}`), Promise.resolve("approve")) }),
+      },
     });
     const code = "return [await shop.quote({ kg: 1 }), await shop.order({ id: 1 }), await shop.order({ id: 2 })]";
     const value = valueOf(await runInNode({ code, limits: FAST }, host));
