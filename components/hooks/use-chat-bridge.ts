@@ -2,14 +2,14 @@
 
 import type { RunSource } from "@/lib/timeline/history";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { classicTools, type ClassicTool } from "@/lib/codemode";
-import { classicCallsHandler } from "@/lib/model/classic";
+import type { ClassicTool } from "@/lib/codemode";
 import { recordCalls, type MadeToolCall } from "@/lib/mcp/record-calls";
-import type { CodeApprovalDecision, ToolHandlers } from "@/lib/model/tool-handler";
+import type { CodeApprovalDecision } from "@/lib/model/tool-handler";
 import type { RunResult } from "@/lib/sandbox/types";
 import type { UseSandboxRunResult } from "./use-sandbox-run";
 import type { UseEditorCodeResult } from "./use-editor-code";
-import type { UseToolCatalogResult } from "./use-tool-catalog";
+import type { ToolCatalog } from "@/lib/codemode";
+import { createToolWorld, type ToolWorld } from "@/lib/model/tool-world";
 import type { UseMcpResult } from "./use-mcp";
 import type { PrepareOptions, UseTimelineDebuggerResult } from "./use-timeline-debugger";
 import type { LimitOverrides } from "@/lib/editor/limits-store";
@@ -29,7 +29,7 @@ export interface PendingCodeApproval {
 
 export interface UseChatBridgeResult {
   /** The chat's tool handlers: the model's code runs in the page's sandbox, search uses the page's catalog, approvals wait in the editor. */
-  handlers: Required<ToolHandlers>;
+  handlers: ToolWorld["handlers"];
   /** Every connected tool as a classic tool (classic mode offers these; handlers.callTools answers them). */
   classicTools: readonly ClassicTool[];
   /** Runs a program through the page's sandbox and host functions without taking over the editor (classic rounds, compare lanes). */
@@ -58,7 +58,7 @@ const MAX_HISTORY = 50;
 export interface ChatBridgeDeps {
   sandbox: UseSandboxRunResult;
   editor: UseEditorCodeResult;
-  catalog: UseToolCatalogResult;
+  catalog: ToolCatalog;
   mcp: UseMcpResult;
   debug: UseTimelineDebuggerResult;
   /** The person's run limits: the model's code runs under the same ones as theirs. */
@@ -111,8 +111,6 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
     [setCode, remember, run, prepareHost, observer, limits],
   );
 
-  // Classic rounds run through the same sandbox and host functions, without taking over the editor.
-  const classic = useMemo(() => classicTools(mcp.serverTools), [mcp.serverTools]);
   const runQuiet = useCallback(
     (code: string, source: RunSource = "chat") => run(code, (report) => prepareHost(report, { source }), observer, limits),
     [run, prepareHost, observer, limits],
@@ -122,7 +120,6 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
       run(code, (report) => recordCalls(prepareHost(report, options), debug.namespaces, sink), observer, limits),
     [run, prepareHost, observer, limits, debug.namespaces],
   );
-  const callTools = useMemo(() => classicCallsHandler(classic, (code) => runQuiet(code, "chat")), [classic, runQuiet]);
 
   const settle = useCallback((decision: CodeApprovalDecision) => {
     const resolve = resolveRef.current;
@@ -170,12 +167,16 @@ export function useChatBridge({ sandbox, editor, catalog, mcp, debug, limits }: 
   // unannotated tool as destructive would turn step mode on for almost any server.
   const hasDestructiveTools = useMemo(() => mcp.connected.some((s) => s.tools.some((t) => t.annotations?.destructiveHint === true)), [mcp.connected]);
   const connectedServers = useMemo(() => mcp.connected.map((s) => s.config.name), [mcp.connected]);
-  const searchTools = useCallback((query: string, limit: number) => catalog.search.search(query, limit).text, [catalog.search]);
-
-  const handlers = useMemo(() => ({ runCode, searchTools, awaitApproval, callTools }), [runCode, searchTools, awaitApproval, callTools]);
+  // The page's tool world (lib/model/tool-world.ts): classic rounds run through the same sandbox and host functions, without taking over the editor.
+  const handlers = useMemo(
+    // The handlers read refs only when the loop calls them, never while rendering.
+    // eslint-disable-next-line react-hooks/refs
+    () => createToolWorld(catalog, { runCode, runClassic: (code) => runQuiet(code, "chat"), awaitApproval }).handlers,
+    [catalog, runCode, runQuiet, awaitApproval],
+  );
   return {
     handlers,
-    classicTools: classic,
+    classicTools: catalog.classicTools,
     runQuiet,
     runRecorded,
     stopRun,

@@ -52,7 +52,11 @@ export function Playground() {
   const debug = useTimelineDebugger(mcp.hostFor, mcp.serverTools, mcp.localToken);
   const limits = useRunLimits();
   const bridge = useChatBridge({ sandbox, editor, catalog, mcp, debug, limits: limits.overrides });
-  const chatModel = useChatModel({ declarations: catalog.systemPrompt, search: catalog.searchPrompt }, bridge.hasDestructiveTools, bridge.classicTools);
+  const chatModel = useChatModel(
+    { declarations: catalog.systemPrompt(), search: catalog.systemPrompt("search") },
+    bridge.hasDestructiveTools,
+    bridge.classicTools,
+  );
   const chat = useChatSession({
     handlers: handlersForMode(chatModel.settings.toolMode, bridge.handlers),
     stopRun: bridge.stopRun,
@@ -204,7 +208,7 @@ export function Playground() {
               servers: mcp.servers,
               toolSnapshots: mcp.serverTools,
               code: editor.code,
-              systemPrompt: catalog.systemPrompt,
+              systemPrompt: catalog.systemPrompt(),
               limits: limits.overrides,
               messages: chat.snapshot().messages,
               model: { provider: chatModel.provider, id: chatModel.modelId },

@@ -3,7 +3,7 @@
 import { countRender } from "@/components/dev/render-probe";
 import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
-import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import type { ToolCatalog } from "@/lib/codemode";
 import { ServerList } from "./ServerList";
 import { ToolsView } from "@/components/tools/ToolsView";
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
@@ -20,7 +20,7 @@ export function ServersPanel({
   onUseInChat,
 }: {
   mcp: UseMcpResult;
-  catalog: UseToolCatalogResult;
+  catalog: ToolCatalog;
   onSaveCase?: SaveTestCall;
   /** Writes the "Explore this server" program into the editor. */
   onExplore?: (serverName: string) => void;

@@ -4,7 +4,7 @@ import { prettyDeclarations } from "@/lib/codemode/pretty-declarations";
 import { useMemo } from "react";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectedServer, UseMcpResult } from "@/components/hooks/use-mcp";
-import type { UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import type { ToolCatalog } from "@/lib/codemode";
 import { declarationsFor } from "@/lib/codemode";
 import { annotationBadges } from "./annotations";
 import { TestCallForm, type SaveTestCall } from "./TestCallForm";
@@ -17,7 +17,7 @@ export interface ToolDetailsProps {
   server: ConnectedServer;
   tool: Tool;
   mcp: UseMcpResult;
-  catalog: UseToolCatalogResult;
+  catalog: ToolCatalog;
   onBack: () => void;
 }
 

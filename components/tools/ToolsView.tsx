@@ -2,7 +2,8 @@
 
 import { useMemo, useState } from "react";
 import type { UseMcpResult } from "@/components/hooks/use-mcp";
-import { useTokenReport, type UseToolCatalogResult } from "@/components/hooks/use-tool-catalog";
+import { useTokenReport } from "@/components/hooks/use-tool-catalog";
+import type { ToolCatalog } from "@/lib/codemode";
 import { ToolDetails } from "./ToolDetails";
 import { annotationBadges } from "./annotations";
 import { Badge } from "@/components/ui/Badge";
@@ -10,7 +11,7 @@ import styles from "./Tools.module.css";
 import type { SaveTestCall } from "./TestCallForm";
 
 /** Every connected server's tools, searchable, with token estimates; click one for its details and a test call. */
-export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: UseToolCatalogResult; onSaveCase?: SaveTestCall }) {
+export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: ToolCatalog; onSaveCase?: SaveTestCall }) {
   const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<{ server: string; tool: string } | undefined>(undefined);
   const tokens = useTokenReport(catalog);

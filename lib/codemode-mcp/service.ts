@@ -7,7 +7,7 @@
  * except the connections and the read-only catalog. Secrets (headers, env) stay inside the
  * connections, and every record is redacted by the RunRecorder.
  */
-import { createToolSearch, generateDeclarations, type Declarations, type ToolSearch } from "../codemode";
+import { createToolCatalog, type Declarations } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
 import { countTokens } from "../codemode/tokens";
 import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
@@ -129,8 +129,9 @@ export function codeModeApprovalPolicy(
 
 export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeService {
   const serverTools = deps.servers.map((s) => ({ name: s.name, tools: s.tools }));
-  const declarations = generateDeclarations(serverTools);
-  const toolSearch: ToolSearch = createToolSearch(serverTools, declarations);
+  // The same catalog the page and the headless runner build (lib/codemode/tool-catalog.ts).
+  const catalog = createToolCatalog(serverTools);
+  const { declarations, search: toolSearch } = catalog;
   const fits = countTokens(declarations.text) <= deps.options.declarationsBudgetTokens;
   const destructive = approvalPredicate(serverTools);
   // Per-server caps on calls in flight hold over every program at once (codeMode.callsInFlight).

@@ -19,3 +19,4 @@ export {
 } from "./system-prompt";
 export { parseCatalog, type CatalogResult } from "./catalog-input";
 export { classicTools, classicToolName, classicProgram, CLASSIC_SYSTEM_PROMPT, type ClassicTool, type ClassicCall, type ClassicOutcome } from "./classic-tools";
+export { createToolCatalog, type ToolCatalog } from "./tool-catalog";

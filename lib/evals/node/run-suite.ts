@@ -12,7 +12,7 @@ import { importMcpServersConfig } from "../../mcp/config";
 import { DEMO_SERVER_NAMES, demoServerPath } from "../../mcp/demo/catalog";
 import { startDemoHost } from "../../mcp/node/demo-host";
 import type { ServerConfig } from "../../mcp/types";
-import { openToolWorld, runHeadlessAgent, type ToolWorld } from "../../model/node/headless-agent";
+import { openToolWorld, runHeadlessAgent, type OpenedToolWorld } from "../../model/node/headless-agent";
 import { parseModelRef } from "../../model/providers";
 import { resolveModel, type Env } from "../../model/server/provider-registry";
 import type { ResolvedModel } from "../../model/types";
@@ -58,8 +58,8 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
   }
   const usesDemo = options.cases.some((c) => c.servers.some((s) => !configured.has(s) && (DEMO_SERVER_NAMES as readonly string[]).includes(s)));
   const host = usesDemo ? await startDemoHost() : undefined;
-  const worlds = new Map<string, Promise<ToolWorld>>();
-  const worldFor = (servers: readonly string[]): Promise<ToolWorld> => {
+  const worlds = new Map<string, Promise<OpenedToolWorld>>();
+  const worldFor = (servers: readonly string[]): Promise<OpenedToolWorld> => {
     const key = JSON.stringify([...servers].sort());
     let world = worlds.get(key);
     if (!world) {

@@ -5,16 +5,7 @@
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
 import { approvalPredicate, presetPolicy, withApprovalPolicy, type PresetDecision } from "../../host-calls/approvals";
-import {
-  buildSystemPrompt,
-  CLASSIC_SYSTEM_PROMPT,
-  classicTools,
-  createToolSearch,
-  generateDeclarations,
-  type ClassicTool,
-  type PromptMode,
-  type ServerTools,
-} from "../../codemode";
+import { CLASSIC_SYSTEM_PROMPT, createToolCatalog, type PromptMode } from "../../codemode";
 import { buildHostFunctions } from "../../mcp/host-functions";
 import { connectServers } from "../../mcp/node/connect-servers";
 import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
@@ -23,64 +14,40 @@ import { runInNode } from "../../sandbox/node/node-engine";
 import type { RunResult } from "../../sandbox/types";
 import { runAgentLoop, type AgentLoopObserver, type AgentLoopResult } from "../agent-loop";
 import { directModelStep } from "../chat-stream";
-import { classicCallsHandler } from "../classic";
 import type { LoopPolicy } from "../loop-policy";
 import { DEFAULT_MAX_STEPS } from "../loop-policy";
 import type { ResolvedModel } from "../types";
-import { handlersForMode, type ToolHandlers, type ToolMode } from "../tool-handler";
+import { handlersForMode, type ToolMode } from "../tool-handler";
+import { createToolWorld, type ToolWorld } from "../tool-world";
 import type { CodeModeUIMessage } from "../types";
 
 /** One MCP tool call a run made (both modes), for assertions and reports. */
 export type WorldToolCall = MadeToolCall;
 
-/** Connected servers and what the model and the sandbox need of them. */
-export interface ToolWorld {
-  /** The generated system prompt for a mode. */
-  systemPrompt(mode?: PromptMode): string;
-  /** The sandbox, tool search and classic calls, as the loop calls them. Every program run is also pushed onto `runs`, every MCP call onto `calls`. */
-  handlers: ToolHandlers;
-  /** The connected servers' names and tools, in order. */
-  servers: ServerTools[];
-  /** Every tool as a classic tool (classic mode offers these). */
-  classicTools: ClassicTool[];
+/** The tool world of connected servers in Node: every program run is also pushed onto `runs`, every MCP call onto `calls`. */
+export interface OpenedToolWorld extends ToolWorld {
   runs: Array<{ toolCallId: string; code: string; result: RunResult }>;
   calls: WorldToolCall[];
   close(): Promise<void>;
 }
 
 /** Connects each enabled server (HTTP: relative URLs resolve against `baseUrl`; stdio: its command is started) and builds the world. */
-export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string; destructive?: PresetDecision }): Promise<ToolWorld> {
+export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string; destructive?: PresetDecision }): Promise<OpenedToolWorld> {
   const connected = await connectServers(servers, options);
   const hostServers = connected.servers;
-  const serverTools = hostServers.map((s) => ({ name: s.name, tools: s.tools }));
-  const declarations = generateDeclarations(serverTools);
-  const search = createToolSearch(serverTools, declarations);
+  const catalog = createToolCatalog(hostServers.map((s) => ({ name: s.name, tools: s.tools })));
   const calls: WorldToolCall[] = [];
   const { host: live, namespaces } = buildHostFunctions(hostServers);
   // Destructive calls as the caller decided in advance (evals: the suite's policy); sent by default.
-  const decision = options.destructive ?? "approve";
-  const host = withApprovalPolicy(live, presetPolicy(approvalPredicate(serverTools), decision), { names: namespaces });
+  const host = withApprovalPolicy(live, presetPolicy(approvalPredicate(catalog.servers), options.destructive ?? "approve"), { names: namespaces });
   const recorded = recordCalls(host, namespaces, (call) => calls.push(call));
-  const runs: ToolWorld["runs"] = [];
+  const runs: OpenedToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {
     const result = await runInNode({ code }, recorded);
     runs.push({ toolCallId, code, result });
     return result;
   };
-  const classic = classicTools(serverTools);
-  return {
-    systemPrompt: (mode = "declarations") => buildSystemPrompt(declarations, mode),
-    runs,
-    calls,
-    servers: serverTools,
-    classicTools: classic,
-    handlers: {
-      runCode,
-      searchTools: (query, limit) => search.search(query, limit).text,
-      callTools: classicCallsHandler(classic, runCode),
-    },
-    close: () => connected.close(),
-  };
+  return { ...createToolWorld(catalog, { runCode }), runs, calls, close: () => connected.close() };
 }
 
 /** One prompt, headless. */
@@ -122,10 +89,10 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     messages: [...history, user],
     modelStep: directModelStep({
       model,
-      instructions: classic ? CLASSIC_SYSTEM_PROMPT : world.systemPrompt(mode),
+      instructions: classic ? CLASSIC_SYSTEM_PROMPT : world.catalog.systemPrompt(mode),
       mode,
       toolMode,
-      classicTools: classic ? world.classicTools : [],
+      classicTools: classic ? world.catalog.classicTools : [],
       ...(settings ? { settings } : {}),
     }),
     handlers: handlersForMode(toolMode, world.handlers),

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exploreProgram } from "@/lib/mcp/explore-program";
 import { sampleArguments } from "@/lib/forms/sample-arguments";
-import { openToolWorld, type ToolWorld } from "@/lib/model/node/headless-agent";
+import { openToolWorld, type OpenedToolWorld } from "@/lib/model/node/headless-agent";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 
 const require = createRequire(import.meta.url);
@@ -36,7 +36,7 @@ describe("sample arguments", () => {
 });
 
 describe("explore this server", () => {
-  let world: ToolWorld;
+  let world: OpenedToolWorld;
   let demo: Awaited<ReturnType<typeof startDemoHost>>;
   beforeAll(async () => {
     demo = await startDemoHost();
@@ -64,7 +64,7 @@ describe("explore this server", () => {
   });
 
   it("the memory server's program runs ok with no model: read-only tools answered, the others listed", async () => {
-    const code = exploreProgram(world.servers, 0) ?? "";
+    const code = exploreProgram(world.catalog.servers, 0) ?? "";
     expect(code).toContain("memory.read_graph({})");
     const result = await world.handlers.runCode(code, "explore");
     expect(result.ok).toBe(true);
@@ -76,7 +76,7 @@ describe("explore this server", () => {
   });
 
   it("a demo server's read-only tools get arguments their schemas accept", async () => {
-    const code = exploreProgram(world.servers, 1) ?? "";
+    const code = exploreProgram(world.catalog.servers, 1) ?? "";
     const result = await world.handlers.runCode(code, "explore-shipping");
     expect(result.ok).toBe(true);
     const value = (result.ok ? result.value : {}) as { answers: Record<string, { error?: string }> };

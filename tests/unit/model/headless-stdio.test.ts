@@ -7,13 +7,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openToolWorld, type ToolWorld } from "@/lib/model/node/headless-agent";
+import { openToolWorld, type OpenedToolWorld } from "@/lib/model/node/headless-agent";
 
 const require = createRequire(import.meta.url);
 const pkg = require.resolve("@modelcontextprotocol/server-memory/package.json");
 const bin = path.join(path.dirname(pkg), (require(pkg) as { bin: Record<string, string> }).bin["mcp-server-memory"] ?? "");
 
-let world: ToolWorld;
+let world: OpenedToolWorld;
 beforeAll(async () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "cmp-memory-")), "memory.jsonl");
   world = await openToolWorld(
@@ -25,8 +25,8 @@ afterAll(() => world.close());
 
 describe("headless runner over stdio", () => {
   it("lists the server's tools into the typed API and the classic tools", () => {
-    expect(world.systemPrompt()).toContain("declare namespace memory");
-    expect(world.classicTools.map((t) => t.name)).toContain("memory__create_entities");
+    expect(world.catalog.systemPrompt()).toContain("declare namespace memory");
+    expect(world.catalog.classicTools.map((t) => t.name)).toContain("memory__create_entities");
   });
 
   it("a program calls the stdio server through the host functions; each call is recorded", async () => {
@@ -41,7 +41,7 @@ return graph.entities.map((e) => e.name);`,
   });
 
   it("a classic round reaches the same server", async () => {
-    const answers = await world.handlers.callTools!([{ toolCallId: "c1", toolName: "memory__search_nodes", input: { query: "Ada" } }]);
+    const answers = await world.handlers.callTools([{ toolCallId: "c1", toolName: "memory__search_nodes", input: { query: "Ada" } }]);
     expect(answers[0]).toMatchObject({ state: "output-available", output: { entities: [{ name: "Ada" }] } });
   });
 

@@ -40,7 +40,7 @@ function lanes(): LaneRunner[] {
         instructions: CLASSIC_SYSTEM_PROMPT,
         mode: "declarations",
         toolMode: "classic",
-        classicTools: world.world.classicTools,
+        classicTools: world.world.catalog.classicTools,
       }),
       handlers: world.world.handlers,
     },
