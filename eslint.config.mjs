@@ -25,7 +25,7 @@ const LAYERS = {
   "codemode-mcp": 4,
   evals: 5,
   channel: 5,
-  // What the page does with its stores (opening a share, the saved session): over every domain.
+  // The page's state, built once (servers, workbench, editor, chat, tasks): over every domain.
   playground: 6,
 };
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);

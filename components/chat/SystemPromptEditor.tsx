@@ -1,11 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import type { UseChatSystemPromptResult } from "@/components/hooks/use-chat-system-prompt";
+import type { SystemPromptView } from "@/components/hooks/use-chat-model";
 import styles from "./SystemPromptEditor.module.css";
 
 /** Edits the system prompt sent with every request: save keeps a version, reset returns to the generated one. */
-export function SystemPromptEditor({ prompt }: { prompt: UseChatSystemPromptResult }) {
+export function SystemPromptEditor({ prompt }: { prompt: SystemPromptView }) {
   // null: not editing, so the textarea follows the prompt in effect (which follows the servers).
   const [draft, setDraft] = useState<string | null>(null);
   const dirty = draft !== null && draft !== prompt.prompt;

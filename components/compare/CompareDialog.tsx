@@ -1,9 +1,8 @@
 "use client";
 
 import { useRef, useState } from "react";
-import type { UseCompareResult } from "@/components/hooks/use-compare";
-import { MAX_LANES } from "@/components/hooks/use-compare";
-import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
+import { MAX_LANES, useCompare } from "@/components/hooks/use-compare";
+import { usePendingApprovals } from "@/components/hooks/use-timeline-debugger";
 import { Markdown } from "@/components/chat/Markdown";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge, toneOf } from "@/components/ui/Badge";
@@ -13,18 +12,18 @@ import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/provide
 import styles from "./CompareDialog.module.css";
 
 export interface CompareDialogProps {
-  compare: UseCompareResult;
   /** The prompt to start from (the chat's last message). */
   initialPrompt: string;
-  /** Destructive calls of a lane wait here for the person (the timeline is behind this dialog). */
-  approvals: Pick<UseTimelineApprovalsResult, "pending" | "decide">;
   onClose: () => void;
 }
 
 const format = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en-US") : n.toFixed(0));
 
 /** Compare: one prompt in side-by-side lanes (code / classic, and models), with figures, ratios and bars. */
-export function CompareDialog({ compare, initialPrompt, approvals, onClose }: CompareDialogProps) {
+export function CompareDialog({ initialPrompt, onClose }: CompareDialogProps) {
+  const compare = useCompare();
+  // Destructive calls of a lane wait here for the person (the timeline is behind this dialog).
+  const approvals = usePendingApprovals();
   const ref = useRef<HTMLDialogElement>(null);
   const [prompt, setPrompt] = useState(initialPrompt);
   const { lanes, setLanes, results, running } = compare;

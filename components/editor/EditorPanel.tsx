@@ -4,7 +4,7 @@ import { countRender } from "@/components/dev/render-probe";
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
 import type { EditorHandle, EditorMarker } from "./CodeEditor";
-import type { ChatCodeEntry, PendingCodeApproval } from "@/components/hooks/use-chat-bridge";
+import type { ChatCodeEntry, PendingCodeApproval } from "@/lib/playground/editor-state";
 import type { UseRunLimitsResult } from "@/components/hooks/use-run-limits";
 import { LimitsControl } from "./LimitsControl";
 import styles from "./Editor.module.css";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { DestructivePolicy, UseEvalsResult } from "@/components/hooks/use-evals";
-import type { UseTimelineApprovalsResult } from "@/components/hooks/use-timeline-approvals";
+import { useEvals, type DestructivePolicy } from "@/components/hooks/use-evals";
+import { usePendingApprovals } from "@/components/hooks/use-timeline-debugger";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
@@ -13,13 +13,13 @@ import demoSuite from "@/evals/demo.json";
 import styles from "./EvalsDialog.module.css";
 
 export interface EvalsDialogProps {
-  evals: UseEvalsResult;
-  approvals: Pick<UseTimelineApprovalsResult, "pending" | "decide">;
   onClose: () => void;
 }
 
 /** Evals in the page: load a suite (file, pasted text or the demo suite), run it, read pass rates and medians, open any run. */
-export function EvalsDialog({ evals, approvals, onClose }: EvalsDialogProps) {
+export function EvalsDialog({ onClose }: EvalsDialogProps) {
+  const evals = useEvals();
+  const approvals = usePendingApprovals();
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState("");
   const [open, setOpen] = useState<EvalRun | undefined>(undefined);

@@ -1,73 +1,88 @@
 "use client";
 
-import { useChatProviders, type UseChatProvidersResult } from "./use-chat-providers";
-import { useChatSettings, type UseChatSettingsResult } from "./use-chat-settings";
-import { useChatSystemPrompt, type UseChatSystemPromptResult } from "./use-chat-system-prompt";
-import { CLASSIC_SYSTEM_PROMPT, type PromptMode } from "@/lib/codemode";
-import type { ClassicToolSpec } from "@/lib/model/code-tools";
-import { buildRequestExtras, modelIdFor } from "@/lib/model/chat-request";
-import { effectiveProvider, effectiveStepMode, usableServerKeys } from "@/lib/model/chat-settings";
+import { useMemo } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { usePage } from "@/components/playground/page-context";
+import type { PromptMode } from "@/lib/codemode";
+import { DEFAULT_SETTINGS, type BrowserKeys, type ChatSettings, type KeyName, type ServerKeyAccess } from "@/lib/model/chat-settings";
 import type { ProviderId, ServerKeyStatus } from "@/lib/model/providers";
-import type { ChatRequestExtras } from "@/lib/model/request-schema";
+import { modelChoice, type ModelState, type PromptVersion } from "@/lib/playground/model-settings";
+import { useCatalog } from "./use-mcp";
 
-export interface UseChatModelResult extends UseChatSettingsResult {
-  access: UseChatProvidersResult["access"];
+export type { LaneChoice, PromptVersion } from "@/lib/playground/model-settings";
+
+/** The editable system prompt of the mode in use: the person's edit, else the generated one (which follows the connected servers). */
+export interface SystemPromptView {
+  prompt: string;
+  defaultPrompt: string;
+  edited: boolean;
+  /** Saved edits for the mode, newest last. */
+  versions: readonly PromptVersion[];
+  save: (text: string) => void;
+  reset: () => void;
+  restore: (id: number) => void;
+}
+
+/** The model settings (lib/playground/model-settings.ts) as the chat panel reads them. */
+export interface UseChatModelResult {
+  settings: ChatSettings;
+  /** API keys typed in this browser. */
+  keys: BrowserKeys;
+  /** False until this browser's storage has been read. */
+  loaded: boolean;
+  update: (patch: Partial<ChatSettings>) => void;
+  setKey: (name: KeyName, key: string) => void;
+  forgetKeys: () => void;
+  access: ServerKeyAccess | undefined;
   /** Providers with a key on the server that this browser may use. */
   serverKeys: ServerKeyStatus | undefined;
-  /** The provider and model in use. */
   provider: ProviderId;
   modelId: string;
   mode: PromptMode;
   stepMode: boolean;
-  systemPrompt: UseChatSystemPromptResult;
-  /** The body fields of the next chat request. */
-  requestExtras: () => ChatRequestExtras;
-  /** The same with another tool mode or model (a compare lane); keys and prompts as configured. */
-  requestExtrasFor: (lane: LaneChoice) => ChatRequestExtras;
+  systemPrompt: SystemPromptView;
 }
 
-/** What a compare lane changes about the chat's request. */
-export interface LaneChoice {
-  toolMode: "code" | "classic";
-  provider: ProviderId;
-  modelId: string;
-}
+const INITIAL: ModelState = {
+  settings: DEFAULT_SETTINGS,
+  keys: {},
+  loaded: false,
+  reportedServerKeys: undefined,
+  access: undefined,
+  promptOverrides: {},
+  promptVersions: [],
+};
 
-/**
- * Which model the chat talks to and how: the persisted settings and browser keys, the server's
- * key status, the system prompt in effect, step mode. Page-level, beside the chat session, so a
- * share can name the model and the session can build its requests.
- */
-export function useChatModel(prompts: Record<PromptMode, string>, hasDestructiveTools: boolean, classicTools: readonly ClassicToolSpec[]): UseChatModelResult {
-  const settings = useChatSettings();
-  const providers = useChatProviders();
-  const serverKeys = usableServerKeys(providers.serverKeys, providers.access, settings.keys);
-  const mode: PromptMode = settings.settings.searchMode ? "search" : "declarations";
-  const systemPrompt = useChatSystemPrompt(prompts, mode);
-  const provider = effectiveProvider(settings.settings, serverKeys, settings.keys);
-  const extrasFor = (lane: LaneChoice | undefined) => {
-    const current = settings.settings;
-    const chosen = lane
-      ? { ...current, provider: lane.provider, models: { ...current.models, [lane.provider]: lane.modelId }, toolMode: lane.toolMode }
-      : current;
-    return buildRequestExtras({
-      settings: chosen,
-      keys: settings.keys,
-      serverKeys,
-      instructions: chosen.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : systemPrompt.prompt,
-      classicTools,
-    });
-  };
-  return {
-    ...settings,
-    access: providers.access,
-    serverKeys,
-    provider,
-    modelId: modelIdFor(settings.settings, provider),
-    mode,
-    stepMode: effectiveStepMode(settings.settings, hasDestructiveTools),
-    systemPrompt,
-    requestExtras: () => extrasFor(undefined),
-    requestExtrasFor: (lane) => extrasFor(lane),
-  };
+/** Which model the chat talks to and how; the component that calls it re-renders when the settings or the catalog change. */
+export function useChatModel(): UseChatModelResult {
+  const { model } = usePage().playground;
+  const state = useStore(model, undefined, { fallback: INITIAL });
+  const catalog = useCatalog();
+  return useMemo(() => {
+    const choice = modelChoice(state, catalog);
+    const { mode } = choice;
+    return {
+      settings: state.settings,
+      keys: state.keys,
+      loaded: state.loaded,
+      update: model.update,
+      setKey: model.setKey,
+      forgetKeys: model.forgetKeys,
+      access: state.access,
+      serverKeys: choice.serverKeys,
+      provider: choice.provider,
+      modelId: choice.modelId,
+      mode,
+      stepMode: choice.stepMode,
+      systemPrompt: {
+        prompt: choice.prompt,
+        defaultPrompt: choice.defaultPrompt,
+        edited: choice.edited,
+        versions: state.promptVersions.filter((v) => v.mode === mode),
+        save: (text) => model.savePrompt(mode, text),
+        reset: () => model.resetPrompt(mode),
+        restore: (id) => model.restorePrompt(id),
+      },
+    };
+  }, [state, catalog, model]);
 }

@@ -1,46 +1,23 @@
 "use client";
 
-import { browserStorage } from "@/lib/storage/browser/browser-storage";
-import { useCallback, useMemo, useSyncExternalStore } from "react";
-import { createCodeStore } from "@/lib/editor/code-store";
+import { useStore } from "@/components/hooks/use-store";
+import { usePage } from "@/components/playground/page-context";
 import { SAMPLE_CODE } from "@/lib/editor/sample-code";
-
-export interface UseEditorCodeResult {
-  code: string;
-  setCode: (code: string) => void;
-  reset: () => void;
-}
-
-/** The editor's code in this page: the stored code at first, then whatever is set; saved 300 ms after the last change. */
-function createLiveCode(store: ReturnType<typeof createCodeStore>) {
-  let code = store.load() ?? SAMPLE_CODE;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const listeners = new Set<() => void>();
-  return {
-    subscribe: (listener: () => void) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    get: () => code,
-    set: (next: string) => {
-      code = next;
-      listeners.forEach((listener) => listener());
-      clearTimeout(timer);
-      timer = setTimeout(() => store.save(next), 300);
-    },
-  };
-}
+import type { EditorSnapshot } from "@/lib/playground/editor-state";
 
 /**
- * The editor's code, restored from and saved to this browser's localStorage. The server renders
- * the sample (its code preview shows while Monaco loads); the stored code takes over right after
- * hydration (useSyncExternalStore's server snapshot), so a reload with code of one's own never
- * renders a mismatch.
+ * The editor's code (lib/playground/editor-state.ts). The server renders the sample (its code
+ * preview shows while Monaco loads); the stored code takes over right after hydration (the
+ * store's server value is the sample), so a reload with code of one's own never renders a mismatch.
  */
-export function useEditorCode(): UseEditorCodeResult {
-  const live = useMemo(() => createLiveCode(createCodeStore(browserStorage())), []);
-  const code = useSyncExternalStore(live.subscribe, live.get, () => SAMPLE_CODE);
-  const setCode = useCallback((next: string) => live.set(next), [live]);
-  const reset = useCallback(() => live.set(SAMPLE_CODE), [live]);
-  return { code, setCode, reset };
+export function useEditorCode(): string {
+  return useStore(usePage().playground.editor, codeOf, { fallback: SAMPLE_CODE });
 }
+
+/** The whole editor state: code, history and the program waiting in step mode. */
+export function useEditorState(): EditorSnapshot {
+  return useStore(usePage().playground.editor, undefined, { fallback: EMPTY });
+}
+
+const codeOf = (state: EditorSnapshot) => state.code;
+const EMPTY: EditorSnapshot = { code: SAMPLE_CODE, history: [], pending: undefined };

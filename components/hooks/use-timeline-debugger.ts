@@ -1,55 +1,57 @@
 "use client";
 
-import type { CallDecider, PresetDecision } from "@/lib/host-calls/approvals";
-import type { RunSource } from "@/lib/timeline/history";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ServerTools } from "@/lib/codemode/types";
-import { hostApiOf } from "@/lib/sandbox/host-api";
-import type { HostFunctions } from "@/lib/sandbox/types";
-import type { CallProgress } from "@/lib/timeline/call-records";
-import { buildDebugHost } from "@/lib/host-calls/debug-host";
-import { namespacesOf } from "@/lib/timeline/namespaces";
-import { RunRecorder, type HostReport } from "@/lib/timeline/recorder";
+import { useMemo } from "react";
+import { useStore } from "@/components/hooks/use-store";
+import { usePage } from "@/components/playground/page-context";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import type { ApprovalDecision } from "@/lib/host-calls/approvals";
+import type { MockTable, ToolMock } from "@/lib/host-calls/mocks";
 import type { Divergence } from "@/lib/host-calls/replay";
-import type { RunObserver } from "@/lib/timeline/run-observer";
-import type { RunRecord } from "@/lib/timeline/run-record";
-import { useTimelineApprovals, type UseTimelineApprovalsResult } from "./use-timeline-approvals";
-import { useAgentRuns } from "./use-agent-runs";
 import type { FeedStatus } from "@/lib/codemode-mcp/browser/run-feed-client";
-import { useTimelineHistory, type UseTimelineHistoryResult } from "./use-timeline-history";
-import { useTimelineMocks, type UseTimelineMocksResult } from "./use-timeline-mocks";
+import type { HistoryEntry, RunSource } from "@/lib/timeline/history";
+import { namespacesOf } from "@/lib/timeline/namespaces";
+import { exportRunFile, runFileName, type RunFileError } from "@/lib/timeline/run-file";
+import type { RunRecord } from "@/lib/timeline/run-record";
+import { otlpTraces, runRecordSpan } from "@/lib/timeline/otlp";
+import { destructiveTools } from "@/lib/playground/page-approvals";
+import type { ReplayChoice, ReplayState } from "@/lib/playground/workbench";
+import type { ServersView } from "@/lib/playground/page-servers";
 
-/**
- * Builds a run's live host functions (use-mcp's hostFor): `report` ties what the host learns to
- * the call's row; `onProgress`, when the host passes it to buildHostFunctions, brings MCP progress
- * notifications to the row and the record.
- */
-export type LiveHostFor = (report: (callId: number, info: HostReport) => void, onProgress?: (callId: number, progress: CallProgress) => void) => HostFunctions;
+export type { ReplayChoice } from "@/lib/playground/workbench";
 
-/** The next run replays this recorded run. */
-export interface ReplayChoice {
-  record: RunRecord;
-  onMismatch: "stop" | "live";
+/** The session's recorded runs, and saving and loading run files. */
+export interface UseTimelineHistoryResult {
+  history: readonly HistoryEntry[];
+  add: (record: RunRecord, source?: RunSource) => void;
+  remove: (id: string) => void;
+  clear: () => void;
+  /** Reads a run file into the history; resolves with the record, or why the file was refused. */
+  importFile: (file: File) => Promise<{ record: RunRecord } | { error: RunFileError }>;
+  /** Saves a run as a .json file (a download). */
+  download: (record: RunRecord) => void;
+  /** Saves a run as an OpenTelemetry trace (OTLP JSON; no arguments or results). */
+  downloadTrace: (record: RunRecord) => void;
 }
 
-/** How one run's host functions are prepared. */
-export interface PrepareOptions {
-  /** The person approved this program (step mode): its calls that need approval are approved, and marked so. */
-  preApproved?: boolean;
-  /** Calls that need approval decided in advance (evals: the suite's policy); "ask" (the default) puts them to the person. */
-  destructive?: PresetDecision | "ask";
-  /** Told how long each approval waited for the person, so an eval's wall time can leave it out. */
-  onWaited?: (ms: number) => void;
-  /** Where the run comes from, for the history (default: the editor). */
-  source?: RunSource;
+/** Approval prompts, the person's answers, and which tools need approval. */
+export interface UseTimelineApprovalsResult {
+  pending: readonly PendingApproval[];
+  decide: (callId: number, decision: ApprovalDecision) => void;
+  /** Tools the person marked (toolKey); destructive tools need approval whether marked or not. */
+  marked: ReadonlySet<string>;
+  toggleMarked: (server: string, tool: string) => void;
+  /** Tools that declare destructiveHint (toolKey): they always ask. */
+  destructive: ReadonlySet<string>;
 }
 
-/** Everything the timeline's debugging tools need, from one hook. */
+export interface UseTimelineMocksResult {
+  mocks: MockTable;
+  setMock: (namespace: string, fn: string, mock: ToolMock | undefined) => void;
+  clear: () => void;
+}
+
+/** The timeline's debugging tools (lib/playground/workbench.ts), as the timeline panel reads them. */
 export interface UseTimelineDebuggerResult {
-  /** Pass as use-sandbox-run's prepareHost: live servers behind mocks > replay > approvals, with recording. */
-  prepareHost: (report: (callId: number, info: HostReport) => void, options?: PrepareOptions) => HostFunctions;
-  /** Pass as use-sandbox-run's run observer: records each run into the history. */
-  observer: RunObserver;
   history: UseTimelineHistoryResult;
   approvals: UseTimelineApprovalsResult;
   mocks: UseTimelineMocksResult;
@@ -63,109 +65,79 @@ export interface UseTimelineDebuggerResult {
   agentFeed: FeedStatus | undefined;
 }
 
-interface CurrentRun {
-  recorder: RunRecorder | undefined;
-  /** Host reports that arrived before the run's start was observed. */
-  early: Array<[number, HostReport]>;
-  replayOf: string | undefined;
-  source: RunSource;
+/** Starts a download of a JSON text. */
+function saveJson(text: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // Revoked on the next task: the click has started the download by then.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/** Wires mocks, replay, approvals and recording around the live host functions (docs/ARCHITECTURE.md, the data flow). */
-export function useTimelineDebugger(hostFor: LiveHostFor, servers: readonly ServerTools[], localToken?: string): UseTimelineDebuggerResult {
-  const history = useTimelineHistory();
-  const addAgentRun = useCallback((record: RunRecord) => history.add(record, "agent"), [history]);
-  const agentFeed = useAgentRuns(localToken, addAgentRun);
-  const approvals = useTimelineApprovals(servers);
-  const mocks = useTimelineMocks();
-  const [replay, setReplay] = useState<ReplayChoice | undefined>(undefined);
-  const [divergence, setDivergence] = useState<Divergence | undefined>(undefined);
+const NO_RUNS: readonly HistoryEntry[] = [];
+const NO_PENDING: readonly PendingApproval[] = [];
+const NO_MARKS: ReadonlySet<string> = new Set();
+const NO_MOCKS: MockTable = {};
+const NO_REPLAY: ReplayState = { choice: undefined, divergence: undefined };
+const serversOf = (view: ServersView) => view.catalog.servers;
+
+/** The workbench's debugging stores, subscribed to by the component that shows them. */
+export function useTimelineDebugger(): UseTimelineDebuggerResult {
+  const { playground, agentFeed: feed } = usePage();
+  const { workbench } = playground;
+  const runs = useStore(workbench.history, undefined, { fallback: NO_RUNS });
+  const pending = useStore(workbench.approvals.broker, undefined, { fallback: NO_PENDING });
+  const marked = useStore(workbench.approvals.marked, undefined, { fallback: NO_MARKS });
+  const mocks = useStore(workbench.mocks, undefined, { fallback: NO_MOCKS });
+  const replay = useStore(workbench.replay, undefined, { fallback: NO_REPLAY });
+  const agentFeed = useStore(feed, undefined, { fallback: undefined });
+  const servers = useStore(playground.servers.view, serversOf, { fallback: [] });
   const namespaces = useMemo(() => namespacesOf(servers), [servers]);
-  const current = useRef<CurrentRun | null>(null);
+  const destructive = useMemo(() => destructiveTools(servers), [servers]);
 
-  // prepareHost runs inside the lead's run() callback: it reads the latest choices through refs.
-  const latest = useRef({ mocks: mocks.mocks, replay, namespaces });
-  useEffect(() => {
-    latest.current = { mocks: mocks.mocks, replay, namespaces };
-  }, [mocks.mocks, replay, namespaces]);
-
-  const { gate, denyAll } = approvals;
-  const { runScript } = mocks;
-  const prepareHost = useCallback(
-    (report: (callId: number, info: HostReport) => void, options: PrepareOptions = {}): HostFunctions => {
-      const { mocks: table, replay: choice, namespaces: names } = latest.current;
-      const run: CurrentRun = { recorder: undefined, early: [], replayOf: choice?.record.id, source: options.source ?? "editor" };
-      current.current = run;
-      setDivergence(undefined);
-      const onInfo = (callId: number, info: HostReport) => {
-        report(callId, info);
-        if (run.recorder) run.recorder.onCallInfo(callId, info);
-        else run.early.push([callId, info]);
-      };
-      const onProgress = (callId: number, progress: CallProgress) => onInfo(callId, { progress: { ...progress } });
-      const preset: PresetDecision | undefined = options.preApproved ? "approve" : options.destructive === "ask" ? undefined : options.destructive;
-      const onWaited = options.onWaited;
-      const asking = onWaited
-        ? {
-            ...gate,
-            request: async (...args: Parameters<typeof gate.request>) => {
-              const started = performance.now();
-              try {
-                return await gate.request(...args);
-              } finally {
-                onWaited(performance.now() - started);
-              }
-            },
-          }
-        : gate;
-      // A program the person approved as a whole, or a run's decision made in advance, answers without asking.
-      const decider: CallDecider = preset !== undefined ? { by: "policy", decision: preset } : { by: "person", request: asking.request };
-      return buildDebugHost({
-        live: hostFor(onInfo, onProgress),
-        names,
-        onInfo,
-        policy: { needsApproval: gate.needsApproval, decider: () => decider },
-        mocks: table,
-        runScript,
-        ...(choice ? { replay: { record: choice.record, onMismatch: choice.onMismatch, onDivergence: setDivergence } } : {}),
-      });
-    },
-    [hostFor, gate, runScript],
-  );
-
-  const { add } = history;
-  const observer = useMemo<RunObserver>(
+  const history = useMemo<UseTimelineHistoryResult>(
     () => ({
-      onStart(runId, request, host) {
-        const run = current.current;
-        if (!run) return;
-        const { namespaces: names } = latest.current;
-        run.recorder = new RunRecorder({
-          id: runId,
-          code: request.code,
-          api: hostApiOf(host),
-          names,
-          ...(request.limits ? { limits: request.limits } : {}),
-          ...(run.replayOf ? { replayOf: run.replayOf } : {}),
-        });
-        for (const [callId, info] of run.early.splice(0)) run.recorder.onCallInfo(callId, info);
-      },
-      onEvent(_runId, event) {
-        current.current?.recorder?.onEvent(event);
-      },
-      onFinish(_runId, result) {
-        const recorder = current.current?.recorder;
-        const source = current.current?.source;
-        // An armed replay answers one run: the next Run is live again unless the person re-arms it.
-        if (current.current?.replayOf !== undefined) setReplay(undefined);
-        current.current = null;
-        // A prompt left open belongs to a run that is over.
-        denyAll();
-        if (recorder) add(recorder.finish(result), source);
-      },
+      history: runs,
+      add: (record, source) => workbench.history.add(record, source),
+      remove: (id) => workbench.history.remove(id),
+      clear: () => workbench.history.clear(),
+      importFile: async (file) => workbench.history.importText(await file.text()),
+      download: (record) => saveJson(exportRunFile(record), runFileName(record)),
+      downloadTrace: (record) => saveJson(JSON.stringify(otlpTraces([runRecordSpan(record)]), null, 2), runFileName(record).replace(/\.json$/, ".otlp.json")),
     }),
-    [add, denyAll],
+    [runs, workbench],
   );
+  const approvals = useMemo<UseTimelineApprovalsResult>(
+    () => ({
+      pending,
+      decide: (callId, decision) => workbench.approvals.broker.decide(callId, decision),
+      marked,
+      toggleMarked: (server, tool) => workbench.approvals.marked.toggle(server, tool),
+      destructive,
+    }),
+    [pending, marked, destructive, workbench],
+  );
+  const mockView = useMemo<UseTimelineMocksResult>(
+    () => ({ mocks, setMock: (namespace, fn, mock) => workbench.mocks.setMock(namespace, fn, mock), clear: () => workbench.mocks.clear() }),
+    [mocks, workbench],
+  );
+  return {
+    history,
+    approvals,
+    mocks: mockView,
+    replay: replay.choice,
+    setReplay: (choice) => workbench.replay.arm(choice),
+    divergence: replay.divergence,
+    namespaces,
+    agentFeed,
+  };
+}
 
-  return { prepareHost, observer, history, approvals, mocks, replay, setReplay, divergence, namespaces, agentFeed };
+/** The approval prompts alone (the compare and eval dialogs show them while they run). */
+export function usePendingApprovals(): Pick<UseTimelineApprovalsResult, "pending" | "decide"> {
+  const { broker } = usePage().playground.workbench.approvals;
+  const pending = useStore(broker, undefined, { fallback: NO_PENDING });
+  return { pending, decide: (callId, decision) => broker.decide(callId, decision) };
 }

@@ -1,13 +1,8 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
-import { createToolCatalog, type Declarations, type ServerTools, type ToolCatalog } from "@/lib/codemode";
+import { useEffect, useState } from "react";
+import type { Declarations, ToolCatalog } from "@/lib/codemode";
 import type { TokenReport } from "@/lib/codemode/tokens";
-
-/** The typed API for the connected servers (lib/codemode/tool-catalog.ts), built once per list of servers. */
-export function useToolCatalog(servers: readonly ServerTools[]): ToolCatalog {
-  return useMemo(() => createToolCatalog(servers), [servers]);
-}
 
 /**
  * Token estimates of the catalog, for the views that show them. The tokenizer's tables are about

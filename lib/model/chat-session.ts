@@ -1,8 +1,8 @@
 /**
  * One conversation as a plain state object: it drives the agent loop (agent-loop.ts) and keeps
  * what a chat UI shows besides the messages (status, the last error, tool activity, inspector
- * records, why a loop stopped). Framework-free: the page creates one and reads it through a
- * hook (components/hooks/use-chat-session.ts), tests drive it directly. Its collaborators
+ * records, why a loop stopped). Framework-free: the page's Playground (lib/playground) creates
+ * one and its chat panel subscribes to it; tests drive it directly. Its collaborators
  * (model step, tool handlers, policy, step mode) are read from `config()` when a loop starts,
  * so they can follow the person's settings.
  */

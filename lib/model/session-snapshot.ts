@@ -1,7 +1,7 @@
 /**
  * The working session a reload must not lose: the conversation, the session's runs (whole
  * records, so replay and compare still work) and the code history. Saved as one snapshot in
- * this browser's IndexedDB (components/hooks/use-session-persistence.ts), capped in size by
+ * this browser's IndexedDB (lib/playground/session-keeper.ts), capped in size by
  * dropping the oldest runs first. Secrets are not in it: records are redacted when recorded,
  * and keys and server secrets live in their own stores. Pure.
  */

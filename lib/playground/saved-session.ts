@@ -3,8 +3,8 @@
  * as plain functions over the page's stores, so the rules are written once and tested in Node:
  * what a save holds (the conversation, the runs with their sources, the code history, capped in
  * size) and what a restore does (runs oldest first with their sources, the code history, and the
- * conversation unless a shared link brought its own). The hook
- * (components/hooks/use-session-persistence.ts) only schedules and stores. Pure.
+ * conversation unless a shared link brought its own). The session keeper
+ * (lib/playground/session-keeper.ts) only schedules and stores. Pure.
  */
 import { capSession, parseSession, SESSION_VERSION, type CodeHistoryEntry, type SessionSnapshot } from "../model/session-snapshot";
 import type { CodeModeUIMessage } from "../model/types";

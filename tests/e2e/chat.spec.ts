@@ -133,6 +133,30 @@ test.describe("page state", () => {
     // rendered as often as the chat (one stray render of a late-loading part is tolerated).
     for (const panel of ["servers", "editor", "output"]) expect(grew(panel), panel).toBeLessThanOrEqual(1);
   });
+
+  test("a program making forty calls re-renders the output panel as it streams, the editor at its start and end, and neither the chat nor the servers", async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      (window as { __cmpRenderCounts?: Record<string, number> }).__cmpRenderCounts = {};
+    });
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const counts = () => page.evaluate(() => ({ ...(window as { __cmpRenderCounts?: Record<string, number> }).__cmpRenderCounts }));
+    await playground.setCode("const out = [];\nfor (let i = 0; i < 40; i++) out.push(await lab.echo({ message: 'm' + i }));\nreturn out.length;");
+    await page.waitForTimeout(1_500);
+    const before = await counts();
+    await playground.runWithShortcut();
+    await expect(page.getByRole("region", { name: "Output" })).toContainText("40", { timeout: 20_000 });
+    await page.waitForTimeout(1_000);
+    const after = await counts();
+    const grew = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    expect(grew("output")).toBeGreaterThanOrEqual(2);
+    // The editor follows whether a run is going (and its error marker), not its frames.
+    expect(grew("editor")).toBeLessThanOrEqual(4);
+    for (const panel of ["chat", "servers"]) expect(grew(panel), panel).toBe(0);
+  });
 });
 
 test.describe("classic tool calling beside code mode", () => {

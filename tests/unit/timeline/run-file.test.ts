@@ -112,7 +112,7 @@ describe("run files", () => {
   });
 });
 
-/** The call records the live reducer builds from the record's events, as use-sandbox-run would have. */
+/** The call records the live reducer builds from the record's events, as the workbench would have. */
 function liveState(record: RunRecord) {
   const runId = record.id;
   const actions: CallRecordsAction[] = [{ type: "reset", runId }];

@@ -1,0 +1,227 @@
+"use client";
+
+/**
+ * Each panel's own subscription (docs/ARCHITECTURE.md, "Page state"): a slot reads its panel's
+ * slice of the page's stores and hands the panel plain props and actions, so a change re-renders
+ * the panels that show it and nothing else. The panels stay presentational.
+ */
+import { useEffect, useMemo, useState, type ReactNode, type RefObject } from "react";
+import { usePage } from "./page-context";
+import { useStore } from "@/components/hooks/use-store";
+import { useMcp } from "@/components/hooks/use-mcp";
+import { useChatModel } from "@/components/hooks/use-chat-model";
+import { useEditorState } from "@/components/hooks/use-editor-code";
+import { useRunLimits } from "@/components/hooks/use-run-limits";
+import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
+import { useSampler } from "@/components/hooks/use-sampler";
+import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
+import { ShareBanner } from "@/components/share/ShareBanner";
+import { ShareDialog } from "@/components/share/ShareDialog";
+import { ServersPanel } from "@/components/servers/ServersPanel";
+import { ChatPanel } from "@/components/chat/ChatPanel";
+import type { ChatDraft } from "@/components/chat/chat-draft";
+import type { EditorHandle } from "@/components/editor/CodeEditor";
+import { EditorPanel } from "@/components/editor/EditorPanel";
+import { OutputPanel } from "@/components/output/OutputPanel";
+import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
+import { WaitingContext } from "@/components/timeline/Waiting";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
+import { exploreProgram } from "@/lib/mcp/explore-program";
+import { caseFromTestCall } from "@/lib/evals/suite";
+import { describeSession } from "@/lib/model/session-snapshot";
+import type { ChatSessionState } from "@/lib/model/chat-session";
+import type { PendingServerRequest } from "@/lib/mcp/server-requests";
+import type { PendingApproval } from "@/lib/host-calls/approval-store";
+import { hasDestructiveTools, modelChoice } from "@/lib/playground/model-settings";
+import type { ServersView } from "@/lib/playground/page-servers";
+import type { SandboxState } from "@/lib/playground/workbench";
+import { errorLocation, type RunView } from "@/lib/timeline/run-view";
+import type { LiveRun } from "@/lib/timeline/live-run-store";
+import { createToolCatalog } from "@/lib/codemode";
+
+const NO_ASKS: readonly PendingServerRequest[] = [];
+const NO_PENDING: readonly PendingApproval[] = [];
+const STARTING: SandboxState = { ready: false, ranCode: undefined };
+const IDLE: RunView = { status: "idle" };
+const EMPTY_CATALOG = createToolCatalog([]);
+const catalogOf = (view: ServersView) => view.catalog;
+const isRunning = (run: LiveRun) => run.view.status === "running";
+/** The view when no run is going, else one constant: a running view changes every frame. */
+const settledOf = (run: LiveRun) => (run.view.status === "running" ? IDLE : run.view);
+const messageCount = (state: ChatSessionState) => state.messages.length;
+
+/** What waits for the person (approvals, servers' questions), for every panel that says so; the tab's title carries a marker too. */
+export function WaitingSlot({ children }: { children: ReactNode }) {
+  const { playground } = usePage();
+  const pending = useStore(playground.workbench.approvals.broker, undefined, { fallback: NO_PENDING });
+  const asks = useStore(playground.servers.serverRequests, undefined, { fallback: NO_ASKS });
+  const waiting = useMemo(
+    () => ({
+      pending,
+      decide: (callId: number, decision: Parameters<typeof playground.workbench.approvals.broker.decide>[1]) =>
+        playground.workbench.approvals.broker.decide(callId, decision),
+      asks: asks.map((ask) => `${ask.serverName} ${ask.kind === "sampling" ? "asks the model" : "asks for input"}`),
+    }),
+    [pending, asks, playground],
+  );
+  const count = waiting.pending.length + waiting.asks.length;
+  useEffect(() => {
+    const base = document.title.replace(/^● Waiting for you · /, "");
+    document.title = count > 0 ? `● Waiting for you · ${base}` : base;
+  }, [count]);
+  return <WaitingContext value={waiting}>{children}</WaitingContext>;
+}
+
+/** Whether the sandbox worker is up. */
+export function SandboxStatus() {
+  const ready = useStore(usePage().playground.workbench.sandbox, (s) => s.ready, { fallback: false });
+  return (
+    <span className="muted" data-testid="sandbox-state">
+      {ready ? "sandbox ready" : "sandbox starting…"}
+    </span>
+  );
+}
+
+/** Clears the saved session: the conversation, the runs and the code history. */
+export function ClearSessionSlot() {
+  const { playground, session } = usePage();
+  const messages = useStore(playground.chat, messageCount, { fallback: 0 });
+  const runs = useStore(playground.workbench.history, (h) => h.length, { fallback: 0 });
+  const codeHistory = useStore(playground.editor, (e) => e.history.length, { fallback: 0 });
+  const droppedRuns = useStore(session, (s) => s.droppedRuns, { fallback: 0 });
+  const counts = { messages, runs, codeHistory };
+  const dropped = droppedRuns > 0 ? ` (${droppedRuns} older runs left out to stay under the size cap)` : "";
+  return (
+    <ConfirmButton
+      label="Clear session"
+      title={`This browser keeps the session across reloads: ${describeSession(counts)}${dropped}`}
+      question={`Clear ${describeSession(counts)}? Servers, code and keys stay.`}
+      confirmLabel="Clear"
+      disabled={messages + runs + codeHistory === 0}
+      onConfirm={() => void session.clear()}
+    />
+  );
+}
+
+/** A server's question during a call (elicitation, sampling), answered here. */
+export function ServerAsksSlot() {
+  const { playground } = usePage();
+  const sampler = useSampler();
+  return <ServerRequestDialog broker={playground.servers.serverRequests} sampler={sampler} />;
+}
+
+export function ServersSlot({ draft }: { draft: ChatDraft }) {
+  const { playground } = usePage();
+  const mcp = useMcp();
+  return (
+    <ServersPanel
+      mcp={mcp}
+      catalog={mcp.catalog}
+      onSaveCase={(server, tool, args) => playground.evals.addCase(caseFromTestCall(server, tool, args))}
+      onUseInChat={(text) => draft.insert(text)}
+      onExplore={(name) => {
+        const servers = mcp.catalog.servers;
+        const code = exploreProgram(
+          servers,
+          servers.findIndex((s) => s.name === name),
+        );
+        if (code !== undefined) playground.editor.putCode(code, `explore-${name}`);
+      }}
+    />
+  );
+}
+
+export function ChatSlot({ draft }: { draft: ChatDraft }) {
+  const { playground } = usePage();
+  const model = useChatModel();
+  const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
+  const connectedServers = useMemo(() => catalog.servers.map((s) => s.name), [catalog]);
+  return (
+    <ChatPanel session={playground.chat} model={model} hasDestructiveTools={hasDestructiveTools(catalog)} connectedServers={connectedServers} draft={draft} />
+  );
+}
+
+export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHandle | null> }) {
+  const { playground } = usePage();
+  const { workbench, editor, world } = playground;
+  const { code, history, pending } = useEditorState();
+  const sandbox = useStore(workbench.sandbox, undefined, { fallback: STARTING });
+  // This slot re-renders when a run starts or ends, not on every frame of it.
+  const running = useStore(workbench.live, isRunning, { fallback: false });
+  const settled = useStore(workbench.live, settledOf, { fallback: IDLE });
+  const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
+  const askEachDestructive = useStore(playground.model, (m) => m.settings.askEachDestructive, { fallback: false });
+  const limits = useRunLimits();
+  return (
+    <EditorPanel
+      code={code}
+      onCodeChange={editor.setCode}
+      onReset={editor.reset}
+      running={running}
+      // Ctrl+Enter passes Monaco's text: a shortcut pressed right after a paste comes before React's render.
+      onRun={pending ? () => world.approve({ askEachDestructive }) : (typed) => playground.runFromEditor(typed)}
+      pending={pending}
+      onSkip={() => world.skip()}
+      history={history}
+      editorHandle={editorHandle}
+      limits={limits}
+      onStop={() => workbench.stop()}
+      // A marker belongs to the code that failed: editing the code clears it.
+      errorMarker={sandbox.ranCode === code ? errorLocation(settled) : undefined}
+      declarations={catalog.declarations.text}
+      loadEditor={sandbox.ready}
+    />
+  );
+}
+
+export function OutputSlot({ onRevealLine }: { onRevealLine: (line: number) => void }) {
+  const { playground } = usePage();
+  const debug = useTimelineDebugger();
+  const editorRun = useStore(playground.editorRun, undefined, { fallback: undefined });
+  const hasMessages = useStore(playground.chat, (s) => s.messages.length > 0, { fallback: false });
+  const stepWaiting = useStore(playground.editor, (e) => e.pending !== undefined, { fallback: false });
+  return (
+    <OutputPanel
+      live={playground.workbench.live}
+      debug={debug}
+      onUseCode={playground.editor.setCode}
+      onSendToChat={editorRun && hasMessages ? () => playground.sendEditorRun() : undefined}
+      onRevealLine={onRevealLine}
+      stepWaiting={stepWaiting}
+    />
+  );
+}
+
+/** The opened link's banner: its servers to add (against the registered ones) and its runs to replay. */
+export function ShareBannerSlot({ link, onHide }: { link: UseShareLinkResult; onHide: () => void }) {
+  const { playground } = usePage();
+  const { servers, registry } = useMcp();
+  return (
+    <ShareBanner
+      link={link}
+      registered={servers}
+      onAddServer={(input) => registry.add(input)}
+      onReplayRun={(run) => playground.replayShared(run)}
+      onHide={onHide}
+    />
+  );
+}
+
+/** The share dialog, reading the page once when it opens. */
+export function ShareDialogSlot({ onOpenFile, onClose }: { onOpenFile: (file: Blob) => void; onClose: () => void }) {
+  const { playground } = usePage();
+  const [inputs] = useState(() => {
+    const { servers, catalog } = playground.servers.view.snapshot();
+    const { provider, modelId } = modelChoice(playground.model.snapshot(), catalog);
+    return {
+      servers,
+      toolSnapshots: catalog.servers,
+      code: playground.editor.snapshot().code,
+      systemPrompt: catalog.systemPrompt(),
+      limits: playground.limits.snapshot(),
+      messages: playground.chat.snapshot().messages,
+      model: { provider, id: modelId },
+    };
+  });
+  return <ShareDialog inputs={inputs} runs={playground.workbench.history.snapshot()} onOpenFile={onOpenFile} onClose={onClose} />;
+}

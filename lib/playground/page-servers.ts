@@ -1,0 +1,201 @@
+/**
+ * The page's MCP servers (docs/ARCHITECTURE.md, "Page state"): the registry, their live
+ * connections, what they ask the person and log, their roots and call caps, and the catalog of
+ * what the connected ones offer, created once per page. `view` is the store the panels read;
+ * `hostFor` builds a run's host functions over the connections open now. The browser's
+ * collaborators (OAuth, the stdio bridge, the app's fetch) are passed in, so this runs in Node too.
+ */
+import type { ServerRegistry } from "../mcp/registry";
+import { ConnectionManager, type ServerStatus } from "../mcp/connection-manager";
+import type { ConnectOptions } from "../mcp/connection";
+import type { Connector } from "../mcp/connection-manager";
+import { TestCallStore } from "../mcp/test-calls";
+import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/host-functions";
+import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "../mcp/server-requests";
+import { ServerLogStore } from "../mcp/server-logs";
+import type { RootsStore } from "../mcp/roots";
+import { withResourceReader } from "../mcp/resource-reader";
+import { unavailableServer } from "../mcp/unavailable";
+import { CallCaps } from "../mcp/call-caps";
+import type { ServerConfig } from "../mcp/types";
+import { mapHost } from "../host-calls/host-table";
+import { createToolCatalog, type ToolCatalog } from "../codemode/tool-catalog";
+import type { CallProgress } from "../timeline/call-records";
+import type { HostFunctions } from "../sandbox/types";
+import { Store } from "../state/store";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+
+/** A connected server with the tools it listed: what the typed API and the sandbox see. */
+export interface ConnectedServer {
+  config: ServerConfig;
+  tools: readonly Tool[];
+}
+
+/** What the panels read: the registered servers, their statuses, the connected ones and their catalog. */
+export interface ServersView {
+  servers: readonly ServerConfig[];
+  statuses: Readonly<Record<string, ServerStatus>>;
+  connected: readonly ConnectedServer[];
+  /** The typed API, prompts, search and classic tools of the connected servers; a new one only when they change. */
+  catalog: ToolCatalog;
+}
+
+export interface PageServersOptions {
+  registry: ServerRegistry;
+  /** How connections are made (the app's channel, the proxy, which origins may be fetched directly). */
+  connectOptions: ConnectOptions;
+  /** OAuth for a server, when it needs it. */
+  oauth?: ConnectOptions["oauth"];
+  roots?: RootsStore;
+  /** Opens a connection (the browser's adds the stdio bridge). */
+  connector?: Connector;
+  restart?: ConstructorParameters<typeof ConnectionManager>[1]["restart"];
+}
+
+/** Server logs a call's row shows; the server's own view keeps the rest. */
+const MAX_LOGS_PER_CALL = 20;
+
+class ServersViewStore extends Store<ServersView> {
+  refresh(next: ServersView): void {
+    this.set(next);
+  }
+}
+
+/** The same servers with the same tools (a status change that did not touch what is connected). */
+function sameConnected(a: readonly ConnectedServer[], b: readonly ConnectedServer[]): boolean {
+  return a.length === b.length && a.every((s, i) => s.config === b[i]?.config && s.tools === b[i].tools);
+}
+
+export class PageServers {
+  readonly registry: ServerRegistry;
+  readonly manager: ConnectionManager;
+  readonly roots: RootsStore | undefined;
+  /** What servers ask the person during a call (elicitation, sampling), waiting for an answer. */
+  readonly serverRequests = new ServerRequestBroker();
+  /** What each server logged (notifications/message), by server name. */
+  readonly logs = new ServerLogStore();
+  /** The Tools view's test calls, which outlive the view. */
+  readonly testCalls = new TestCallStore();
+  readonly view: ServersViewStore;
+  readonly #inFlight = new CallsInFlight();
+  readonly #caps: CallCaps;
+  readonly #unsubscribe: Array<() => void> = [];
+  /** Each connected server's tools as listed, and as the API sees them: a status change keeps the same array. */
+  readonly #toolsSeen = new WeakMap<readonly Tool[], readonly Tool[]>();
+
+  constructor(options: PageServersOptions) {
+    const { registry, roots } = options;
+    this.registry = registry;
+    this.roots = roots;
+    const inFlight = this.#inFlight;
+    this.manager = new ConnectionManager(registry, {
+      connectOptions: {
+        ...options.connectOptions,
+        ...(options.oauth ? { oauth: options.oauth } : {}),
+        ...(roots ? { roots: (config: ServerConfig) => roots.get(config.id) } : {}),
+        elicit: (config, params, signal) => this.serverRequests.elicit(config.name, params, signal, inFlight.latest(config.name)),
+        sample: (config, params, signal) => this.serverRequests.sample(config.name, params, signal, inFlight.latest(config.name)),
+        onLog: (config, params) => {
+          const call = inFlight.latest(config.name);
+          const entry = this.logs.add(config.name, params, call?.callId);
+          if (entry && call?.log) call.log({ level: entry.level, text: entry.text });
+        },
+      },
+      ...(options.connector ? { connector: options.connector } : {}),
+      ...(options.restart === undefined ? {} : { restart: options.restart }),
+    });
+    // Each server's cap on calls in flight holds over every run of the page (lib/mcp/call-caps.ts).
+    this.#caps = new CallCaps((name) => registry.snapshot().find((s) => s.name === name)?.maxCallsInFlight);
+    this.view = new ServersViewStore(this.#compute(undefined));
+    const refresh = () => this.view.refresh(this.#compute(this.view.snapshot()));
+    this.#unsubscribe.push(registry.subscribe(refresh), this.manager.subscribe(refresh));
+    // A server connected while its roots change hears about it.
+    if (roots) this.#unsubscribe.push(roots.subscribe((id) => void this.manager.connection(id)?.notifyRootsChanged()));
+  }
+
+  /** The connected servers' names and tools now (what a run's namespaces are). */
+  readonly servers = () => this.view.snapshot().catalog.servers;
+
+  /** Connects every enabled server. */
+  start(): Promise<void> {
+    return this.manager.connectAll();
+  }
+
+  /** Connects again the servers a dropped channel lost. */
+  reconnectLost(): Promise<void> {
+    return this.manager.reconnectLost();
+  }
+
+  /**
+   * Host functions for one run: one namespace per connected server, and the servers being tried
+   * again keep theirs (their calls fail saying so, lib/mcp/unavailable.ts). Each call is
+   * registered while its server serves it, so an elicitation or a log lands on its row.
+   */
+  readonly hostFor = (
+    onCallInfo: (callId: number, info: HostCallReport) => void,
+    onProgress?: (callId: number, progress: CallProgress) => void,
+  ): HostFunctions => {
+    const { servers, statuses, connected } = this.view.snapshot();
+    const live = connected.flatMap((s) => {
+      const connection = this.manager.connection(s.config.id);
+      return connection ? [{ name: s.config.name, connection, tools: s.tools }] : [];
+    });
+    const down = servers.flatMap((config) => (config.enabled ? (unavailableServer(config.name, statuses[config.id]) ?? []) : []));
+    const built = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+    const namespaces = built.namespaces;
+    const host = this.#caps.wrap(built.host, namespaces, onCallInfo);
+    const whereOf = originalNames(namespaces);
+    return mapHost(host, (fn, namespace, name) => {
+      const { server, tool } = whereOf(namespace, name);
+      return async (args, signal, call) => {
+        const notes: ServerRequestNote[] = [];
+        const logged: Array<{ level: string; text: string }> = [];
+        const end = this.#inFlight.begin(server, {
+          callId: call.callId,
+          signal,
+          ...(call.suspendClock ? { suspendClock: call.suspendClock } : {}),
+          note: (note) => {
+            const index = notes.findIndex((n) => n.message === note.message && n.state === "waiting");
+            if (index >= 0) notes[index] = note;
+            else notes.push(note);
+            onCallInfo(call.callId, { server, tool, serverRequests: [...notes] });
+          },
+          log: (entry) => {
+            if (logged.length >= MAX_LOGS_PER_CALL) return;
+            logged.push(entry);
+            onCallInfo(call.callId, { server, tool, serverLogs: [...logged] });
+          },
+        });
+        try {
+          return await fn(args, signal, call);
+        } finally {
+          end();
+        }
+      };
+    });
+  };
+
+  /** Closes every connection and answers every open question as cancelled. */
+  async dispose(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    this.serverRequests.cancelAll();
+    await this.manager.dispose();
+  }
+
+  #compute(previous: ServersView | undefined): ServersView {
+    const servers = this.registry.snapshot();
+    const statuses = this.manager.snapshot();
+    const list: ConnectedServer[] = [];
+    for (const config of servers) {
+      const status = statuses[config.id];
+      // Servers with resources get `$readResource` too (lib/mcp/resource-reader.ts).
+      if (config.enabled && status?.state === "connected") {
+        let tools = this.#toolsSeen.get(status.tools);
+        if (!tools) this.#toolsSeen.set(status.tools, (tools = withResourceReader(status.tools, status.capabilities)));
+        list.push({ config, tools });
+      }
+    }
+    if (previous && sameConnected(previous.connected, list)) return { servers, statuses, connected: previous.connected, catalog: previous.catalog };
+    return { servers, statuses, connected: list, catalog: createToolCatalog(list.map((s) => ({ name: s.config.name, tools: s.tools }))) };
+  }
+}

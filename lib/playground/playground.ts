@@ -1,0 +1,176 @@
+/**
+ * The page's state, created once (docs/ARCHITECTURE.md, "Page state"): the servers, the workbench,
+ * the editor, the model settings, the run limits, the page's tool world and the chat session,
+ * wired here and nowhere else. The browser builds one before React hydrates
+ * (lib/playground/browser/page-playground.ts); panels read their slices through `useStore`; Node
+ * tests build one with their own collaborators. Constructing does nothing outside the object:
+ * `start()` connects the servers and starts the sandbox worker.
+ */
+import { ServerRegistry } from "../mcp/registry";
+import type { ConnectOptions } from "../mcp/connection";
+import type { Connector } from "../mcp/connection-manager";
+import type { RootsStore } from "../mcp/roots";
+import type { CodeStore } from "../editor/code-store";
+import type { SettingsStorage } from "../model/chat-settings";
+import { ChatSession } from "../model/chat-session";
+import type { ModelStep } from "../model/agent-loop";
+import type { ChatRequestExtras } from "../model/request-schema";
+import { handlersForMode } from "../model/tool-handler";
+import type { ApprovalPolicy } from "../host-calls/approvals";
+import type { WorkerLike } from "../sandbox/run-controller";
+import { EditorState } from "./editor-state";
+import { ModelSettings, modelChoice, requestExtras } from "./model-settings";
+import { PageServers } from "./page-servers";
+import { PageWorld } from "./page-world";
+import { RunLimits } from "./run-limits";
+import { Workbench } from "./workbench";
+import { CompareTask, EvalsTask } from "./page-tasks";
+import { Store } from "../state/store";
+import { manualResultMessage } from "../model/manual-result";
+import type { RunResult } from "../sandbox/types";
+import type { ShareState } from "../share/schema";
+import { applyShare, readySharedReplay } from "./share-open";
+
+/** A run the person started from the editor, which they can hand to the model as their next message. */
+export interface EditorRun {
+  code: string;
+  result: RunResult;
+}
+
+class EditorRunStore extends Store<EditorRun | undefined> {
+  put(run: EditorRun | undefined): void {
+    this.set(run);
+  }
+}
+
+/** What the page is built from: storage, how connections and runs are made. */
+export interface PlaygroundEnv {
+  registry: ServerRegistry;
+  connectOptions: ConnectOptions;
+  oauth?: ConnectOptions["oauth"];
+  connector?: Connector;
+  roots?: RootsStore;
+  createWorker: () => WorkerLike;
+  /** Resolves once the page has shown a run's start (the browser: after React's render). */
+  afterRunStart?: () => Promise<void>;
+  codeStore?: CodeStore;
+  settingsStorage?: SettingsStorage;
+  limitsStorage?: Pick<Storage, "getItem" | "setItem">;
+  /** The chat's model step over the next request's body fields (the browser: POST /api/chat, lib/model/browser/http-model-step.ts). */
+  modelStep: (body: () => ChatRequestExtras) => ModelStep;
+}
+
+export class Playground {
+  readonly servers: PageServers;
+  readonly workbench: Workbench;
+  readonly editor: EditorState;
+  readonly model: ModelSettings;
+  readonly limits: RunLimits;
+  readonly world: PageWorld;
+  readonly chat: ChatSession;
+  /** The last run started from the editor, until it is sent to the chat or another starts. */
+  readonly editorRun = new EditorRunStore(undefined);
+  readonly compare: CompareTask;
+  readonly evals: EvalsTask;
+  /** A model step over body fields (the chat's, a compare lane's, an eval run's, a sampling request's). */
+  readonly modelStep: PlaygroundEnv["modelStep"];
+
+  constructor(env: PlaygroundEnv) {
+    this.servers = new PageServers({
+      registry: env.registry,
+      connectOptions: env.connectOptions,
+      ...(env.oauth ? { oauth: env.oauth } : {}),
+      ...(env.connector ? { connector: env.connector } : {}),
+      ...(env.roots ? { roots: env.roots } : {}),
+    });
+    this.workbench = new Workbench({ createWorker: env.createWorker, live: this.servers, ...(env.afterRunStart ? { afterStart: env.afterRunStart } : {}) });
+    this.editor = new EditorState(env.codeStore ? { codeStore: env.codeStore } : {});
+    this.model = new ModelSettings(env.settingsStorage);
+    this.limits = new RunLimits(env.limitsStorage);
+    const catalog = () => this.servers.view.snapshot().catalog;
+    this.world = new PageWorld({ workbench: this.workbench, editor: this.editor, catalog, limits: () => this.limits.snapshot() });
+    this.modelStep = env.modelStep;
+    const modelStep = env.modelStep(() => requestExtras(this.model.snapshot(), catalog()));
+    // Read when a loop starts: the tool mode, step mode and policy in effect then.
+    this.chat = new ChatSession(() => {
+      const state = this.model.snapshot();
+      const { settings } = state;
+      return {
+        modelStep,
+        handlers: handlersForMode(settings.toolMode, this.world.world().handlers),
+        stopRun: () => this.world.stopRun(),
+        policy: { maxSteps: settings.maxSteps, returnDirectly: settings.returnDirectly },
+        stepMode: this.approvalPolicy().program === "ask",
+        resultBudgetTokens: settings.resultBudgetTokens,
+      };
+    });
+    this.compare = new CompareTask(this);
+    this.evals = new EvalsTask(this);
+  }
+
+  /** Who approves what in this page now: step mode as the settings say, each call that needs approval put to the person. */
+  approvalPolicy(): ApprovalPolicy {
+    return this.workbench.policy({ stepMode: modelChoice(this.model.snapshot(), this.servers.view.snapshot().catalog).stepMode });
+  }
+
+  /** Runs `code` (the editor's, by default) as the person's run; its result can then go to the chat. */
+  runFromEditor(code: string = this.editor.snapshot().code): void {
+    this.editorRun.put(undefined);
+    void this.workbench.run(code, { limits: this.limits.snapshot() }).then((result) => this.editorRun.put({ code, result }));
+  }
+
+  /** Sends the editor run's result to the model as the person's next message (only into a conversation). */
+  sendEditorRun(): void {
+    const run = this.editorRun.snapshot();
+    if (!run || this.chat.snapshot().messages.length === 0) return;
+    void this.chat.send(manualResultMessage(run.code, run.result));
+    this.editorRun.put(undefined);
+  }
+
+  /** Opens a shared playground: its code in the editor, its runs in the history, its limits and conversation. It never starts a run (DESIGN: shared code never runs by itself). */
+  openShare(state: ShareState): void {
+    applyShare(state, {
+      addRun: (record, source) => this.workbench.history.add(record, source),
+      setCode: this.editor.setCode,
+      adoptLimits: this.limits.adopt,
+      restoreConversation: (messages) => void this.chat.restore(messages),
+    });
+  }
+
+  /** Arms a shared run for replay: the next Run answers from its recording, offline; no server is contacted. */
+  replayShared(run: unknown): void {
+    const record = readySharedReplay(run, { addRun: (r, source) => this.workbench.history.add(r, source), setCode: this.editor.setCode });
+    if (record) this.workbench.replay.arm({ record, onMismatch: "stop" });
+  }
+
+  /** Reads the settings, starts the sandbox worker and connects the servers. */
+  start(): void {
+    this.model.load();
+    this.workbench.start();
+    void this.servers.start();
+  }
+
+  /** Closes the connections and the workers, and answers everything still waiting. */
+  async dispose(): Promise<void> {
+    this.editor.flush();
+    this.editor.skip("The page was closed.");
+    this.workbench.dispose();
+    await this.servers.dispose();
+  }
+}
+
+/**
+ * A playground for rendering on the server: the same stores, nothing started. Panels read them
+ * through `useStore`, whose server value is the fallback, so this only has to exist.
+ */
+export function renderOnlyPlayground(): Playground {
+  const browserOnly = (): never => {
+    throw new Error("The sandbox and the model are reached from the browser only.");
+  };
+  return new Playground({
+    registry: new ServerRegistry({ seedDemoServers: false }),
+    connectOptions: { baseUrl: "http://localhost", proxyUrl: "/api/mcp/proxy" },
+    createWorker: browserOnly,
+    modelStep: () => browserOnly,
+  });
+}

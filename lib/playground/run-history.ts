@@ -1,0 +1,32 @@
+/** The session's recorded runs (bounded by MAX_HISTORY), kept in memory; persistence saves them (lib/playground/persistence.ts). */
+import { Store } from "../state/store";
+import { addToHistory, removeFromHistory, type HistoryEntry, type RunSource } from "../timeline/history";
+import { parseRunFile, type RunFileError } from "../timeline/run-file";
+import type { RunRecord } from "../timeline/run-record";
+
+export class RunHistory extends Store<readonly HistoryEntry[]> {
+  constructor() {
+    super([]);
+  }
+
+  /** Adds (or replaces, by id) a run; `source` says where it came from (default: the editor). */
+  add(record: RunRecord, source?: RunSource): void {
+    this.set(addToHistory(this.snapshot(), record, source));
+  }
+
+  remove(id: string): void {
+    this.set(removeFromHistory(this.snapshot(), id));
+  }
+
+  clear(): void {
+    this.set([]);
+  }
+
+  /** Reads a run file's text into the history: the record, or why the file was refused. */
+  importText(text: string): { record: RunRecord } | { error: RunFileError } {
+    const parsed = parseRunFile(text);
+    if (!parsed.ok) return { error: parsed.error };
+    this.add(parsed.record);
+    return { record: parsed.record };
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * The page's workbench (docs/ARCHITECTURE.md, "Page state"): the sandbox worker and the run on it,
+ * the session's runs, mocks, replay, approvals and the recorder, created once per page. Panels
+ * read its stores; every run goes through `run()`, whose host functions are the live servers
+ * behind the debugging tools in their fixed order (lib/host-calls/debug-host.ts), and whose
+ * record lands in the history. Everything a run needs is read when it starts, so nothing here
+ * holds a "latest value" copy of anything.
+ */
+import { errorResult, NO_RUN_STATS } from "../sandbox/errors";
+import { RunController, type WorkerLike } from "../sandbox/run-controller";
+import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
+import { hostApiOf } from "../sandbox/host-api";
+import type { ServerTools } from "../codemode/types";
+import { buildDebugHost } from "../host-calls/debug-host";
+import type { Divergence } from "../host-calls/replay";
+import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/approvals";
+import type { CallProgress, CallRecordsAction } from "../timeline/call-records";
+import { defaultFrameClock, FrameQueue, type FrameClock } from "../timeline/frame-queue";
+import { LiveRunStore } from "../timeline/live-run-store";
+import { namespacesOf } from "../timeline/namespaces";
+import { RunRecorder, type HostReport } from "../timeline/recorder";
+import type { RunRecord } from "../timeline/run-record";
+import type { RunViewAction } from "../timeline/run-view";
+import type { RunSource } from "../timeline/history";
+import { Store } from "../state/store";
+import { RunHistory } from "./run-history";
+import { MockStore } from "./mock-store";
+import { PageApprovals } from "./page-approvals";
+
+/** The connected servers, as a run reads them when it starts. */
+export interface LiveHost {
+  /** Host functions for one run: one namespace per server; `report` ties what the host learns to the call's row. */
+  hostFor(report: (callId: number, info: HostReport) => void, onProgress?: (callId: number, progress: CallProgress) => void): HostFunctions;
+  /** The connected servers' names and tools now. */
+  servers(): readonly ServerTools[];
+}
+
+/** The next run replays this recorded run. */
+export interface ReplayChoice {
+  record: RunRecord;
+  onMismatch: "stop" | "live";
+}
+
+/** How one run is prepared. */
+export interface RunOptions {
+  /** The person approved this program as a whole (step mode): its calls that need approval go through, marked so. */
+  preApproved?: boolean;
+  /** Calls that need approval decided in advance (evals: the suite's policy); "ask" (the default) puts them to the person. */
+  destructive?: PresetDecision | "ask";
+  /** Told how long each approval waited for the person, so an eval's wall time can leave it out. */
+  onWaited?: (ms: number) => void;
+  /** Where the run comes from, for the history (default: the editor). */
+  source?: RunSource;
+  limits?: Partial<SandboxLimits>;
+  /** Wraps the prepared host functions (evals record each MCP call); `names` as the code sees them. */
+  wrapHost?: (host: HostFunctions, names: ReturnType<typeof namespacesOf>) => HostFunctions;
+}
+
+/** The sandbox as the header and the editor show it. */
+export interface SandboxState {
+  ready: boolean;
+  /** The code of the last run started (an error marker belongs to that text only). */
+  ranCode: string | undefined;
+}
+
+/** The replay armed for the next run, and where the last replay left its recording. */
+export interface ReplayState {
+  choice: ReplayChoice | undefined;
+  divergence: Divergence | undefined;
+}
+
+export interface WorkbenchOptions {
+  createWorker: () => WorkerLike;
+  live: LiveHost;
+  frameClock?: FrameClock;
+  /**
+   * Resolves once the page has shown a run's start; the worker gets the run then. In the browser,
+   * after React's render: otherwise that render sits inside the first tool call (docs/ARCHITECTURE.md, "The live path").
+   */
+  afterStart?: () => Promise<void>;
+  /** How often a streaming run reaches the live store (default 50 ms: reads as live, leaves the thread to the calls). */
+  renderIntervalMs?: number;
+}
+
+class SandboxStore extends Store<SandboxState> {
+  update(patch: Partial<SandboxState>): void {
+    this.set({ ...this.snapshot(), ...patch });
+  }
+}
+
+class ReplayStore extends Store<ReplayState> {
+  arm(choice: ReplayChoice | undefined): void {
+    this.set({ ...this.snapshot(), choice });
+  }
+  diverged(divergence: Divergence | undefined): void {
+    if (this.snapshot().divergence !== divergence) this.set({ ...this.snapshot(), divergence });
+  }
+}
+
+/** An observer (the recorder) must never break a run. */
+function notify(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // ignored on purpose
+  }
+}
+
+const failed = (message: string): RunResult => errorResult({ kind: "busy", message });
+
+export class Workbench {
+  /** The current run's view and call records. */
+  readonly live = new LiveRunStore();
+  readonly sandbox = new SandboxStore({ ready: false, ranCode: undefined });
+  readonly history = new RunHistory();
+  readonly mocks: MockStore;
+  readonly approvals: PageApprovals;
+  readonly replay = new ReplayStore({ choice: undefined, divergence: undefined });
+  readonly #controller: RunController;
+  readonly #queue: FrameQueue<[RunViewAction | undefined, CallRecordsAction]>;
+  readonly #options: WorkbenchOptions;
+  #cancel: (() => void) | undefined;
+  #disposed = false;
+
+  constructor(options: WorkbenchOptions) {
+    this.#options = options;
+    this.mocks = new MockStore(options.createWorker);
+    this.approvals = new PageApprovals(() => options.live.servers());
+    // What a run streams reaches the store in one batch per frame (lib/timeline/frame-queue.ts); a run's start and end at once.
+    this.#queue = new FrameQueue(
+      (items) =>
+        this.live.apply(
+          items.flatMap(([view]) => (view ? [view] : [])),
+          items.map(([, call]) => call),
+        ),
+      100,
+      options.frameClock ?? defaultFrameClock(),
+      options.renderIntervalMs ?? 50,
+    );
+    this.#controller = new RunController({ createWorker: options.createWorker });
+  }
+
+  /** Starts the worker so the first run does not pay for WASM start-up; `ready` turns true once it answers. */
+  start(): void {
+    this.#controller.warmUp().then(
+      () => this.#disposed || this.sandbox.update({ ready: true }),
+      () => undefined,
+    );
+  }
+
+  /** Server and tool names as the code sees them, for the servers connected now. */
+  namespaces(): ReturnType<typeof namespacesOf> {
+    return namespacesOf(this.#options.live.servers());
+  }
+
+  /** Whether a run is going. */
+  get running(): boolean {
+    return this.#cancel !== undefined;
+  }
+
+  /**
+   * Runs a program against the connected servers through mocks, replay and approvals, records it
+   * into the history, and resolves with its result (a run started while the worker warms up waits
+   * for it). While another run is going, resolves at once with a `busy` error.
+   */
+  run(code: string, options: RunOptions = {}): Promise<RunResult> {
+    if (this.#disposed) return Promise.resolve(failed("The sandbox was shut down."));
+    if (this.#cancel) return Promise.resolve(failed("Another run is in progress: stop it first."));
+    const replay = this.replay.snapshot().choice;
+    const names = this.namespaces();
+    const source = options.source ?? "editor";
+    let recorder: RunRecorder | undefined;
+    // Host reports that arrive before the recorder exists (it needs the run's id and API).
+    const early: Array<[number, HostReport]> = [];
+    let runId = "";
+    const onInfo = (callId: number, info: HostReport) => {
+      this.#queue.push([undefined, { type: "info", runId, callId, info }]);
+      if (recorder) recorder.onCallInfo(callId, info);
+      else early.push([callId, info]);
+    };
+    this.replay.diverged(undefined);
+    const host = this.#prepareHost(onInfo, names, replay, options);
+    const request: RunRequest = options.limits && Object.keys(options.limits).length > 0 ? { code, limits: options.limits } : { code };
+    this.sandbox.update({ ranCode: code });
+    const handle = this.#controller.run(
+      request,
+      host,
+      (event) => {
+        this.#queue.push([
+          { type: "event", runId: handle.runId, event },
+          { type: "event", runId: handle.runId, event },
+        ]);
+        notify(() => recorder?.onEvent(event));
+      },
+      this.#options.afterStart ? { after: this.#options.afterStart() } : {},
+    );
+    runId = handle.runId;
+    notify(() => {
+      recorder = new RunRecorder({
+        id: runId,
+        code,
+        api: hostApiOf(host),
+        names,
+        ...(request.limits ? { limits: request.limits } : {}),
+        ...(replay ? { replayOf: replay.record.id } : {}),
+      });
+      for (const [callId, info] of early.splice(0)) recorder.onCallInfo(callId, info);
+    });
+    this.#cancel = handle.cancel;
+    this.#queue.flush();
+    this.live.apply([{ type: "start", runId, startedAt: Date.now() }], [{ type: "reset", runId }]);
+    return handle.result
+      .catch((error: unknown): RunResult => ({
+        ok: false,
+        error: { kind: "runtime", message: `The sandbox failed: ${String(error)}` },
+        logs: [],
+        stats: NO_RUN_STATS,
+      }))
+      .then((result) => {
+        this.#cancel = undefined;
+        this.#queue.flush();
+        this.live.apply([{ type: "finish", runId, result }], [{ type: "finish", runId, result }]);
+        // An armed replay answers one run: the next Run is live again unless the person re-arms it.
+        if (replay) this.replay.arm(undefined);
+        // A prompt left open belongs to a run that is over.
+        this.approvals.broker.denyAll();
+        const finished = recorder;
+        if (finished) notify(() => this.history.add(finished.finish(result), source));
+        return result;
+      });
+  }
+
+  /** Cancels the run that is going, if any. */
+  stop(): void {
+    this.#cancel?.();
+  }
+
+  /** Ends the worker and every waiting prompt. */
+  dispose(): void {
+    this.#disposed = true;
+    this.#queue.dispose();
+    this.approvals.broker.denyAll();
+    this.#controller.dispose();
+    this.mocks.dispose();
+  }
+
+  /**
+   * Who approves a run's calls (lib/host-calls/approvals.ts): the calls that need approval (the
+   * destructive tools connected now, and the ones the person marked) go to the person, unless the
+   * program was approved as a whole in step mode or the run decided them before it started.
+   * `program` says whether a model's program waits in the editor first (step mode).
+   */
+  policy(options: Pick<RunOptions, "preApproved" | "destructive" | "onWaited"> & { stepMode?: boolean } = {}): ApprovalPolicy {
+    const preset: PresetDecision | undefined = options.preApproved ? "approve" : options.destructive === "ask" ? undefined : options.destructive;
+    const { onWaited } = options;
+    const ask = this.approvals.broker.request;
+    const request: typeof ask = onWaited
+      ? async (...args) => {
+          const started = performance.now();
+          try {
+            return await ask(...args);
+          } finally {
+            onWaited(performance.now() - started);
+          }
+        }
+      : ask;
+    const decider: CallDecider = preset !== undefined ? { by: "policy", decision: preset } : { by: "person", request };
+    return { program: options.stepMode ? "ask" : "run", needsApproval: this.approvals.needsApproval, decider: () => decider };
+  }
+
+  #prepareHost(
+    onInfo: (callId: number, info: HostReport) => void,
+    names: ReturnType<typeof namespacesOf>,
+    replay: ReplayChoice | undefined,
+    options: RunOptions,
+  ): HostFunctions {
+    const onProgress = (callId: number, progress: CallProgress) => onInfo(callId, { progress: { ...progress } });
+    const policy = this.policy(options);
+    const host = buildDebugHost({
+      live: this.#options.live.hostFor(onInfo, onProgress),
+      names,
+      onInfo,
+      policy,
+      mocks: this.mocks.snapshot(),
+      runScript: this.mocks.runScript,
+      ...(replay ? { replay: { record: replay.record, onMismatch: replay.onMismatch, onDivergence: (d) => this.replay.diverged(d) } } : {}),
+    });
+    return options.wrapHost ? options.wrapHost(host, names) : host;
+  }
+}

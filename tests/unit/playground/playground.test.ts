@@ -1,0 +1,204 @@
+/**
+ * The page's state without a page: the same Playground the browser builds before hydration, with
+ * Node's collaborators (the demo host on loopback, the real QuickJS engine behind the page's
+ * RunController, the chat route handled in-process with the demo model). What the hooks wired
+ * before is tested here as plain objects: the editor taking the model's code, step mode, classic
+ * mode, a run handed to the chat, compare, evals, and the session kept across reloads.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { ServerRegistry } from "@/lib/mcp/registry";
+import { httpModelStep } from "@/lib/model/browser/http-model-step";
+import { handleChatRequest } from "@/lib/model/server/chat-handler";
+import { examplePrompt } from "@/lib/model/demo/demo-script";
+import { Playground } from "@/lib/playground/playground";
+import { SessionKeeper, type KeyValueStore } from "@/lib/playground/session-keeper";
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
+import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
+import type { WorkerLike } from "@/lib/sandbox/run-controller";
+import { SAMPLE_CODE } from "@/lib/editor/sample-code";
+import { portPair, workerOver } from "../sandbox/ports";
+import { sleep } from "../timeline/helpers";
+
+const module = loadNodeModule("release");
+function liveWorker(): WorkerLike {
+  const { main, worker } = portPair();
+  attachSandboxWorker(worker, () => module);
+  return workerOver(main, () => worker.close());
+}
+
+// The route, called in-process: what fetch("/api/chat") reaches in the browser.
+const routeFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), {
+    env: {},
+    demo: { chunkDelayMs: 0 },
+    baseUrlPolicy: () => ({ allowPrivate: true }),
+  })) as typeof fetch;
+
+let demo: Awaited<ReturnType<typeof startDemoHost>>;
+beforeAll(async () => {
+  demo = await startDemoHost();
+});
+afterAll(() => demo.close());
+
+const pages: Playground[] = [];
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.dispose();
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000 && !check(); i++) await sleep(10);
+  if (!check()) throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** A started page with the four demo servers connected. */
+async function openPage(): Promise<Playground> {
+  const page = new Playground({
+    registry: new ServerRegistry(),
+    connectOptions: { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" },
+    createWorker: liveWorker,
+    modelStep: (body) => httpModelStep({ body, fetch: routeFetch }),
+  });
+  pages.push(page);
+  page.start();
+  await until(() => page.servers.view.snapshot().connected.length === 4 && page.workbench.sandbox.snapshot().ready, "the demo servers and the sandbox");
+  return page;
+}
+
+const idle = (page: Playground) => page.chat.snapshot().status === "ready" || page.chat.snapshot().status === "error";
+
+describe("Playground", () => {
+  it("code mode: the model's program shows in the editor and its history, runs in the workbench, and its run lands in the history as the chat's", async () => {
+    const page = await openPage();
+    page.model.update({ stepMode: false });
+    const prompt = examplePrompt("shipping", 0);
+    await page.chat.send(prompt);
+    await until(() => idle(page), "the answer");
+    expect(page.chat.snapshot().error).toBeUndefined();
+    const { code, history } = page.editor.snapshot();
+    expect(code).not.toBe(SAMPLE_CODE);
+    expect(code).toContain("shipping.");
+    // What the editor held before the model's code is kept in the history too.
+    expect(history.map((e) => e.code)).toEqual([code, SAMPLE_CODE]);
+    const [run] = page.workbench.history.snapshot();
+    expect(run?.source).toBe("chat");
+    expect(run?.record.events.some((e) => e.type === "call-start")).toBe(true);
+  });
+
+  it("step mode (on by default with a destructive tool connected): the program waits in the editor; Run sends what the editor holds, edited", async () => {
+    const page = await openPage();
+    const sending = page.chat.send(examplePrompt("shipping", 0));
+    await until(() => page.editor.snapshot().pending !== undefined, "the program to wait in the editor");
+    expect(page.workbench.history.snapshot()).toEqual([]);
+    page.editor.setCode("return 41 + 1");
+    page.world.approve();
+    await sending;
+    await until(() => idle(page), "the answer");
+    expect(page.editor.snapshot().pending).toBeUndefined();
+    expect(page.workbench.history.snapshot()[0]?.record.events.find((e) => e.type === "start")).toMatchObject({ code: "return 41 + 1" });
+  });
+
+  it("Stop while a program waits in step mode answers it as skipped, and the chat ends", async () => {
+    const page = await openPage();
+    void page.chat.send(examplePrompt("shipping", 0));
+    await until(() => page.editor.snapshot().pending !== undefined, "the program to wait in the editor");
+    void page.chat.stop();
+    await until(() => idle(page), "the chat to stop");
+    expect(page.editor.snapshot().pending).toBeUndefined();
+    expect(page.workbench.history.snapshot()).toEqual([]);
+  });
+
+  it("classic mode: each round runs in the workbench without taking over the editor", async () => {
+    const page = await openPage();
+    page.model.update({ toolMode: "classic", stepMode: false });
+    await page.chat.send(examplePrompt("shipping", 0));
+    await until(() => idle(page), "the answer");
+    expect(page.chat.snapshot().error).toBeUndefined();
+    expect(page.editor.snapshot().code).toBe(SAMPLE_CODE);
+    const runs = page.workbench.history.snapshot();
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.source === "chat")).toBe(true);
+  });
+
+  it("a run from the editor can be handed to the model as the next message, once there is a conversation", async () => {
+    const page = await openPage();
+    page.model.update({ stepMode: false });
+    page.runFromEditor("return { sum: 1 + 2 }");
+    await until(() => page.editorRun.snapshot() !== undefined, "the editor run");
+    page.sendEditorRun();
+    expect(page.chat.snapshot().messages).toEqual([]);
+    await page.chat.send(examplePrompt("lab", 0));
+    await until(() => idle(page), "the answer");
+    page.runFromEditor("return { sum: 1 + 2 }");
+    await until(() => page.editorRun.snapshot() !== undefined, "the editor run");
+    const before = page.chat.snapshot().messages.length;
+    page.sendEditorRun();
+    await until(() => idle(page) && page.chat.snapshot().messages.length > before, "the answer to the run");
+    const sent = page.chat.snapshot().messages[before];
+    expect(JSON.stringify(sent)).toContain('\\"sum\\": 3');
+    expect(page.editorRun.snapshot()).toBeUndefined();
+  });
+
+  it("compare runs code and classic lanes through the workbench with the chat's model", async () => {
+    const page = await openPage();
+    page.model.update({ stepMode: false });
+    expect(page.compare.lanes().map((l) => `${l.toolMode}:${l.provider}`)).toEqual(["code:demo", "classic:demo"]);
+    page.compare.run(examplePrompt("shipping", 0));
+    await until(() => page.compare.snapshot().running, "the compare to start");
+    await until(() => !page.compare.snapshot().running, "the compare to end");
+    expect(page.compare.snapshot().results.map((r) => r.status)).toEqual(["done", "done"]);
+    expect(page.workbench.history.snapshot().every((r) => r.source === "compare")).toBe(true);
+  });
+
+  it("evals: a case saved from a test call runs against the page's servers; a case naming a server not connected fails saying so", async () => {
+    const page = await openPage();
+    page.evals.load(
+      JSON.stringify({
+        name: "page",
+        defaults: { models: ["demo:code-mode-demo"], modes: ["code"] },
+        cases: [
+          { name: "quotes", prompt: examplePrompt("shipping", 0), servers: ["shipping"], assert: [{ toolCalled: "shipping.get_quote" }, { noError: true }] },
+          { name: "elsewhere", prompt: "hello", servers: ["nowhere"] },
+        ],
+      }),
+      "page.json",
+    );
+    expect(page.evals.snapshot().errors).toEqual([]);
+    page.evals.run();
+    await until(() => page.evals.snapshot().running, "the suite to start");
+    await until(() => !page.evals.snapshot().running, "the suite to end");
+    const runs = page.evals.snapshot().runs;
+    expect(runs.map((r) => r.case)).toEqual(["quotes", "elsewhere"]);
+    expect(runs[0]?.passed).toBe(true);
+    expect(runs[1]?.error).toMatch(/Not connected in this page: nowhere/);
+  });
+
+  it("the session keeper restores a saved session into a new page and saves what changes", async () => {
+    const saved = new Map<string, unknown>();
+    const kv: KeyValueStore = {
+      get: (key) => Promise.resolve(saved.get(key)),
+      set: (key, value) => (saved.set(key, structuredClone(value)), Promise.resolve()),
+      del: (key) => (saved.delete(key), Promise.resolve()),
+    };
+    const first = await openPage();
+    const keeper = new SessionKeeper(first, kv, { saveDelayMs: 5 });
+    await keeper.start({ restoreConversation: true });
+    first.model.update({ stepMode: false });
+    await first.chat.send(examplePrompt("shipping", 0));
+    await until(() => idle(first), "the answer");
+    await keeper.flush();
+    await until(() => saved.size === 1, "the save");
+    keeper.dispose();
+
+    const second = await openPage();
+    const restored = new SessionKeeper(second, kv);
+    await restored.start({ restoreConversation: true });
+    expect(second.chat.snapshot().messages.map((m) => m.role)).toEqual(first.chat.snapshot().messages.map((m) => m.role));
+    expect(second.workbench.history.snapshot().map((r) => r.record.id)).toEqual(first.workbench.history.snapshot().map((r) => r.record.id));
+    expect(second.editor.snapshot().history.map((e) => e.code)).toEqual(first.editor.snapshot().history.map((e) => e.code));
+    expect(restored.snapshot().restored).toBe(true);
+    await restored.clear();
+    expect([second.chat.snapshot().messages.length, second.workbench.history.snapshot().length, saved.size]).toEqual([0, 0, 0]);
+    restored.dispose();
+  });
+});
