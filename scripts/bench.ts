@@ -26,7 +26,7 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
   },
   {
     id: "chat",
-    title: "A streaming chat answer's cost to the page's main thread (bare Chromium, production build)",
+    title: "A streaming chat answer's and a run's cost to the page's main thread (bare Chromium, production build)",
     run: async () => (await import("./bench/chat-stream")).benchChatStream(),
   },
   { id: "codemode", title: "Typed tool API (declarations, tokens, search)", run: async () => (await import("./bench/codemode")).benchCodemode() },

@@ -1,7 +1,8 @@
-// What a streaming chat answer costs the page's main thread (issue 30): the demo model's answer
-// (six chunks) to a message in a conversation, measured with the DevTools Performance metrics of
-// a bare Chromium (bare-chromium.ts): script and task time from the click on Send until the
-// answer is in and the page quiet. With BENCH_COMPARE_URL (another build, served the same way)
+// What a streaming chat answer and a run from the editor cost the page's main thread (issue 30):
+// the demo model's answer (six chunks) to a message in a conversation, then programs run from the
+// editor beside it, measured with the DevTools Performance metrics of a bare Chromium
+// (bare-chromium.ts): script and task time from the click on Send (or Ctrl+Enter) until the
+// answer (or the run's value) is in and the page quiet. With BENCH_COMPARE_URL (another build, served the same way)
 // both are measured interleaved in the same run, so the ratio holds on a noisy machine.
 // Figures only. Run alone: `npx tsx scripts/bench/chat-stream.ts`.
 import { pathToFileURL } from "node:url";
@@ -28,8 +29,40 @@ async function ask(page: BarePage, text: string): Promise<void> {
   await page.evaluate("new Promise((resolve) => setTimeout(resolve, 400))");
 }
 
-/** Main-thread script and task milliseconds per streamed answer, one sample per answer. */
-async function sample(url: string): Promise<{ script: number[]; task: number[] }> {
+/** A program from the editor beside the conversation: ten sequential calls, then a value to wait for. */
+const RUNS = 9;
+const runCode = (i: number) => `const out = []; for (let i = 0; i < 10; i++) out.push(await lab.echo({ message: "m" + i })); return "done-${i}-" + out.length;`;
+
+/** Main-thread cost of one run from the editor (Ctrl+Enter until its value shows and the page is quiet), typing left out. */
+async function runCost(page: BarePage, i: number): Promise<{ script: number; task: number }> {
+  const code = runCode(i);
+  await page.click('[aria-label="Editor"] .monaco-editor .overflow-guard');
+  await page.pressWithCtrl("a");
+  await page.insertText(code);
+  await page.evaluate(
+    until(
+      `document.querySelector('[aria-label="Editor"] .view-lines').textContent.replace(/\\s/g, "").includes(${JSON.stringify(code.replace(/\s/g, ""))})`,
+      10_000,
+    ),
+  );
+  await page.evaluate("new Promise((resolve) => setTimeout(resolve, 400))");
+  const before = await metrics(page);
+  await page.pressWithCtrl("Enter");
+  await page.evaluate(until(`(document.querySelector('section[aria-label="Output"]')?.textContent ?? "").includes("done-${i}-10")`, 20_000), 25_000);
+  await page.evaluate("new Promise((resolve) => setTimeout(resolve, 400))");
+  const after = await metrics(page);
+  return { script: ((after.ScriptDuration ?? 0) - (before.ScriptDuration ?? 0)) * 1000, task: ((after.TaskDuration ?? 0) - (before.TaskDuration ?? 0)) * 1000 };
+}
+
+interface Samples {
+  script: number[];
+  task: number[];
+  runScript: number[];
+  runTask: number[];
+}
+
+/** Main-thread script and task milliseconds per streamed answer, then per run from the editor beside that conversation. */
+async function sample(url: string): Promise<Samples> {
   const browser = await launchBareChromium();
   try {
     const page = await openReady(browser, url);
@@ -46,7 +79,14 @@ async function sample(url: string): Promise<{ script: number[]; task: number[] }
       script.push(((after.ScriptDuration ?? 0) - (before.ScriptDuration ?? 0)) * 1000);
       task.push(((after.TaskDuration ?? 0) - (before.TaskDuration ?? 0)) * 1000);
     }
-    return { script, task };
+    const runScript: number[] = [];
+    const runTask: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const cost = await runCost(page, i);
+      runScript.push(cost.script);
+      runTask.push(cost.task);
+    }
+    return { script, task, runScript, runTask };
   } finally {
     await browser.close();
   }
@@ -56,18 +96,15 @@ export async function benchChatStream(): Promise<BenchRow[]> {
   const server = await startServer();
   const compare = process.env.BENCH_COMPARE_URL;
   try {
-    const ours: { script: number[]; task: number[] } = { script: [], task: [] };
-    const theirs: { script: number[]; task: number[] } = { script: [], task: [] };
+    const ours: Samples = { script: [], task: [], runScript: [], runTask: [] };
+    const theirs: Samples = { script: [], task: [], runScript: [], runTask: [] };
     // Interleaved rounds, so both builds meet the same machine.
     for (let round = 0; round < 2; round++) {
-      const a = await sample(server.url);
-      ours.script.push(...a.script);
-      ours.task.push(...a.task);
-      if (compare) {
-        const b = await sample(compare);
-        theirs.script.push(...b.script);
-        theirs.task.push(...b.task);
-      }
+      const add = (to: Samples, from: Samples) => {
+        for (const key of ["script", "task", "runScript", "runTask"] as const) to[key].push(...from[key]);
+      };
+      add(ours, await sample(server.url));
+      if (compare) add(theirs, await sample(compare));
     }
     const vs = (mine: number[], other: number[]) =>
       compare ? `; the compared build (${compare}): ${median(other).toFixed(1)} ms (${(median(mine) / median(other)).toFixed(2)}×)` : "";
@@ -83,6 +120,18 @@ export async function benchChatStream(): Promise<BenchRow[]> {
         median: median(ours.task),
         unit: "ms",
         note: `script, style, layout and paint${vs(ours.task, theirs.task)}`,
+      },
+      {
+        name: "script time on the page's main thread per run from the editor beside a conversation",
+        median: median(ours.runScript),
+        unit: "ms",
+        note: `${ours.runScript.length} runs of ten sequential lab.echo calls, Ctrl+Enter to quiet (0.4 s after its value), typing left out${vs(ours.runScript, theirs.runScript)}`,
+      },
+      {
+        name: "task time on the page's main thread per run from the editor beside a conversation",
+        median: median(ours.runTask),
+        unit: "ms",
+        note: `script, style, layout and paint${vs(ours.runTask, theirs.runTask)}`,
       },
     ];
   } finally {
