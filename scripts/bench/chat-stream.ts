@@ -7,7 +7,7 @@
 // Figures only. Run alone: `npx tsx scripts/bench/chat-stream.ts`.
 import { pathToFileURL } from "node:url";
 import { launchBareChromium, type BarePage } from "./bare-chromium";
-import { openReady, until } from "./live-path";
+import { openReady, typeCode, until } from "./live-path";
 import { median, type BenchRow } from "./rows";
 import { startServer } from "./sandbox-browser";
 
@@ -36,15 +36,7 @@ const runCode = (i: number) => `const out = []; for (let i = 0; i < 10; i++) out
 /** Main-thread cost of one run from the editor (Ctrl+Enter until its value shows and the page is quiet), typing left out. */
 async function runCost(page: BarePage, i: number): Promise<{ script: number; task: number }> {
   const code = runCode(i);
-  await page.click('[aria-label="Editor"] .monaco-editor .overflow-guard');
-  await page.pressWithCtrl("a");
-  await page.insertText(code);
-  await page.evaluate(
-    until(
-      `document.querySelector('[aria-label="Editor"] .view-lines').textContent.replace(/\\s/g, "").includes(${JSON.stringify(code.replace(/\s/g, ""))})`,
-      10_000,
-    ),
-  );
+  await typeCode(page, code);
   await page.evaluate("new Promise((resolve) => setTimeout(resolve, 400))");
   const before = await metrics(page);
   await page.pressWithCtrl("Enter");

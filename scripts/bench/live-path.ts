@@ -94,8 +94,8 @@ async function pageReady(browser: Browser, url: string): Promise<{ readyMs: numb
   return { readyMs, jsBytes: before.reduce((n, f) => n + f.bytes, 0), jsRequests: before.length };
 }
 
-/** Replaces the editor's text with `code` (one line) as a person would, and runs it with Ctrl+Enter. */
-export async function typeAndRun(page: BarePage, code: string): Promise<void> {
+/** Replaces the editor's text with `code` (one line) as a person would, and waits until Monaco shows it. */
+export async function typeCode(page: BarePage, code: string): Promise<void> {
   // The editor's visible area: after a long line, the centre of .view-lines lies off screen.
   await page.click('[aria-label="Editor"] .monaco-editor .overflow-guard');
   await page.pressWithCtrl("a");
@@ -106,6 +106,11 @@ export async function typeAndRun(page: BarePage, code: string): Promise<void> {
       10_000,
     ),
   );
+}
+
+/** Replaces the editor's text with `code` (one line) as a person would, and runs it with Ctrl+Enter. */
+export async function typeAndRun(page: BarePage, code: string): Promise<void> {
+  await typeCode(page, code);
   await page.evaluate("window.__probe.frames.length = 0; window.__probe.marks.length = 0; true");
   await page.pressWithCtrl("Enter");
 }

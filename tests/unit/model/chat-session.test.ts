@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
 import { ChatSession, chatBusy, type ChatSessionConfig } from "@/lib/model/chat-session";
-import { handleChatRequest } from "@/lib/model/server/chat-handler";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ChatRequestExtras } from "@/lib/model/request-schema";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
+import { routeFetch } from "../../fixtures/model/route-fetch";
 import { startScriptedOpenAIServer, turn, type ScriptedOpenAIServer, type ScriptStep } from "../../fixtures/model/scripted-openai-server";
 
 let world: DemoWorld;
@@ -22,14 +22,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-// The route, called in-process: what fetch("/api/chat") reaches in the browser.
-const routeFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), {
-    env: {},
-    demo: { chunkDelayMs: 0 },
-    baseUrlPolicy: () => ({ allowPrivate: true }),
-  })) as typeof fetch;
 
 function controller(model: ChatRequestExtras["model"], overrides: Partial<ChatSessionConfig> = {}) {
   const config: ChatSessionConfig = {

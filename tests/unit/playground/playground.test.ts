@@ -9,31 +9,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
-import { handleChatRequest } from "@/lib/model/server/chat-handler";
 import { examplePrompt } from "@/lib/model/demo/demo-script";
 import { Playground } from "@/lib/playground/playground";
 import { SessionKeeper, type KeyValueStore } from "@/lib/playground/session-keeper";
-import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
-import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
-import type { WorkerLike } from "@/lib/sandbox/run-controller";
 import { SAMPLE_CODE } from "@/lib/editor/sample-code";
-import { portPair, workerOver } from "../sandbox/ports";
+import { liveWorker } from "../sandbox/ports";
 import { sleep } from "../timeline/helpers";
-
-const module = loadNodeModule("release");
-function liveWorker(): WorkerLike {
-  const { main, worker } = portPair();
-  attachSandboxWorker(worker, () => module);
-  return workerOver(main, () => worker.close());
-}
-
-// The route, called in-process: what fetch("/api/chat") reaches in the browser.
-const routeFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-  handleChatRequest(new Request(new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url, "http://localhost:3000"), init), {
-    env: {},
-    demo: { chunkDelayMs: 0 },
-    baseUrlPolicy: () => ({ allowPrivate: true }),
-  })) as typeof fetch;
+import { routeFetch } from "../../fixtures/model/route-fetch";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 beforeAll(async () => {

@@ -4,21 +4,11 @@
  * stores the panels read (live run, history, mocks, replay, approvals).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
-import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
-import type { WorkerLike } from "@/lib/sandbox/run-controller";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import { Workbench, type LiveHost } from "@/lib/playground/workbench";
 import { recordedCalls, recordStart } from "@/lib/timeline/run-record";
-import { portPair, workerOver } from "../sandbox/ports";
+import { liveWorker } from "../sandbox/ports";
 import { fakeTool, sleep, valueOf } from "../timeline/helpers";
-
-const module = loadNodeModule("release");
-function liveWorker(): WorkerLike {
-  const { main, worker } = portPair();
-  attachSandboxWorker(worker, () => module);
-  return workerOver(main, () => worker.close());
-}
 
 const servers = [
   {

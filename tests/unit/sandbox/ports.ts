@@ -1,3 +1,5 @@
+import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
+import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
 import type { PortLike } from "@/lib/sandbox/worker-entry";
 import type { MainToWorker, WorkerToMain } from "@/lib/sandbox/protocol";
 import type { WorkerLike } from "@/lib/sandbox/run-controller";
@@ -79,3 +81,11 @@ export function nextMessage(port: MemoryPort<MainToWorker>, match: (m: WorkerToM
     });
   });
 }
+
+/** A worker that really runs code: the sandbox's worker entry over an in-memory port pair, on the real QuickJS engine (in this thread). */
+export function liveWorker(): WorkerLike & { terminated: boolean } {
+  const { main, worker } = portPair();
+  attachSandboxWorker(worker, () => releaseModule);
+  return workerOver(main, () => worker.close());
+}
+const releaseModule = loadNodeModule("release");
