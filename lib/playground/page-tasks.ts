@@ -5,7 +5,8 @@
  * chat. Stop ends the task and the sandbox run it is in (or an approval it waits on).
  */
 import { Store } from "../state/store";
-import { buildSystemPrompt, generateDeclarations } from "../codemode";
+import { createToolCatalog } from "../codemode";
+import { createToolWorld } from "../model/tool-world";
 import { runEvalCases } from "../evals/run-cases";
 import type { EvalRun } from "../evals/report";
 import { parseSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite } from "../evals/suite";
@@ -206,18 +207,18 @@ export class EvalsTask extends Store<EvalsState> {
             if (result.ok) values.push(result.value);
             return result;
           };
-          const tools = catalog.classicTools.filter((t) => planned.servers.includes(t.server));
-          const declarations = generateDeclarations(catalog.servers.filter((s) => planned.servers.includes(s.name)));
+          // The case's own tool world, as the headless runner opens one per case (lib/model/tool-world.ts).
+          const world = createToolWorld(createToolCatalog(catalog.servers.filter((s) => planned.servers.includes(s.name))), { runCode });
           const lane: LaneChoice = { toolMode: mode, provider: ref.provider, modelId: ref.modelId };
           const result = await runAgentLoop({
             messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
             modelStep: page.modelStep(() => ({
               ...requestExtras(page.model.snapshot(), page.servers.view.snapshot().catalog, lane),
               ...(mode === "classic"
-                ? { classicTools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
-                : { instructions: buildSystemPrompt(declarations) }),
+                ? { classicTools: world.catalog.classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+                : { instructions: world.catalog.systemPrompt() }),
             })),
-            handlers: handlersForMode(mode, { runCode, searchTools: page.world.world().handlers.searchTools, callTools: classicCallsHandler(tools, runCode) }),
+            handlers: handlersForMode(mode, world.handlers),
             policy: { maxSteps: planned.maxSteps, returnDirectly: false },
             ...(signal ? { abortSignal: signal } : {}),
           });

@@ -132,12 +132,12 @@ describe("Playground", () => {
     expect(page.workbench.history.snapshot().every((r) => r.source === "compare")).toBe(true);
   });
 
-  it("evals: a case saved from a test call runs against the page's servers; a case naming a server not connected fails saying so", async () => {
+  it("evals: a case runs in both modes against the page's servers, offered only its own; a case naming a server not connected fails saying so", async () => {
     const page = await openPage();
     page.evals.load(
       JSON.stringify({
         name: "page",
-        defaults: { models: ["demo:code-mode-demo"], modes: ["code"] },
+        defaults: { models: ["demo:code-mode-demo"], modes: ["code", "classic"] },
         cases: [
           { name: "quotes", prompt: examplePrompt("shipping", 0), servers: ["shipping"], assert: [{ toolCalled: "shipping.get_quote" }, { noError: true }] },
           { name: "elsewhere", prompt: "hello", servers: ["nowhere"] },
@@ -150,9 +150,12 @@ describe("Playground", () => {
     await until(() => page.evals.snapshot().running, "the suite to start");
     await until(() => !page.evals.snapshot().running, "the suite to end");
     const runs = page.evals.snapshot().runs;
-    expect(runs.map((r) => r.case)).toEqual(["quotes", "elsewhere"]);
-    expect(runs[0]?.passed).toBe(true);
-    expect(runs[1]?.error).toMatch(/Not connected in this page: nowhere/);
+    expect(runs.map((r) => `${r.case}:${r.mode}`)).toEqual(["quotes:code", "quotes:classic", "elsewhere:code", "elsewhere:classic"]);
+    expect(runs.slice(0, 2).map((r) => r.passed)).toEqual([true, true]);
+    // Classic mode needs more model requests than the one program of code mode.
+    expect(runs[1]!.requests).toBeGreaterThan(runs[0]!.requests);
+    expect(runs[2]?.error).toMatch(/Not connected in this page: nowhere/);
+    expect(page.workbench.history.snapshot().every((r) => r.source === "eval")).toBe(true);
   });
 
   it("the session keeper restores a saved session into a new page and saves what changes", async () => {
