@@ -13,6 +13,7 @@ import { stopNotice } from "../lib/model/loop-policy";
 import { runHeadlessAgent, openToolWorld } from "../lib/model/node/headless-agent";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "../lib/model/providers";
 import { resolveModel } from "../lib/model/server/provider-registry";
+import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryChoice } from "../lib/codemode/prompt-form";
 
 const USAGE = `Usage: npm run agent -- "<prompt>" [options]
 
@@ -25,7 +26,10 @@ Options:
   --model <id>            model id (default: the provider's default)
   --base-url <url>        base URL for openai-compatible
   --classic               classic tool calling: every MCP tool offered as a tool, one model step per round
-  --search                search mode: the model searches the tools instead of seeing every declaration
+  --discovery <form>      auto (default): the model gets every declaration until they pass the budget,
+                          then the namespaces and search_tools; declarations or search pins one form
+  --declarations-budget <tokens>  the budget for auto (default ${DEFAULT_DECLARATIONS_BUDGET_TOKENS})
+  --search                the same as --discovery search
   --max-steps <n>         model calls per turn (default 10)
   --json                  print the final conversation and inspector records as JSON
 
@@ -45,6 +49,8 @@ const { values, positionals } = parseArgs({
     model: { type: "string" },
     "base-url": { type: "string" },
     search: { type: "boolean", default: false },
+    discovery: { type: "string", default: "auto" },
+    "declarations-budget": { type: "string" },
     classic: { type: "boolean", default: false },
     "max-steps": { type: "string", default: "10" },
     json: { type: "boolean", default: false },
@@ -60,6 +66,12 @@ if (prompt === "") fail("Give a prompt.");
 if (!(PROVIDER_IDS as readonly string[]).includes(values.provider)) fail(`Unknown provider "${values.provider}".`);
 const maxSteps = Number(values["max-steps"]);
 if (!Number.isInteger(maxSteps) || maxSteps < 1) fail("--max-steps takes a positive integer.");
+const discoveryValue = values.search ? "search" : values.discovery;
+if (!(DISCOVERY_CHOICES as readonly string[]).includes(discoveryValue)) fail(`--discovery takes ${DISCOVERY_CHOICES.join(", ")}.`);
+const discovery = discoveryValue as DiscoveryChoice;
+const declarationsBudget = values["declarations-budget"] === undefined ? undefined : Number(values["declarations-budget"]);
+if (declarationsBudget !== undefined && (!Number.isInteger(declarationsBudget) || declarationsBudget < 1))
+  fail("--declarations-budget takes a positive integer.");
 
 async function main(): Promise<number> {
   const demoHost = values.config ? undefined : await startDemoHost();
@@ -86,7 +98,8 @@ async function main(): Promise<number> {
       world,
       model,
       prompt,
-      mode: values.search ? "search" : "declarations",
+      discovery,
+      ...(declarationsBudget === undefined ? {} : { declarationsBudgetTokens: declarationsBudget }),
       toolMode: values.classic ? "classic" : "code",
       policy: { maxSteps },
       abortSignal: aborter.signal,

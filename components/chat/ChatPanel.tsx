@@ -113,6 +113,7 @@ export function ChatPanel(props: ChatPanelProps) {
           modelId={modelId}
           stepMode={stepMode}
           hasDestructiveTools={props.hasDestructiveTools}
+          modeWhy={props.model.modeWhy}
           update={update}
           setKey={setKey}
           forgetKeys={forgetKeys}

@@ -5,6 +5,7 @@ import type { BrowserKeys, ChatSettings as Settings, KeyName, ServerKeyAccess } 
 import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "@/lib/model/providers";
 import styles from "./ChatSettings.module.css";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "@/lib/model/result-budget";
+import { DEFAULT_DECLARATIONS_BUDGET_TOKENS } from "@/lib/codemode/prompt-form";
 
 interface ChatSettingsProps {
   settings: Settings;
@@ -15,6 +16,8 @@ interface ChatSettingsProps {
   modelId: string;
   stepMode: boolean;
   hasDestructiveTools: boolean;
+  /** Why the typed API goes as every declaration or as tool search now. */
+  modeWhy: string;
   update: (patch: Partial<Settings>) => void;
   setKey: (name: KeyName, key: string) => void;
   forgetKeys: () => void;
@@ -36,7 +39,7 @@ function providerLabel(id: ProviderId, serverKeys: ServerKeyStatus | undefined, 
 
 /** Model, key, sampling and loop settings. Keys typed here stay in this browser and go only to this app's server. */
 export function ChatSettings(props: ChatSettingsProps) {
-  const { settings, keys, serverKeys, access, provider, modelId, stepMode, hasDestructiveTools, update, setKey, forgetKeys } = props;
+  const { settings, keys, serverKeys, access, provider, modelId, stepMode, hasDestructiveTools, modeWhy, update, setKey, forgetKeys } = props;
   const id = useId();
   const info = providerInfo(provider);
   const hasAnyKey = Object.values(keys).some((k) => typeof k === "string" && k !== "");
@@ -184,6 +187,32 @@ export function ChatSettings(props: ChatSettingsProps) {
         value={settings.resultBudgetTokens}
         onChange={(e) => update({ resultBudgetTokens: Math.min(200_000, Math.max(200, optionalNumber(e.target.value) ?? DEFAULT_RESULT_BUDGET_TOKENS)) })}
       />
+      <label htmlFor={`${id}-discovery`} title="What code mode tells the model about the tools: every declaration, or the namespaces and a search_tools tool">
+        Tool declarations
+      </label>
+      <select id={`${id}-discovery`} value={settings.discovery} onChange={(e) => update({ discovery: e.target.value as Settings["discovery"] })}>
+        <option value="auto">Automatic</option>
+        <option value="declarations">Every declaration</option>
+        <option value="search">Tool search</option>
+      </select>
+      <label htmlFor={`${id}-declarations-budget`} title="Past this many tokens of declarations, Automatic gives the model tool search instead">
+        Declarations budget (tokens)
+      </label>
+      <input
+        id={`${id}-declarations-budget`}
+        type="number"
+        min={100}
+        max={1000000}
+        step={500}
+        disabled={settings.discovery !== "auto"}
+        value={settings.declarationsBudgetTokens}
+        onChange={(e) =>
+          update({ declarationsBudgetTokens: Math.min(1_000_000, Math.max(100, optionalNumber(e.target.value) ?? DEFAULT_DECLARATIONS_BUDGET_TOKENS)) })
+        }
+      />
+      <p className={styles.hint} data-testid="discovery-why">
+        {settings.toolMode === "classic" ? "Classic mode offers every tool as a tool." : modeWhy}
+      </p>
 
       <div className={styles.checks}>
         <label>
@@ -205,10 +234,6 @@ export function ChatSettings(props: ChatSettingsProps) {
         <label>
           <input type="checkbox" checked={settings.returnDirectly} onChange={(e) => update({ returnDirectly: e.target.checked })} /> Return directly: show the
           program&apos;s value as the answer, without another model turn
-        </label>
-        <label>
-          <input type="checkbox" checked={settings.searchMode} onChange={(e) => update({ searchMode: e.target.checked })} /> Search mode: give the model a
-          search_tools tool instead of every declaration (large catalogs)
         </label>
       </div>
     </form>

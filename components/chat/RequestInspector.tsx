@@ -42,6 +42,12 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
             Started {new Date(step.startedAt).toLocaleTimeString()} · finish reason {step.response.finishReason ?? "—"} · settings{" "}
             {JSON.stringify(step.request.settings)}
           </p>
+          {step.request.form ? (
+            <p className={styles.meta} data-testid="inspector-form">
+              Typed API: {step.request.form.mode === "search" ? "tool search (namespaces and search_tools)" : "every declaration"}
+              {step.request.form.why ? ` · ${step.request.form.why}` : ""}
+            </p>
+          ) : null}
           <Block label={`System prompt (${step.request.system.length.toLocaleString("en")} characters)`} text={step.request.system} />
           <Block label={`Tools (${step.request.tools.length})`} text={formatJson(step.request.tools)} />
           <Block label={`Messages (${step.request.messages.length})`} text={formatJson(step.request.messages, 200_000)} />

@@ -39,6 +39,8 @@ export interface UseChatModelResult {
   provider: ProviderId;
   modelId: string;
   mode: PromptMode;
+  /** Why the typed API goes in this form (every declaration, or tool search). */
+  modeWhy: string;
   stepMode: boolean;
   systemPrompt: SystemPromptView;
 }
@@ -73,6 +75,7 @@ export function useChatModel(): UseChatModelResult {
       provider: choice.provider,
       modelId: choice.modelId,
       mode,
+      modeWhy: choice.modeWhy,
       stepMode: choice.stepMode,
       systemPrompt: {
         prompt: choice.prompt,

@@ -11,6 +11,7 @@
  * ```
  * Pure: parsing and defaults only; errors name their path.
  */
+import { DEFAULT_DECLARATIONS_BUDGET_TOKENS } from "../codemode/prompt-form";
 import { z } from "zod";
 import { configValue, importMcpServersConfig } from "../mcp/config";
 import type { ServerConfig } from "../mcp/types";
@@ -39,7 +40,7 @@ export interface CodeModeOptions {
   mocks: MockTable;
 }
 
-export const DEFAULT_DECLARATIONS_BUDGET_TOKENS = 4_000;
+export { DEFAULT_DECLARATIONS_BUDGET_TOKENS };
 export const DEFAULT_QUEUE_LIMIT = 64;
 /** Under the 60 s an MCP client's SDK waits for an answer by default. */
 export const DEFAULT_QUEUE_WAIT_MS = 30_000;

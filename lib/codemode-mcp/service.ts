@@ -7,9 +7,8 @@
  * except the connections and the read-only catalog. Secrets (headers, env) stay inside the
  * connections, and every record is redacted by the RunRecorder.
  */
-import { createToolCatalog, type Declarations } from "../codemode";
+import { choosePromptForm, createToolCatalog, type Declarations } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
-import { countTokens } from "../codemode/tokens";
 import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
 import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
 import { CallCaps } from "../mcp/call-caps";
@@ -132,7 +131,8 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
   // The same catalog the page and the headless runner build (lib/codemode/tool-catalog.ts).
   const catalog = createToolCatalog(serverTools);
   const { declarations, search: toolSearch } = catalog;
-  const fits = countTokens(declarations.text) <= deps.options.declarationsBudgetTokens;
+  // The same rule as the page and the headless runner (lib/codemode/prompt-form.ts).
+  const fits = choosePromptForm(declarations.text, "auto", deps.options.declarationsBudgetTokens).mode === "declarations";
   const destructive = approvalPredicate(serverTools);
   // Per-server caps on calls in flight hold over every program at once (codeMode.callsInFlight).
   const caps = new CallCaps((server) => deps.options.callsInFlight[server]);

@@ -25,6 +25,7 @@ export const assertionSchema = z.union([
 export type Assertion = z.infer<typeof assertionSchema>;
 
 import { TOOL_MODES, type ToolMode } from "../model/tool-handler";
+import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES } from "../codemode/prompt-form";
 export { TOOL_MODES, type ToolMode };
 
 const modelRef = z.string().regex(/^[a-z-]+:.+$/, 'Name a model as "provider:model-id", e.g. "demo:code-mode-demo" or "openai:gpt-5".');
@@ -59,6 +60,12 @@ export const suiteSchema = z.strictObject({
    * ("mock"), or put to the person ("ask": the page only; headless it is "deny").
    */
   destructive: z.enum(DESTRUCTIVE_POLICIES).default("approve"),
+  /**
+   * Code mode's form of the typed API: every declaration until they pass the budget, then tool
+   * search ("auto", the default), or pinned (lib/codemode/prompt-form.ts).
+   */
+  discovery: z.enum(DISCOVERY_CHOICES).default("auto"),
+  declarationsBudgetTokens: z.number().int().min(1).max(1_000_000).default(DEFAULT_DECLARATIONS_BUDGET_TOKENS),
   /** An mcpServers file (path relative to the suite) for servers that are not built in. */
   mcpConfig: z.string().optional(),
   defaults: z.strictObject(runSettings).default({}),
@@ -123,7 +130,14 @@ export function caseFromTestCall(server: string, tool: string, args: Record<stri
 
 /** The suite with one more case (a new suite when there is none); a repeated name gets a number. */
 export function withCase(suite: EvalSuite | undefined, added: EvalCase): EvalSuite {
-  const base: EvalSuite = suite ?? { name: "my suite", destructive: "approve", defaults: {}, cases: [] };
+  const base: EvalSuite = suite ?? {
+    name: "my suite",
+    destructive: "approve",
+    discovery: "auto",
+    declarationsBudgetTokens: DEFAULT_DECLARATIONS_BUDGET_TOKENS,
+    defaults: {},
+    cases: [],
+  };
   const names = new Set(base.cases.map((c) => c.name));
   let name = added.name;
   for (let n = 2; names.has(name); n++) name = `${added.name} (${n})`;

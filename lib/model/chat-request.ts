@@ -7,6 +7,7 @@ import { effectiveProvider, type BrowserKeys, type ChatSettings } from "./chat-s
 import { providerInfo, type ServerKeyStatus } from "./providers";
 import type { ClassicToolSpec } from "./code-tools";
 import type { ChatRequestExtras } from "./request-schema";
+import type { PromptMode } from "../codemode/system-prompt";
 
 /** Inputs of a request body. */
 export interface RequestInputs {
@@ -15,6 +16,8 @@ export interface RequestInputs {
   serverKeys: ServerKeyStatus | undefined;
   /** The system prompt in effect (default or edited) for the current mode. */
   instructions: string;
+  /** The form of the typed API the prompt carries, and why (lib/codemode/prompt-form.ts). */
+  form?: { mode: PromptMode; why: string };
   /** Classic mode's tools (sent only in classic mode). */
   classicTools?: readonly ClassicToolSpec[];
 }
@@ -25,7 +28,7 @@ export function modelIdFor(settings: ChatSettings, provider: ReturnType<typeof e
 }
 
 /** Builds the body fields the transport sends with the messages. */
-export function buildRequestExtras({ settings, keys, serverKeys, instructions, classicTools = [] }: RequestInputs): ChatRequestExtras {
+export function buildRequestExtras({ settings, keys, serverKeys, instructions, form, classicTools = [] }: RequestInputs): ChatRequestExtras {
   const provider = effectiveProvider(settings, serverKeys, keys);
   const apiKey = keys[provider]?.trim();
   const baseURL = settings.baseURL.trim();
@@ -38,7 +41,8 @@ export function buildRequestExtras({ settings, keys, serverKeys, instructions, c
     },
     instructions,
     ...(keys.access?.trim() && provider !== "demo" ? { access: keys.access.trim() } : {}),
-    mode: settings.searchMode ? "search" : "declarations",
+    mode: form?.mode ?? (settings.discovery === "search" ? "search" : "declarations"),
+    ...(form && settings.toolMode !== "classic" ? { modeWhy: form.why } : {}),
     toolMode: settings.toolMode,
     ...(settings.toolMode === "classic"
       ? { classicTools: classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }

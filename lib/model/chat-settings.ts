@@ -8,6 +8,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_STEPS } from "./loop-policy";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "./result-budget";
 import { PROVIDER_IDS, type ProviderId, type ServerKeyStatus } from "./providers";
+import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES } from "../codemode/prompt-form";
 
 /** localStorage key of the settings. */
 export const SETTINGS_STORAGE_KEY = "cmp.chat.settings.v1";
@@ -30,7 +31,9 @@ const settingsSchema = z.object({
   returnDirectly: z.boolean().default(false),
   /** Tokens a program's value may take before it reaches the model cut, with a note. */
   resultBudgetTokens: z.number().int().min(200).max(200_000).default(DEFAULT_RESULT_BUDGET_TOKENS),
-  searchMode: z.boolean().default(false),
+  /** Every declaration, tool search, or (auto) tool search once the declarations pass the budget (lib/codemode/prompt-form.ts). */
+  discovery: z.enum(DISCOVERY_CHOICES).default("auto"),
+  declarationsBudgetTokens: z.number().int().min(100).max(1_000_000).default(DEFAULT_DECLARATIONS_BUDGET_TOKENS),
   /** Code mode (the model writes a program) or classic tool calling (every MCP tool offered as a tool). */
   toolMode: z.enum(["code", "classic"]).default("code"),
 });
@@ -81,9 +84,16 @@ function write(storage: SettingsStorage, key: string, value: unknown): void {
   }
 }
 
+/** Settings saved with the older `searchMode` switch: on meant tool search, always. */
+const storedSettingsSchema = z.preprocess((value) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || "discovery" in value) return value;
+  const { searchMode, ...rest } = value as { searchMode?: unknown };
+  return searchMode === true ? { ...rest, discovery: "search" } : rest;
+}, settingsSchema);
+
 /** Loads the settings (defaults when absent or invalid). */
 export function loadSettings(storage: SettingsStorage): ChatSettings {
-  return read(storage, SETTINGS_STORAGE_KEY, settingsSchema, DEFAULT_SETTINGS);
+  return read(storage, SETTINGS_STORAGE_KEY, storedSettingsSchema, DEFAULT_SETTINGS);
 }
 
 /** Saves the settings. */

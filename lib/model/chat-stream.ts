@@ -27,6 +27,8 @@ export interface StreamChatOptions {
   /** The conversation; a trailing assistant message is continued, not replaced. */
   messages: CodeModeUIMessage[];
   mode: PromptMode;
+  /** Why `mode` (lib/codemode/prompt-form.ts), for the request inspector. */
+  modeWhy?: string;
   /** Classic tool calling instead of code mode; its tools come with the request. */
   toolMode?: ToolMode;
   classicTools?: readonly ClassicToolSpec[];
@@ -79,7 +81,11 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
         // The SDK types the chunk without our data parts; it carries none of them.
         else writer.write(chunk as InferUIMessageChunk<CodeModeUIMessage>);
       }
-      for (const step of steps) writer.write({ type: "data-inspector", id: step.id, data: step, transient: true });
+      const form = options.toolMode === "classic" ? undefined : { mode: options.mode, ...(options.modeWhy ? { why: options.modeWhy } : {}) };
+      for (const step of steps) {
+        if (form) step.request.form = form;
+        writer.write({ type: "data-inspector", id: step.id, data: step, transient: true });
+      }
       if (failure !== undefined) writer.write({ type: "error", errorText: failure });
       else writer.write({ type: "finish", finishReason: (steps.at(-1)?.response.finishReason ?? "stop") as FinishReason });
     },

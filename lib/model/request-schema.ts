@@ -57,6 +57,8 @@ export const chatRequestSchema = z.object({
   model: modelChoiceSchema,
   instructions: z.string().max(MAX_INSTRUCTIONS_CHARS),
   mode: z.enum(["declarations", "search"]).default("declarations"),
+  /** Why the page chose `mode` (lib/codemode/prompt-form.ts), shown in the request inspector. */
+  modeWhy: z.string().max(500).optional(),
   /** Code mode (one program per step) or classic tool calling (every MCP tool offered as a tool). */
   toolMode: z.enum(["code", "classic"]).default("code"),
   /** Classic mode's tools: sanitised name, description, JSON Schema. */

@@ -73,6 +73,8 @@ export interface InspectorStep {
   request: {
     /** The system prompt as sent. */
     system: string;
+    /** Code mode: the form of the typed API the prompt carried (every declaration, or tool search), and why. */
+    form?: { mode: "declarations" | "search"; why?: string };
     tools: InspectorTool[];
     /** The conversation as the provider adapter received it (system message removed). */
     messages: unknown[];

@@ -6,6 +6,7 @@
  */
 import { Store } from "../state/store";
 import type { PromptMode } from "../codemode/system-prompt";
+import { choosePromptForm } from "../codemode/prompt-form";
 import { CLASSIC_SYSTEM_PROMPT } from "../codemode/classic-tools";
 import type { ToolCatalog } from "../codemode/tool-catalog";
 import { buildRequestExtras, modelIdFor } from "../model/chat-request";
@@ -129,6 +130,8 @@ export interface ModelChoice {
   provider: ProviderId;
   modelId: string;
   mode: PromptMode;
+  /** Why this form of the typed API (every declaration, or tool search). */
+  modeWhy: string;
   stepMode: boolean;
   /** The prompt in effect for the mode: the person's edit, else the generated one. */
   prompt: string;
@@ -145,7 +148,8 @@ export function modelChoice(state: ModelState, catalog: ToolCatalog): ModelChoic
   const { settings, keys } = state;
   const serverKeys = usableServerKeys(state.reportedServerKeys, state.access, keys);
   const provider = effectiveProvider(settings, serverKeys, keys);
-  const mode: PromptMode = settings.searchMode ? "search" : "declarations";
+  const form = choosePromptForm(catalog.declarations.text, settings.discovery, settings.declarationsBudgetTokens);
+  const { mode } = form;
   const override = state.promptOverrides[mode];
   const defaultPrompt = catalog.systemPrompt(mode);
   return {
@@ -153,6 +157,7 @@ export function modelChoice(state: ModelState, catalog: ToolCatalog): ModelChoic
     provider,
     modelId: modelIdFor(settings, provider),
     mode,
+    modeWhy: form.why,
     stepMode: effectiveStepMode(settings, hasDestructiveTools(catalog)),
     prompt: override ?? defaultPrompt,
     defaultPrompt,
@@ -172,6 +177,7 @@ export function requestExtras(state: ModelState, catalog: ToolCatalog, lane?: La
     keys: state.keys,
     serverKeys: choice.serverKeys,
     instructions: settings.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : choice.prompt,
+    form: { mode: choice.mode, why: choice.modeWhy },
     classicTools: catalog.classicTools,
   });
 }

@@ -5,7 +5,7 @@
  * chat. Stop ends the task and the sandbox run it is in (or an approval it waits on).
  */
 import { Store } from "../state/store";
-import { createToolCatalog } from "../codemode";
+import { choosePromptForm, createToolCatalog } from "../codemode";
 import { createToolWorld } from "../model/tool-world";
 import { runEvalCases } from "../evals/run-cases";
 import type { EvalRun } from "../evals/report";
@@ -209,6 +209,7 @@ export class EvalsTask extends Store<EvalsState> {
           };
           // The case's own tool world, as the headless runner opens one per case (lib/model/tool-world.ts).
           const world = createToolWorld(createToolCatalog(catalog.servers.filter((s) => planned.servers.includes(s.name))), { runCode });
+          const form = choosePromptForm(world.catalog.declarations.text, suite.discovery, suite.declarationsBudgetTokens);
           const lane: LaneChoice = { toolMode: mode, provider: ref.provider, modelId: ref.modelId };
           const result = await runAgentLoop({
             messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
@@ -216,7 +217,7 @@ export class EvalsTask extends Store<EvalsState> {
               ...requestExtras(page.model.snapshot(), page.servers.view.snapshot().catalog, lane),
               ...(mode === "classic"
                 ? { classicTools: world.catalog.classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
-                : { instructions: world.catalog.systemPrompt() }),
+                : { instructions: world.catalog.systemPrompt(form.mode), mode: form.mode, modeWhy: form.why }),
             })),
             handlers: handlersForMode(mode, world.handlers),
             policy: { maxSteps: planned.maxSteps, returnDirectly: false },

@@ -133,6 +133,8 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     await expect(search).toContainText("list_carriers(");
     await expect(chat.toolCalls.nth(1).locator("summary")).toContainText("execute_code");
     await expect(chat.toolCalls.nth(1)).toContainText("ok");
+    // The settings and the request inspector say which form the request used, and why.
+    await expect(page.getByTestId("discovery-why")).toHaveText(/^Tool search is pinned on \(the declarations take about [\d\s]+ tokens\)\.$/);
 
     await page.getByRole("tab", { name: "Timeline" }).click();
     await expect(page.getByTestId("timeline-row")).toHaveCount(1);

@@ -45,6 +45,10 @@ test.describe("chat in code mode with the offline demo model", () => {
       .first()
       .click();
     await conversation.locator("summary", { hasText: "Step 1" }).first().click();
+    // The four demo servers' declarations fit the default budget: every declaration, and why.
+    await expect(conversation.getByTestId("inspector-form").first()).toHaveText(
+      /^Typed API: every declaration · Every declaration: the declarations take about [\d\s]+ tokens, within the budget of 4\s000\.$/,
+    );
     await conversation
       .locator("summary", { hasText: /^System prompt \(/ })
       .first()

@@ -93,6 +93,8 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
           model: resolved,
           prompt: planned.prompt,
           toolMode: mode,
+          discovery: suite.discovery,
+          declarationsBudgetTokens: suite.declarationsBudgetTokens,
           policy: { maxSteps: planned.maxSteps },
           ...(signal ? { abortSignal: signal } : {}),
         });

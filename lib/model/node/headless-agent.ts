@@ -5,7 +5,7 @@
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
 import { approvalPredicate, presetPolicy, withApprovalPolicy, type PresetDecision } from "../../host-calls/approvals";
-import { CLASSIC_SYSTEM_PROMPT, createToolCatalog, type PromptMode } from "../../codemode";
+import { choosePromptForm, CLASSIC_SYSTEM_PROMPT, createToolCatalog, type DiscoveryChoice } from "../../codemode";
 import { buildHostFunctions } from "../../mcp/host-functions";
 import { connectServers } from "../../mcp/node/connect-servers";
 import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
@@ -55,7 +55,10 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
   world: ToolWorld;
   model: ResolvedModel;
   prompt: string;
-  mode?: PromptMode;
+  /** The typed API's form: by the budget ("auto", the default), or pinned (lib/codemode/prompt-form.ts). */
+  discovery?: DiscoveryChoice;
+  /** Declaration tokens past which "auto" searches (default DEFAULT_DECLARATIONS_BUDGET_TOKENS). */
+  declarationsBudgetTokens?: number;
   /** Code mode (default) or classic tool calling. */
   toolMode?: ToolMode;
   /** Tokens a program's value may take before it reaches the model cut (default result-budget.ts). */
@@ -73,7 +76,8 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     world,
     model,
     prompt,
-    mode = "declarations",
+    discovery = "auto",
+    declarationsBudgetTokens,
     toolMode = "code",
     policy,
     settings,
@@ -83,6 +87,8 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     ...observer
   } = options;
   const classic = toolMode === "classic";
+  const form = choosePromptForm(world.catalog.declarations.text, discovery, declarationsBudgetTokens);
+  const { mode } = form;
   const user: CodeModeUIMessage = { id: `user-${history.length + 1}`, role: "user", parts: [{ type: "text", text: prompt }] };
   return runAgentLoop({
     ...observer,
@@ -91,6 +97,7 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
       model,
       instructions: classic ? CLASSIC_SYSTEM_PROMPT : world.catalog.systemPrompt(mode),
       mode,
+      ...(classic ? {} : { modeWhy: form.why }),
       toolMode,
       classicTools: classic ? world.catalog.classicTools : [],
       ...(settings ? { settings } : {}),

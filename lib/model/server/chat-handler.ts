@@ -60,6 +60,7 @@ async function handle(request: Request, options: ChatHandlerOptions): Promise<Re
     instructions: body.instructions,
     messages: checked.data,
     mode: body.mode,
+    ...(body.modeWhy ? { modeWhy: body.modeWhy } : {}),
     toolMode: body.toolMode,
     classicTools: body.classicTools,
     settings: body.settings,

@@ -48,9 +48,10 @@ export class ChatPanel {
     await this.settings.getByRole("checkbox", { name: /^Step mode/ }).setChecked(on);
   }
 
+  /** Pins tool search on, or leaves the form to the budget (automatic). */
   async setSearchMode(on: boolean): Promise<void> {
     await this.openSettings();
-    await this.settings.getByRole("checkbox", { name: /^Search mode/ }).setChecked(on);
+    await this.settings.getByLabel("Tool declarations", { exact: true }).selectOption(on ? "search" : "auto");
   }
 
   async setMaxSteps(steps: number): Promise<void> {

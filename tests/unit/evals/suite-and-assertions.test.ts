@@ -196,6 +196,8 @@ describe("runEvalCases", () => {
       const planned = planCases({
         name: "s",
         destructive: "ask",
+        discovery: "auto",
+        declarationsBudgetTokens: 4_000,
         defaults: { modes: ["code"] },
         cases: [{ name: "c", prompt: "p", servers: ["store"], assert: [] }],
       });

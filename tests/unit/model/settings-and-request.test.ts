@@ -36,6 +36,16 @@ describe("chat settings storage", () => {
     expect(loadSettings(storage)).toEqual(DEFAULT_SETTINGS);
   });
 
+  it("reads the older search switch: on pins tool search, off leaves the form to the budget", () => {
+    const storage = memoryStorage();
+    storage.setItem(SETTINGS_STORAGE_KEY, JSON.stringify({ searchMode: true, maxSteps: 3 }));
+    expect(loadSettings(storage)).toMatchObject({ discovery: "search", maxSteps: 3 });
+    storage.setItem(SETTINGS_STORAGE_KEY, JSON.stringify({ searchMode: false }));
+    expect(loadSettings(storage)).toMatchObject({ discovery: "auto", declarationsBudgetTokens: 4_000 });
+    storage.setItem(SETTINGS_STORAGE_KEY, JSON.stringify({ searchMode: true, discovery: "declarations" }));
+    expect(loadSettings(storage).discovery).toBe("declarations");
+  });
+
   it("defaults to the demo model unless a key exists, and to step mode when tools are destructive", () => {
     expect(effectiveProvider(DEFAULT_SETTINGS, noServerKeys, {})).toBe("demo");
     expect(effectiveProvider(DEFAULT_SETTINGS, { ...noServerKeys, google: true }, {})).toBe("google");
@@ -90,7 +100,7 @@ describe("request body", () => {
         baseURL: " http://localhost:11434/v1 ",
         models: { "openai-compatible": "qwen" },
         temperature: 0.3,
-        searchMode: true,
+        discovery: "search",
       },
       keys: { "openai-compatible": "k1", openai: "k2" },
       serverKeys: noServerKeys,

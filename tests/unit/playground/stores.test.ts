@@ -84,7 +84,7 @@ describe("ModelSettings", () => {
     model.savePrompt("declarations", "Be brief.");
     model.savePrompt("search", "Search first.");
     expect(modelChoice(model.snapshot(), catalog)).toMatchObject({ prompt: "Be brief.", edited: true });
-    model.update({ searchMode: true, stepMode: false });
+    model.update({ discovery: "search", stepMode: false });
     expect(modelChoice(model.snapshot(), catalog)).toMatchObject({ mode: "search", prompt: "Search first.", stepMode: false });
     model.resetPrompt("search");
     expect(modelChoice(model.snapshot(), catalog).prompt).toBe(catalog.systemPrompt("search"));
