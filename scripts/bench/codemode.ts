@@ -14,6 +14,9 @@ import { countTokens } from "../../lib/codemode/tokens";
 import { createToolSearch } from "../../lib/codemode/tool-search";
 import type { ServerTools, ToolDefinition } from "../../lib/codemode/types";
 import { syntheticCatalog, syntheticQueries } from "../../tests/fixtures/schemas/synthetic-catalog";
+import { largeCatalog } from "../../tests/fixtures/schemas/large-catalog";
+import { createToolCatalog } from "../../lib/codemode/tool-catalog";
+import { choosePromptForm } from "../../lib/codemode/prompt-form";
 import { median, printRows, type BenchRow } from "./rows";
 
 const root = path.join(import.meta.dirname, "..", "..");
@@ -106,6 +109,30 @@ export async function benchCodemode(): Promise<BenchRow[]> {
   const json = countTokens(classicToolJson(servers));
   rows.push({ name: "classic tool calling JSON, same corpus", value: json, unit: "tokens", note: "OpenAI tools array: name, description, parameters" });
   rows.push({ name: "ours ÷ classic JSON", value: ours / json, unit: "×", note: "ours also carries output types; the JSON does not" });
+
+  // The large catalog: real public servers' schemas (tests/fixtures/schemas/large-catalog.ts).
+  const large = largeCatalog();
+  const largeCatalogApi = createToolCatalog(large);
+  const largeTools = large.reduce((n, s) => n + s.tools.length, 0);
+  const largeNote = `${large.length} real servers, ${largeTools} tools`;
+  const everyDeclaration = countTokens(largeCatalogApi.systemPrompt("declarations"));
+  const searchForm = countTokens(largeCatalogApi.systemPrompt("search"));
+  const classicEvery = countTokens(classicToolJson(large));
+  const form = choosePromptForm(largeCatalogApi.declarations.text);
+  rows.push({ name: "large catalog: code mode's prompt, every declaration", value: everyDeclaration, unit: "tokens", note: largeNote });
+  rows.push({
+    name: "large catalog: code mode's prompt, tool search",
+    value: searchForm,
+    unit: "tokens",
+    note: `the form chosen at the default budget: ${form.mode}`,
+  });
+  rows.push({ name: "large catalog: classic tool calling, every tool as JSON", value: classicEvery, unit: "tokens", note: "sent with every request" });
+  rows.push({
+    name: "large catalog: classic ÷ code mode (tool search), per request",
+    value: classicEvery / searchForm,
+    unit: "×",
+    note: `every declaration instead: ${(classicEvery / everyDeclaration).toFixed(2)}×; a search adds its results`,
+  });
 
   const big = syntheticCatalog(1000);
   const cold = performance.now();
