@@ -37,7 +37,7 @@ import type { ServersView } from "@/lib/playground/page-servers";
 import type { SandboxState } from "@/lib/playground/workbench";
 import { errorLocation, type RunView } from "@/lib/timeline/run-view";
 import type { LiveRun } from "@/lib/timeline/live-run-store";
-import { createToolCatalog } from "@/lib/codemode";
+import { createToolCatalog, DISCOVERY_DECLARATION } from "@/lib/codemode";
 
 const NO_ASKS: readonly PendingServerRequest[] = [];
 const NO_PENDING: readonly PendingApproval[] = [];
@@ -152,6 +152,8 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
   const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
   const askEachDestructive = useStore(playground.model, (m) => m.settings.askEachDestructive, { fallback: false });
   const limits = useRunLimits();
+  // The editor knows `tools.search` and `tools.describe` too (lib/codemode/discovery-api.ts).
+  const editorTypes = useMemo(() => `${catalog.declarations.text}\n${DISCOVERY_DECLARATION}`, [catalog]);
   return (
     <EditorPanel
       code={code}
@@ -168,7 +170,7 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
       onStop={() => workbench.stop()}
       // A marker belongs to the code that failed: editing the code clears it.
       errorMarker={sandbox.ranCode === code ? errorLocation(settled) : undefined}
-      declarations={catalog.declarations.text}
+      declarations={editorTypes}
       loadEditor={sandbox.ready}
     />
   );

@@ -10,6 +10,7 @@
 import { choosePromptForm, createToolCatalog, type Declarations } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
 import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
+import { withToolDiscovery } from "../mcp/tool-discovery";
 import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
 import { CallCaps } from "../mcp/call-caps";
 import { hostApiOf } from "../sandbox/host-api";
@@ -154,7 +155,8 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       names,
       onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
     });
-    return { host: recordCalls(host, names, sink), names };
+    // tools.search / tools.describe over the same catalog, outside the call summary (MCP calls only).
+    return { host: withToolDiscovery(recordCalls(host, names, sink), catalog), names };
   };
 
   return {

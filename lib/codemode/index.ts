@@ -21,3 +21,4 @@ export { parseCatalog, type CatalogResult } from "./catalog-input";
 export { classicTools, classicToolName, classicProgram, CLASSIC_SYSTEM_PROMPT, type ClassicTool, type ClassicCall, type ClassicOutcome } from "./classic-tools";
 export { createToolCatalog, type ToolCatalog } from "./tool-catalog";
 export { choosePromptForm, estimateTokens, DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryChoice, type PromptForm } from "./prompt-form";
+export { DISCOVERY_DECLARATION, DISCOVERY_NAMESPACE } from "./discovery-api";

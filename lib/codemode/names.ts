@@ -2,6 +2,7 @@
  * Server and tool names → JavaScript identifiers, with deterministic collision handling.
  * Pure: the same names in any order give the same mapping.
  */
+import { DISCOVERY_NAMESPACE } from "./discovery-api";
 import type { NameCollision, NameMapping, ServerTools } from "./types";
 
 // Reserved words, strict-mode reserved words, and names strict code may not bind
@@ -138,6 +139,8 @@ const RESERVED_GLOBALS = new Set([
   "navigator",
   "self",
   "status",
+  // Programs discover tools through it (discovery-api.ts).
+  DISCOVERY_NAMESPACE,
   "window",
 ]);
 

@@ -4,6 +4,7 @@
  * and pinned by one exact-text test.
  */
 import type { Declarations } from "./types";
+import { DISCOVERY_NAMESPACE } from "./discovery-api";
 
 /** Names of the model-level tools; the chat layer must register them under these names. */
 export const EXECUTE_CODE_TOOL = "execute_code";
@@ -38,7 +39,7 @@ export function buildSystemPrompt(declarations: Declarations, mode: PromptMode =
 The catalog is too large to list here. These namespaces exist:
 ${servers.join("\n")}
 
-Before using a function, find it with the ${SEARCH_TOOLS_TOOL} tool: give it a few keywords and it returns the TypeScript declarations of the best matches. Search again with other words when nothing fits; call only functions a search has shown you.`;
+Before using a function, find it with the ${SEARCH_TOOLS_TOOL} tool: give it a few keywords and it returns the TypeScript declarations of the best matches. Search again with other words when nothing fits; call only functions a search has shown you. A program can search too, while it runs: \`await ${DISCOVERY_NAMESPACE}.search("keywords")\` returns matches as {name, declaration}, \`await ${DISCOVERY_NAMESPACE}.describe("namespace.function")\` one function.`;
 }
 
 /** Description of the execute_code model tool. */

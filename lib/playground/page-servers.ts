@@ -19,6 +19,7 @@ import { unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
 import { mapHost } from "../host-calls/host-table";
+import { withToolDiscovery } from "../mcp/tool-discovery";
 import { createToolCatalog, type ToolCatalog } from "../codemode/tool-catalog";
 import type { CallProgress } from "../timeline/call-records";
 import type { HostFunctions } from "../sandbox/types";
@@ -145,7 +146,7 @@ export class PageServers {
     const namespaces = built.namespaces;
     const host = this.#caps.wrap(built.host, namespaces, onCallInfo);
     const whereOf = originalNames(namespaces);
-    return mapHost(host, (fn, namespace, name) => {
+    const calls = mapHost(host, (fn, namespace, name) => {
       const { server, tool } = whereOf(namespace, name);
       return async (args, signal, call) => {
         const notes: ServerRequestNote[] = [];
@@ -173,6 +174,8 @@ export class PageServers {
         }
       };
     });
+    // Programs can discover the connected servers' functions while they run (lib/mcp/tool-discovery.ts).
+    return withToolDiscovery(calls, this.view.snapshot().catalog);
   };
 
   /** Closes every connection and answers every open question as cancelled. */

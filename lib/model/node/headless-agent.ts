@@ -9,6 +9,7 @@ import { choosePromptForm, CLASSIC_SYSTEM_PROMPT, createToolCatalog, type Discov
 import { buildHostFunctions } from "../../mcp/host-functions";
 import { connectServers } from "../../mcp/node/connect-servers";
 import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
+import { withToolDiscovery } from "../../mcp/tool-discovery";
 import type { ServerConfig } from "../../mcp/types";
 import { runInNode } from "../../sandbox/node/node-engine";
 import type { RunResult } from "../../sandbox/types";
@@ -40,7 +41,11 @@ export async function openToolWorld(servers: readonly ServerConfig[], options: {
   const { host: live, namespaces } = buildHostFunctions(hostServers);
   // Destructive calls as the caller decided in advance (evals: the suite's policy); sent by default.
   const host = withApprovalPolicy(live, presetPolicy(approvalPredicate(catalog.servers), options.destructive ?? "approve"), { names: namespaces });
-  const recorded = recordCalls(host, namespaces, (call) => calls.push(call));
+  // tools.search / tools.describe over the same catalog, outside what `calls` records (MCP calls only).
+  const recorded = withToolDiscovery(
+    recordCalls(host, namespaces, (call) => calls.push(call)),
+    catalog,
+  );
   const runs: OpenedToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {
     const result = await runInNode({ code }, recorded);

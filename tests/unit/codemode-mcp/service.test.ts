@@ -79,4 +79,15 @@ describe("code-mode service", () => {
     const asking = codeModeApprovalPolicy(parsed.options, destructive, () => Promise.resolve(true));
     expect(asking.decider("q", "wipe")).toMatchObject({ by: "person" });
   });
+
+  it("a program discovers functions while it runs (tools.search, tools.describe), outside the call summary", async () => {
+    const service = createCodeModeService({ servers, options: options(10), run });
+    const outcome = await service.execute(
+      {
+        code: 'const [hit] = await tools.search("mail"); const one = await tools.describe(hit.name); return [hit.name, one.declaration.includes("send_mail")];',
+      },
+      { clientName: "t" },
+    );
+    expect(outcome).toMatchObject({ ok: true, value: ["beta.send_mail", true], calls: { total: 0 } });
+  });
 });

@@ -50,7 +50,7 @@ The catalog is too large to list here. These namespaces exist:
 - memory: 9 functions
 - sequential_thinking (server "sequential-thinking"): 1 function
 
-Before using a function, find it with the search_tools tool: give it a few keywords and it returns the TypeScript declarations of the best matches. Search again with other words when nothing fits; call only functions a search has shown you.`);
+Before using a function, find it with the search_tools tool: give it a few keywords and it returns the TypeScript declarations of the best matches. Search again with other words when nothing fits; call only functions a search has shown you. A program can search too, while it runs: \`await tools.search("keywords")\` returns matches as {name, declaration}, \`await tools.describe("namespace.function")\` one function.`);
   });
 
   it("describes the model tools' inputs", () => {
