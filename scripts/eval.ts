@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runSuite } from "../lib/evals/node/run-suite";
-import { junitXml, summarise, type EvalRun } from "../lib/evals/report";
+import { junitXml, reportByKind, summarise, type EvalRun, type KindFigures } from "../lib/evals/report";
 import { parseSuite, planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
 import { otlpTraces } from "../lib/timeline/otlp";
 
@@ -98,10 +98,24 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\nMedians per case, mode and model.${estimated ? " Token figures marked estimated where a provider reported none (o200k count of what was sent)." : ""}\n`,
   );
+  const kinds = reportByKind(all);
+  if (kinds.some((k) => k.kind !== "unclassified")) {
+    process.stdout.write(
+      `\n${pad("kind of task", 16)} ${pad("cases", 5)} ${pad("code: pass  req  input tok", 27)} ${pad("classic: pass  req  input tok", 30)} classic ÷ code\n`,
+    );
+    const cell = (f: KindFigures | undefined, width: number) =>
+      pad(f ? `${`${f.passed}/${f.runs}`.padStart(5)} ${String(f.requests).padStart(4)} ${String(Math.round(f.inputTokens)).padStart(10)}` : "—", width);
+    for (const k of kinds) {
+      process.stdout.write(
+        `${pad(k.kind, 16)} ${String(k.cases).padStart(5)} ${cell(k.code, 27)} ${cell(k.classic, 30)} ${k.inputRatio === undefined ? "—" : `${k.inputRatio.toFixed(2)}×`}\n`,
+      );
+    }
+    for (const k of kinds) process.stdout.write(`- ${k.verdict}\n`);
+  }
   if (values.json)
     writeFileSync(
       values.json,
-      `${JSON.stringify({ suite: parsed.ok ? parsed.suite.name : "", runs: all.map(({ trace: _trace, ...run }) => run), summary: groups }, null, 2)}\n`,
+      `${JSON.stringify({ suite: parsed.ok ? parsed.suite.name : "", runs: all.map(({ trace: _trace, ...run }) => run), summary: groups, byKind: reportByKind(all) }, null, 2)}\n`,
     );
   if (values.otlp) writeFileSync(values.otlp, `${JSON.stringify(otlpTraces(all.flatMap((r) => (r.trace ? [r.trace] : []))))}\n`);
   if (values.junit) writeFileSync(values.junit, junitXml(parsed.ok ? parsed.suite.name : "suite", all));

@@ -7,7 +7,7 @@ import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
 import { ChatMessage } from "@/components/chat/ChatMessage";
-import { summarise, type EvalRun } from "@/lib/evals/report";
+import { reportByKind, summarise, type EvalRun, type KindFigures } from "@/lib/evals/report";
 import { otlpTraces } from "@/lib/timeline/otlp";
 import demoSuite from "@/evals/demo.json";
 import styles from "./EvalsDialog.module.css";
@@ -24,6 +24,8 @@ export function EvalsDialog({ onClose }: EvalsDialogProps) {
   const [text, setText] = useState("");
   const [open, setOpen] = useState<EvalRun | undefined>(undefined);
   const groups = summarise(evals.runs);
+  // Per kind of task, code mode against classic, once the suite has run (partial figures would mislead).
+  const kinds = evals.running ? [] : reportByKind(evals.runs).filter((k) => k.kind !== "unclassified" || evals.runs.every((r) => !r.kind));
   const failed = evals.runs.filter((r) => !r.passed);
   return (
     <Modal title="Evals" width="wide" onClose={onClose} dialogRef={ref}>
@@ -164,12 +166,43 @@ export function EvalsDialog({ onClose }: EvalsDialogProps) {
           </tbody>
         </table>
       ) : null}
+      {kinds.length > 0 ? (
+        <section aria-label="By kind of task">
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">kind of task</th>
+                <th scope="col">cases</th>
+                <th scope="col">code: pass · requests · input tok</th>
+                <th scope="col">classic: pass · requests · input tok</th>
+                <th scope="col">classic ÷ code</th>
+              </tr>
+            </thead>
+            <tbody>
+              {kinds.map((k) => (
+                <tr key={k.kind} data-testid="eval-kind-row">
+                  <td>{k.kind}</td>
+                  <td>{k.cases}</td>
+                  <td>{kindCell(k.code)}</td>
+                  <td>{kindCell(k.classic)}</td>
+                  <td>{k.inputRatio === undefined ? "—" : `${k.inputRatio.toFixed(2)}×`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ul className="small" data-testid="eval-verdicts">
+            {kinds.map((k) => (
+              <li key={k.kind}>{k.verdict}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {evals.runs.length > 0 && !evals.running ? (
         <div className="toolbar">
           <a
             className="button"
             download="eval-results.json"
-            href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify({ suite: evals.suite?.name, runs: evals.runs.map(({ trace: _trace, ...run }) => run), summary: groups }, null, 2))}`}
+            href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify({ suite: evals.suite?.name, runs: evals.runs.map(({ trace: _trace, ...run }) => run), summary: groups, byKind: kinds }, null, 2))}`}
           >
             Export results (JSON)
           </a>
@@ -238,4 +271,9 @@ function OpenRun({ run, onClose }: { run: EvalRun; onClose: () => void }) {
       <p className="muted small">Its programs are in the Runs tab of the timeline, like every run of this page.</p>
     </section>
   );
+}
+
+/** One mode's figures for a kind of task, or a dash when that mode did not run. */
+function kindCell(f: KindFigures | undefined): string {
+  return f ? `${f.passed}/${f.runs} · ${f.requests} · ${Math.round(f.inputTokens)}` : "—";
 }

@@ -5,11 +5,14 @@
 import type { CodeModeUIMessage } from "../model/types";
 import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
+import { TASK_KINDS, type TaskKind } from "./suite";
 import type { ToolMode } from "./suite";
 
 /** One run of one case in one mode with one model. */
 export interface EvalRun {
   case: string;
+  /** The case's kind of task, when the suite says (suite.ts). */
+  kind?: TaskKind;
   mode: ToolMode;
   model: string;
   /** 1-based. */
@@ -73,6 +76,96 @@ export function summarise(runs: readonly EvalRun[]): EvalGroup[] {
     outputTokens: median(list.map((r) => r.outputTokens)),
     wallMs: median(list.map((r) => r.wallMs)),
   }));
+}
+
+/** One kind of task in one mode: medians over its runs, and the pass rate. */
+export interface KindFigures {
+  runs: number;
+  passed: number;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  wallMs: number;
+}
+
+/** The report per kind of task: each mode's figures, code mode against classic, and a verdict in plain words. */
+export interface KindRow {
+  kind: TaskKind | "unclassified";
+  cases: number;
+  code: KindFigures | undefined;
+  classic: KindFigures | undefined;
+  /** Classic's median input tokens ÷ code mode's: above 1, code mode sends fewer. */
+  inputRatio: number | undefined;
+  verdict: string;
+}
+
+const KIND_WORDS: Record<KindRow["kind"], string> = {
+  "one-round": "a one-round task",
+  chain: "a chain of dependent calls",
+  "fan-out": "a fan-out over a first call's results",
+  "large-catalog": "a large catalog",
+  "large-results": "large intermediate results",
+  unclassified: "cases with no kind",
+};
+
+function figures(runs: readonly EvalRun[]): KindFigures | undefined {
+  if (runs.length === 0) return undefined;
+  return {
+    runs: runs.length,
+    passed: runs.filter((r) => r.passed).length,
+    requests: median(runs.map((r) => r.requests)),
+    inputTokens: median(runs.map((r) => r.inputTokens)),
+    outputTokens: median(runs.map((r) => r.outputTokens)),
+    wallMs: median(runs.map((r) => r.wallMs)),
+  };
+}
+
+/** What the figures say, in one sentence: "code mode costs 1.2× more input tokens here: a one-round task". */
+function verdictOf(kind: KindRow["kind"], code: KindFigures | undefined, classic: KindFigures | undefined): string {
+  const what = KIND_WORDS[kind];
+  if (!code || !classic) return `Only ${code ? "code mode" : "classic"} ran here (${what}): nothing to compare.`;
+  if (code.inputTokens === 0 || classic.inputTokens === 0) return `No token figures here (${what}).`;
+  const ratio = classic.inputTokens / code.inputTokens;
+  const tokens =
+    ratio >= 1.05
+      ? `code mode sends ${ratio.toFixed(1)}× fewer input tokens here`
+      : ratio <= 1 / 1.05
+        ? `code mode costs ${(1 / ratio).toFixed(1)}× more input tokens here`
+        : "code mode and classic send about the same input tokens here";
+  const requests =
+    code.requests < classic.requests
+      ? `, in ${code.requests} model requests instead of ${classic.requests}`
+      : code.requests > classic.requests
+        ? `, and needs ${code.requests} model requests instead of ${classic.requests}`
+        : "";
+  const passes =
+    code.passed / code.runs < classic.passed / classic.runs
+      ? `; it passes less often (${code.passed}/${code.runs} against ${classic.passed}/${classic.runs})`
+      : code.passed / code.runs > classic.passed / classic.runs
+        ? `; it passes more often (${code.passed}/${code.runs} against ${classic.passed}/${classic.runs})`
+        : "";
+  return `${tokens[0]!.toUpperCase()}${tokens.slice(1)}${requests}: ${what}${passes}.`;
+}
+
+/** Groups runs by kind of task (the suite's order of kinds, unclassified last), code mode against classic. */
+export function reportByKind(runs: readonly EvalRun[]): KindRow[] {
+  const kinds: Array<KindRow["kind"]> = [...TASK_KINDS, "unclassified"];
+  return kinds.flatMap((kind) => {
+    const mine = runs.filter((r) => (r.kind ?? "unclassified") === kind);
+    if (mine.length === 0) return [];
+    const code = figures(mine.filter((r) => r.mode === "code"));
+    const classic = figures(mine.filter((r) => r.mode === "classic"));
+    return [
+      {
+        kind,
+        cases: new Set(mine.map((r) => r.case)).size,
+        code,
+        classic,
+        inputRatio: code && classic && code.inputTokens > 0 ? classic.inputTokens / code.inputTokens : undefined,
+        verdict: verdictOf(kind, code, classic),
+      },
+    ];
+  });
 }
 
 const xml = (text: string) =>

@@ -112,6 +112,7 @@ export function evalRunOf(
   const verdict = checkAll(planned.assert, facts);
   return {
     case: planned.name,
+    ...(planned.kind ? { kind: planned.kind } : {}),
     mode,
     model,
     run: n,
@@ -155,6 +156,7 @@ export async function runEvalCases(
             const message = error instanceof Error ? error.message : String(error);
             run = {
               case: planned.name,
+              ...(planned.kind ? { kind: planned.kind } : {}),
               mode,
               model,
               run: n,

@@ -37,9 +37,18 @@ const runSettings = {
   maxSteps: z.number().int().min(1).max(100).optional(),
 };
 
+/**
+ * What shape of task a case is, for the report per kind (report.ts): one round of calls classic
+ * tool calling makes at once, a chain of calls that need earlier results, a fan-out over what a
+ * first call returned, a large catalog, large intermediate results.
+ */
+export const TASK_KINDS = ["one-round", "chain", "fan-out", "large-catalog", "large-results"] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+
 /** One case. */
 export const caseSchema = z.strictObject({
   name: z.string().min(1).max(200),
+  kind: z.enum(TASK_KINDS).optional(),
   prompt: z.string().min(1).max(20_000),
   /** Server names: the built-in demo servers (shipping, news, store, lab) or servers of the suite's mcpConfig. */
   servers: z.array(z.string().min(1)).min(1),

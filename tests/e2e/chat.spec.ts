@@ -365,6 +365,13 @@ test.describe("evals in the page", () => {
     await expect(dialog.getByRole("region", { name: "Waiting for your approval" })).toHaveCount(0);
     await expect(dialog.getByTestId("eval-row")).toHaveCount(24);
     await expect(dialog.getByTestId("eval-row").filter({ hasText: "0/1" })).toHaveCount(0);
+    // The report per kind of task says where code mode wins and where it does not.
+    await expect(dialog.getByTestId("eval-kind-row")).toHaveCount(3);
+    const verdicts = dialog.getByTestId("eval-verdicts");
+    await expect(verdicts).toContainText(/Code mode costs [\d.]+× more input tokens here: a one-round task\./);
+    await expect(verdicts).toContainText(
+      /Code mode sends [\d.]+× fewer input tokens here, in 2 model requests instead of [\d.]+: a chain of dependent calls\./,
+    );
 
     // Results export as a file.
     const download = page.waitForEvent("download");

@@ -1,0 +1,70 @@
+/** The report per kind of task: grouping, medians per mode, the ratio and the verdict in words, honest both ways. */
+import { describe, expect, it } from "vitest";
+import { reportByKind, type EvalRun } from "@/lib/evals/report";
+import { parseSuite } from "@/lib/evals/suite";
+
+function run(kind: EvalRun["kind"], mode: EvalRun["mode"], inputTokens: number, requests: number, passed = true, name = `${kind}-case`): EvalRun {
+  return {
+    case: name,
+    ...(kind ? { kind } : {}),
+    mode,
+    model: "demo:code-mode-demo",
+    run: 1,
+    passed,
+    results: [],
+    requests,
+    inputTokens,
+    outputTokens: 100,
+    estimatedTokens: true,
+    toolCalls: 1,
+    wallMs: 200,
+    answer: "",
+    stop: "done",
+  };
+}
+
+describe("reportByKind", () => {
+  it("groups by kind in the suite's order of kinds, with medians per mode and classic ÷ code", () => {
+    const rows = reportByKind([
+      run("chain", "code", 4_000, 2),
+      run("chain", "classic", 11_000, 7),
+      run("chain", "code", 4_400, 2, true, "other chain"),
+      run("chain", "classic", 9_000, 6, true, "other chain"),
+      run("one-round", "code", 2_400, 2),
+      run("one-round", "classic", 2_000, 2),
+      run(undefined, "code", 1_000, 2),
+    ]);
+    expect(rows.map((r) => [r.kind, r.cases])).toEqual([
+      ["one-round", 1],
+      ["chain", 2],
+      ["unclassified", 1],
+    ]);
+    const chain = rows[1]!;
+    expect(chain.code).toMatchObject({ runs: 2, passed: 2, inputTokens: 4_200, requests: 2 });
+    expect(chain.classic).toMatchObject({ inputTokens: 10_000, requests: 6.5 });
+    expect(chain.inputRatio).toBeCloseTo(10_000 / 4_200);
+    expect(chain.verdict).toBe("Code mode sends 2.4× fewer input tokens here, in 2 model requests instead of 6.5: a chain of dependent calls.");
+  });
+
+  it("says so when code mode costs more, when they are about even, when pass rates differ, and when one mode is missing", () => {
+    const rows = reportByKind([
+      run("one-round", "code", 2_400, 2),
+      run("one-round", "classic", 2_000, 2),
+      run("fan-out", "code", 3_000, 2, false),
+      run("fan-out", "classic", 3_050, 3),
+      run("large-catalog", "code", 900, 3),
+    ]);
+    expect(rows.map((r) => r.verdict)).toEqual([
+      "Code mode costs 1.2× more input tokens here: a one-round task.",
+      "Code mode and classic send about the same input tokens here, in 2 model requests instead of 3: a fan-out over a first call's results; it passes less often (0/1 against 1/1).",
+      "Only code mode ran here (a large catalog): nothing to compare.",
+    ]);
+  });
+
+  it("a suite names a case's kind, and refuses one it does not know with the path", () => {
+    const ok = parseSuite(JSON.stringify({ name: "s", cases: [{ name: "c", kind: "chain", prompt: "p", servers: ["lab"] }] }), "s.json");
+    expect(ok.ok && ok.suite.cases[0]?.kind).toBe("chain");
+    const bad = parseSuite(JSON.stringify({ name: "s", cases: [{ name: "c", kind: "spiral", prompt: "p", servers: ["lab"] }] }), "s.json");
+    expect(bad.ok ? [] : bad.errors.join("\n")).toMatch(/cases\[0\]\.kind/);
+  });
+});
