@@ -3,10 +3,8 @@
 import { useMemo } from "react";
 import { useStore } from "@/components/hooks/use-store";
 import { usePage } from "@/components/playground/page-context";
-import type { PromptMode } from "@/lib/codemode";
 import { DEFAULT_SETTINGS, type BrowserKeys, type ChatSettings, type KeyName, type ServerKeyAccess } from "@/lib/model/chat-settings";
-import type { ProviderId, ServerKeyStatus } from "@/lib/model/providers";
-import { modelChoice, type ModelState, type PromptVersion } from "@/lib/playground/model-settings";
+import { modelChoice, type ModelChoice, type ModelState, type PromptVersion } from "@/lib/playground/model-settings";
 import { useCatalog } from "./use-mcp";
 
 export type { LaneChoice, PromptVersion } from "@/lib/playground/model-settings";
@@ -23,8 +21,8 @@ export interface SystemPromptView {
   restore: (id: number) => void;
 }
 
-/** The model settings (lib/playground/model-settings.ts) as the chat panel reads them. */
-export interface UseChatModelResult {
+/** The model settings (lib/playground/model-settings.ts) as the chat panel reads them: the state, its actions, and what follows from it. */
+export interface UseChatModelResult extends Pick<ModelChoice, "serverKeys" | "provider" | "modelId" | "mode" | "modeWhy" | "stepMode"> {
   settings: ChatSettings;
   /** API keys typed in this browser. */
   keys: BrowserKeys;
@@ -34,14 +32,6 @@ export interface UseChatModelResult {
   setKey: (name: KeyName, key: string) => void;
   forgetKeys: () => void;
   access: ServerKeyAccess | undefined;
-  /** Providers with a key on the server that this browser may use. */
-  serverKeys: ServerKeyStatus | undefined;
-  provider: ProviderId;
-  modelId: string;
-  mode: PromptMode;
-  /** Why the typed API goes in this form (every declaration, or tool search). */
-  modeWhy: string;
-  stepMode: boolean;
   systemPrompt: SystemPromptView;
 }
 

@@ -37,17 +37,21 @@ export interface EvalRun {
   messages?: CodeModeUIMessage[];
 }
 
-/** Medians of a case × mode × model. */
-export interface EvalGroup {
-  case: string;
-  mode: ToolMode;
-  model: string;
+/** A set of runs in figures: how many, how many passed, and medians. */
+export interface RunFigures {
   runs: number;
   passed: number;
   requests: number;
   inputTokens: number;
   outputTokens: number;
   wallMs: number;
+}
+
+/** Medians of a case × mode × model. */
+export interface EvalGroup extends RunFigures {
+  case: string;
+  mode: ToolMode;
+  model: string;
 }
 
 /** The median of a list (the mean of the middle two for an even count); 0 for none. */
@@ -58,6 +62,18 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** How many runs, how many passed, and their medians. */
+function figuresOf(runs: readonly EvalRun[]): RunFigures {
+  return {
+    runs: runs.length,
+    passed: runs.filter((r) => r.passed).length,
+    requests: median(runs.map((r) => r.requests)),
+    inputTokens: median(runs.map((r) => r.inputTokens)),
+    outputTokens: median(runs.map((r) => r.outputTokens)),
+    wallMs: median(runs.map((r) => r.wallMs)),
+  };
+}
+
 /** Groups runs by case, mode and model, in the order they first appear. */
 export function summarise(runs: readonly EvalRun[]): EvalGroup[] {
   const groups = new Map<string, EvalRun[]>();
@@ -65,28 +81,11 @@ export function summarise(runs: readonly EvalRun[]): EvalGroup[] {
     const key = JSON.stringify([run.case, run.mode, run.model]);
     groups.set(key, [...(groups.get(key) ?? []), run]);
   }
-  return [...groups.values()].map((list) => ({
-    case: list[0]!.case,
-    mode: list[0]!.mode,
-    model: list[0]!.model,
-    runs: list.length,
-    passed: list.filter((r) => r.passed).length,
-    requests: median(list.map((r) => r.requests)),
-    inputTokens: median(list.map((r) => r.inputTokens)),
-    outputTokens: median(list.map((r) => r.outputTokens)),
-    wallMs: median(list.map((r) => r.wallMs)),
-  }));
+  return [...groups.values()].map((list) => ({ case: list[0]!.case, mode: list[0]!.mode, model: list[0]!.model, ...figuresOf(list) }));
 }
 
 /** One kind of task in one mode: medians over its runs, and the pass rate. */
-export interface KindFigures {
-  runs: number;
-  passed: number;
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  wallMs: number;
-}
+export type KindFigures = RunFigures;
 
 /** The report per kind of task: each mode's figures, code mode against classic, and a verdict in plain words. */
 export interface KindRow {
@@ -109,15 +108,7 @@ const KIND_WORDS: Record<KindRow["kind"], string> = {
 };
 
 function figures(runs: readonly EvalRun[]): KindFigures | undefined {
-  if (runs.length === 0) return undefined;
-  return {
-    runs: runs.length,
-    passed: runs.filter((r) => r.passed).length,
-    requests: median(runs.map((r) => r.requests)),
-    inputTokens: median(runs.map((r) => r.inputTokens)),
-    outputTokens: median(runs.map((r) => r.outputTokens)),
-    wallMs: median(runs.map((r) => r.wallMs)),
-  };
+  return runs.length === 0 ? undefined : figuresOf(runs);
 }
 
 /** What the figures say, in one sentence: "code mode costs 1.2× more input tokens here: a one-round task". */
