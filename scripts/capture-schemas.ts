@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/capture-schemas.ts
  *
- * With `--catalog [dir]`, captures the large catalog instead (tests/fixtures/schemas/catalog/):
+ * With `--catalog [dir]`, captures the large catalog instead (evals/catalog/):
  * public MCP servers at pinned versions, installed into a scratch folder (`dir`, or a temporary
  * one; npm's registry is the only network it needs), each started over stdio with placeholder
  * credentials (listing tools needs none) and its `tools/list` written with the package and
@@ -25,6 +25,8 @@ import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotoc
 
 const require = createRequire(import.meta.url);
 const outDir = path.join(import.meta.dirname, "..", "tests", "fixtures", "schemas");
+/** The large catalog lives beside the eval suites that use it. */
+const catalogDir = path.join(import.meta.dirname, "..", "evals", "catalog");
 
 interface Target {
   /** Fixture file name, also the namespace the tests use. */
@@ -143,7 +145,7 @@ function installCatalog(prefix: string): void {
 }
 
 async function captureCatalog(prefix: string): Promise<void> {
-  const dir = path.join(outDir, "catalog");
+  const dir = catalogDir;
   await mkdir(dir, { recursive: true });
   const from = path.join(prefix, "node_modules");
   let total = 0;

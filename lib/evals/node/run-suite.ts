@@ -11,6 +11,8 @@ import { countTokens } from "../../codemode/tokens";
 import { importMcpServersConfig } from "../../mcp/config";
 import { DEMO_SERVER_NAMES, demoServerPath } from "../../mcp/demo/catalog";
 import { startDemoHost } from "../../mcp/node/demo-host";
+import { startCatalogHost } from "../../mcp/node/catalog-host";
+import { loadCatalogServers } from "./catalog-servers";
 import type { ServerConfig } from "../../mcp/types";
 import { openToolWorld, runHeadlessAgent, type OpenedToolWorld } from "../../model/node/headless-agent";
 import { parseModelRef } from "../../model/providers";
@@ -56,8 +58,13 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
     if (!imported.ok) throw new Error(`${suite.mcpConfig}: ${imported.errors.join("; ")}`);
     for (const server of imported.servers) configured.set(server.name, { ...server, enabled: true });
   }
-  const usesDemo = options.cases.some((c) => c.servers.some((s) => !configured.has(s) && (DEMO_SERVER_NAMES as readonly string[]).includes(s)));
+  const isDemo = (name: string) => !configured.has(name) && (DEMO_SERVER_NAMES as readonly string[]).includes(name);
+  const usesDemo = options.cases.some((c) => c.servers.some(isDemo));
   const host = usesDemo ? await startDemoHost() : undefined;
+  // Servers of the large catalog (evals/catalog/) are served offline by the catalog host.
+  const captured = new Map(loadCatalogServers().map((s) => [s.name, s]));
+  const fromCatalog = (name: string) => !configured.has(name) && !isDemo(name) && captured.has(name);
+  const catalogHost = options.cases.some((c) => c.servers.some(fromCatalog)) ? await startCatalogHost([...captured.values()]) : undefined;
   const worlds = new Map<string, Promise<OpenedToolWorld>>();
   const worldFor = (servers: readonly string[]): Promise<OpenedToolWorld> => {
     const key = JSON.stringify([...servers].sort());
@@ -66,10 +73,14 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
       const configs = servers.map((name) => {
         const config =
           configured.get(name) ??
-          ((DEMO_SERVER_NAMES as readonly string[]).includes(name) ? demoServer(name as (typeof DEMO_SERVER_NAMES)[number]) : undefined);
+          ((DEMO_SERVER_NAMES as readonly string[]).includes(name)
+            ? demoServer(name as (typeof DEMO_SERVER_NAMES)[number])
+            : catalogHost && captured.has(name)
+              ? { id: name, name, transport: "streamable-http" as const, url: catalogHost.urlFor(name), headers: {}, enabled: true }
+              : undefined);
         if (!config)
           throw new Error(
-            `The server "${name}" is not configured: use a built-in demo server (${DEMO_SERVER_NAMES.join(", ")}) or add it to the suite's mcpConfig.`,
+            `The server "${name}" is not configured: use a built-in demo server (${DEMO_SERVER_NAMES.join(", ")}), a server of the large catalog (evals/catalog/), or add it to the suite's mcpConfig.`,
           );
         return config;
       });
@@ -109,5 +120,6 @@ export async function runSuite(suite: EvalSuite, options: RunSuiteOptions): Prom
   } finally {
     await Promise.all([...worlds.values()].map((w) => w.then((world) => world.close()).catch(() => undefined)));
     await host?.close();
+    await catalogHost?.close();
   }
 }

@@ -12,6 +12,7 @@ import { rec, str } from "./demo-format";
 import type { DemoScript } from "./demo-script";
 import { normalisePrompt } from "./demo-script";
 import { DEMO_SCRIPTS } from "./scripts";
+import { CATALOG_SCRIPTS } from "./scripts-catalog";
 import { SAMPLING_PREAMBLE } from "../sampling";
 
 /** What the demo model does next: say something, or call tools (one call in code mode, a round in classic mode). */
@@ -38,7 +39,7 @@ function textOf(message: PromptMessage): string {
 
 function findScript(text: string): DemoScript | undefined {
   const wanted = normalisePrompt(text);
-  return DEMO_SCRIPTS.find((s) => normalisePrompt(s.prompt) === wanted);
+  return [...DEMO_SCRIPTS, ...CATALOG_SCRIPTS].find((s) => normalisePrompt(s.prompt) === wanted);
 }
 
 /** True when the system prompt offers the server's namespace (declarations or search-mode list). */
@@ -113,12 +114,12 @@ async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: n
   if (!toolNames.some((name) => name.startsWith(`${script.server}__`))) {
     return {
       kind: "text",
-      text: `This example needs the **${script.server}** demo server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
+      text: `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
     };
   }
   const { answered, rounds } = answeredCalls(prompt, userIndex);
   if (rounds >= MAX_CLASSIC_ROUNDS) return { kind: "text", text: `I stopped after ${rounds} rounds of tool calls without an answer.` };
-  const wave = await nextClassicWave(script.code, DEMO_SERVER_NAMES, answered, offered);
+  const wave = await nextClassicWave(script.code, script.namespaces ?? DEMO_SERVER_NAMES, answered, offered);
   if (wave.kind === "calls") return { kind: "tools", calls: wave.calls, ...(rounds === 0 ? { intro: `${CLASSIC_SCRIPTED_NOTE} ${script.intro}` } : {}) };
   if (wave.kind === "done") return { kind: "text", text: script.summarise(wave.value) };
   return { kind: "text", text: `The tool calls did not get me an answer: ${wave.message}.` };
@@ -147,7 +148,7 @@ export async function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly st
   if (!serverOffered(system, script.server)) {
     return {
       kind: "text",
-      text: `This example needs the **${script.server}** demo server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
+      text: `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
     };
   }
   const results = resultsAfter(prompt, userIndex);

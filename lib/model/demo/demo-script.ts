@@ -8,7 +8,10 @@ import { DEMO_SERVERS_INFO, type DemoServerName } from "../../mcp/demo/catalog";
 
 /** One scripted example. */
 export interface DemoScript {
-  server: DemoServerName;
+  /** The server it needs (a demo server, or one of the large catalog). */
+  server: string;
+  /** The namespaces its program uses (default: the demo servers). */
+  namespaces?: readonly string[];
   /** The example prompt, exactly as the catalog lists it. */
   prompt: string;
   /** What the model says before sending the code. */

@@ -1,0 +1,55 @@
+/**
+ * The demo model's programs for the large catalog's example prompts (evals/large-catalog.json):
+ * tasks across the captured public servers (evals/catalog/), answered offline by the catalog
+ * host, so the suite measures code mode against classic where catalogs are large, with no key.
+ */
+import type { DemoScript } from "./demo-script";
+import { list, rec, str } from "./demo-format";
+
+const triage = `// The issue list and the pipeline do not depend on each other: fetch them together.
+const [issues, pipeline] = await Promise.all([
+  github.list_issues({ owner: "acme", repo: "shop" }),
+  circleci.get_latest_pipeline_status({}),
+]);
+// Then every issue's details at once.
+const details = await Promise.all(issues.items.map((_, i) => github.get_issue({ owner: "acme", repo: "shop", issue_number: i + 1 })));
+const text = details.length + " open issues; latest pipeline " + pipeline.id;
+await slack.slack_post_message({ channel_id: "C0ENG", text });
+return { issues: details.map((d) => d.id), pipeline: pipeline.id, posted: text };`;
+
+const commits = `const found = await github.search_repositories({ query: "model context protocol" });
+const top = found.items.slice(0, 3);
+// The three repositories' commits, in parallel.
+const lists = await Promise.all(top.map((r) => github.list_commits({ owner: "acme", repo: r.id })));
+return top.map((r, i) => ({ repo: r.id, commits: lists[i].items.length }));`;
+
+/** Scripts for the large catalog's prompts. */
+export const CATALOG_SCRIPTS: readonly DemoScript[] = [
+  {
+    server: "github",
+    namespaces: ["github", "circleci", "slack"],
+    prompt:
+      "Triage acme/shop: read its open GitHub issues with their details and the latest CircleCI pipeline, then post a one-line summary to the Slack channel C0ENG.",
+    intro: "The issue list and the pipeline status are independent, so I'll fetch them together, then every issue's details at once, and post one summary.",
+    searchQuery: "github issues circleci pipeline slack post message",
+    code: triage,
+    summarise(value) {
+      const v = rec(value);
+      return `Posted to C0ENG: "${str(v.posted)}" (issues ${list(v.issues)
+        .map((i) => str(i))
+        .join(", ")}; pipeline ${str(v.pipeline)}).`;
+    },
+  },
+  {
+    server: "github",
+    namespaces: ["github"],
+    prompt: "Find GitHub repositories about the Model Context Protocol and count the latest commits of the top three.",
+    intro: "One search, then the three repositories' commits in parallel.",
+    searchQuery: "github search repositories list commits",
+    code: commits,
+    summarise(value) {
+      const rows = list(value).map((row) => rec(row));
+      return `The top three: ${rows.map((r) => `${str(r.repo)} (${str(r.commits)} commits)`).join(", ")}.`;
+    },
+  },
+];
