@@ -14,6 +14,7 @@ import { runHeadlessAgent, openToolWorld } from "../lib/model/node/headless-agen
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "../lib/model/providers";
 import { resolveModel } from "../lib/model/server/provider-registry";
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryChoice } from "../lib/codemode/prompt-form";
+import type { ToolMode } from "../lib/model/tool-handler";
 
 const USAGE = `Usage: npm run agent -- "<prompt>" [options]
 
@@ -26,6 +27,7 @@ Options:
   --model <id>            model id (default: the provider's default)
   --base-url <url>        base URL for openai-compatible
   --classic               classic tool calling: every MCP tool offered as a tool, one model step per round
+  --classic-search        classic tool calling with tool search: tools load when a search_tools call finds them
   --discovery <form>      auto (default): the model gets every declaration until they pass the budget,
                           then the namespaces and search_tools; declarations or search pins one form
   --declarations-budget <tokens>  the budget for auto (default ${DEFAULT_DECLARATIONS_BUDGET_TOKENS})
@@ -52,6 +54,7 @@ const { values, positionals } = parseArgs({
     discovery: { type: "string", default: "auto" },
     "declarations-budget": { type: "string" },
     classic: { type: "boolean", default: false },
+    "classic-search": { type: "boolean", default: false },
     "max-steps": { type: "string", default: "10" },
     json: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -72,6 +75,8 @@ const discovery = discoveryValue as DiscoveryChoice;
 const declarationsBudget = values["declarations-budget"] === undefined ? undefined : Number(values["declarations-budget"]);
 if (declarationsBudget !== undefined && (!Number.isInteger(declarationsBudget) || declarationsBudget < 1))
   fail("--declarations-budget takes a positive integer.");
+if (values.classic && values["classic-search"]) fail("Give --classic or --classic-search, not both.");
+const toolMode: ToolMode = values["classic-search"] ? "classic-search" : values.classic ? "classic" : "code";
 
 async function main(): Promise<number> {
   const demoHost = values.config ? undefined : await startDemoHost();
@@ -100,7 +105,7 @@ async function main(): Promise<number> {
       prompt,
       discovery,
       ...(declarationsBudget === undefined ? {} : { declarationsBudgetTokens: declarationsBudget }),
-      toolMode: values.classic ? "classic" : "code",
+      toolMode,
       policy: { maxSteps },
       abortSignal: aborter.signal,
       onActivity: (id, activity) => {
@@ -114,7 +119,7 @@ async function main(): Promise<number> {
       },
     });
     printer.endText();
-    for (const run of values.classic ? [] : world.runs)
+    for (const run of toolMode === "code" ? world.runs : [])
       printer.ended(run.toolCallId, run.result.ok ? "ok" : `${run.result.error.kind}: ${run.result.error.message}`);
     const tokens = result.steps.reduce((sum, s) => ({ input: sum.input + (s.usage?.inputTokens ?? 0), output: sum.output + (s.usage?.outputTokens ?? 0) }), {
       input: 0,
@@ -123,7 +128,7 @@ async function main(): Promise<number> {
     printer.status(
       summaryLine({
         modelCalls: result.steps.length,
-        work: values.classic ? { toolCalls: world.calls.length } : { programs: world.runs.length },
+        work: toolMode === "code" ? { programs: world.runs.length } : { toolCalls: world.calls.length },
         inputTokens: tokens.input,
         outputTokens: tokens.output,
         stop: result.stop.kind,

@@ -17,7 +17,7 @@ the provider called directly) and checks its assertions. The suite format is in 
 Options:
   --model <provider:id>   model to run (repeatable; overrides the suite), e.g. openai:gpt-5, demo:code-mode-demo
   --base-url <url>        base URL for openai-compatible models
-  --modes <list>          code,classic (default: the suite's, else both)
+  --modes <list>          code,classic,classic-search (default: the suite's, else code,classic)
   --runs <n>              runs per case, mode and model (default: the suite's, else 1)
   --json <file>           write every run and the summary as JSON
   --junit <file>          write JUnit XML (a test case per run)
@@ -89,10 +89,10 @@ async function main(): Promise<number> {
   if (tty) process.stderr.write("\n");
   const groups = summarise(all);
   const estimated = all.some((r) => r.estimatedTokens);
-  process.stdout.write(`\n${pad("case", 44)} ${pad("mode", 8)} ${pad("model", 26)} pass  requests  input tok  output tok  wall ms\n`);
+  process.stdout.write(`\n${pad("case", 44)} ${pad("mode", 14)} ${pad("model", 26)} pass  requests  input tok  output tok  wall ms\n`);
   for (const g of groups) {
     process.stdout.write(
-      `${pad(g.case, 44)} ${pad(g.mode, 8)} ${pad(g.model, 26)} ${`${g.passed}/${g.runs}`.padEnd(5)} ${String(g.requests).padStart(8)}  ${String(Math.round(g.inputTokens)).padStart(9)}  ${String(Math.round(g.outputTokens)).padStart(10)}  ${String(Math.round(g.wallMs)).padStart(7)}\n`,
+      `${pad(g.case, 44)} ${pad(g.mode, 14)} ${pad(g.model, 26)} ${`${g.passed}/${g.runs}`.padEnd(5)} ${String(g.requests).padStart(8)}  ${String(Math.round(g.inputTokens)).padStart(9)}  ${String(Math.round(g.outputTokens)).padStart(10)}  ${String(Math.round(g.wallMs)).padStart(7)}\n`,
     );
   }
   process.stdout.write(
@@ -100,14 +100,16 @@ async function main(): Promise<number> {
   );
   const kinds = reportByKind(all);
   if (kinds.some((k) => k.kind !== "unclassified")) {
+    const searched = kinds.some((k) => k.classicSearch);
     process.stdout.write(
-      `\n${pad("kind of task", 16)} ${pad("cases", 5)} ${pad("code: pass  req  input tok", 27)} ${pad("classic: pass  req  input tok", 30)} classic ÷ code\n`,
+      `\n${pad("kind of task", 16)} ${pad("cases", 5)} ${pad("code: pass  req  input tok", 27)} ${pad("classic: pass  req  input tok", 30)} ${searched ? `${pad("+ search: pass  req  input tok", 31)} ` : ""}classic ÷ code${searched ? "  search ÷ code" : ""}\n`,
     );
+    const ratio = (r: number | undefined) => (r === undefined ? "—" : `${r.toFixed(2)}×`);
     const cell = (f: KindFigures | undefined, width: number) =>
       pad(f ? `${`${f.passed}/${f.runs}`.padStart(5)} ${String(f.requests).padStart(4)} ${String(Math.round(f.inputTokens)).padStart(10)}` : "—", width);
     for (const k of kinds) {
       process.stdout.write(
-        `${pad(k.kind, 16)} ${String(k.cases).padStart(5)} ${cell(k.code, 27)} ${cell(k.classic, 30)} ${k.inputRatio === undefined ? "—" : `${k.inputRatio.toFixed(2)}×`}\n`,
+        `${pad(k.kind, 16)} ${String(k.cases).padStart(5)} ${cell(k.code, 27)} ${cell(k.classic, 30)} ${searched ? `${cell(k.classicSearch, 31)} ` : ""}${pad(ratio(k.inputRatio), 14)}${searched ? `  ${ratio(k.searchRatio)}` : ""}\n`,
       );
     }
     for (const k of kinds) process.stdout.write(`- ${k.verdict}\n`);

@@ -7,6 +7,7 @@ import { useStore } from "@/components/hooks/use-store";
 import { countRender } from "@/components/dev/render-probe";
 import { chatBusy, EMPTY_CHAT, type ChatSession } from "@/lib/model/chat-session";
 import { providerInfo } from "@/lib/model/providers";
+import { TOOL_MODES, type ToolMode } from "@/lib/model/tool-handler";
 import { ChatComposer } from "./ChatComposer";
 import type { ChatDraft } from "./chat-draft";
 import { ChatEmptyState } from "./ChatEmptyState";
@@ -17,6 +18,14 @@ import styles from "./ChatPanel.module.css";
 import { Badge } from "@/components/ui/Badge";
 
 /** What the page wires into the chat: its one session and model choice, both created at the page level. */
+
+const MODE_BUTTONS: Record<ToolMode, string> = { code: "Code", classic: "Classic", "classic-search": "Classic + search" };
+const MODE_TITLES: Record<ToolMode, string> = {
+  code: "Code mode: the model writes one program that calls the tools",
+  classic: "Classic tool calling: every MCP tool offered as a tool, one model step per round",
+  "classic-search": "Classic tool calling with tool search: the model gets search_tools, and the tools a search finds load for its next steps",
+};
+
 export interface ChatPanelProps {
   /** The page's chat session: this panel subscribes to all of it. */
   session: ChatSession;
@@ -66,20 +75,16 @@ export function ChatPanel(props: ChatPanelProps) {
         </Badge>
         {stepMode ? <Badge tone="warn">step mode</Badge> : null}
         <div className={styles.modeSwitch} role="radiogroup" aria-label="Tool mode">
-          {(["code", "classic"] as const).map((mode) => (
+          {TOOL_MODES.map((mode) => (
             <button
               key={mode}
               type="button"
               role="radio"
               aria-checked={settings.toolMode === mode}
-              title={
-                mode === "code"
-                  ? "Code mode: the model writes one program that calls the tools"
-                  : "Classic tool calling: every MCP tool offered as a tool, one model step per round"
-              }
+              title={MODE_TITLES[mode]}
               onClick={() => update({ toolMode: mode })}
             >
-              {mode === "code" ? "Code" : "Classic"}
+              {MODE_BUTTONS[mode]}
             </button>
           ))}
         </div>

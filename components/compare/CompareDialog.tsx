@@ -9,6 +9,7 @@ import { Badge, toneOf } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
 import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/lanes";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
+import type { ToolMode } from "@/lib/model/tool-handler";
 import styles from "./CompareDialog.module.css";
 
 export interface CompareDialogProps {
@@ -50,11 +51,12 @@ export function CompareDialog({ initialPrompt, onClose }: CompareDialogProps) {
                 <select
                   aria-label={`Lane ${i + 1} mode`}
                   value={lane.toolMode}
-                  onChange={(e) => update(i, { toolMode: e.target.value as "code" | "classic" })}
+                  onChange={(e) => update(i, { toolMode: e.target.value as ToolMode })}
                   disabled={running}
                 >
                   <option value="code">code mode</option>
                   <option value="classic">classic tools</option>
+                  <option value="classic-search">classic + tool search</option>
                 </select>
               </td>
               <td>

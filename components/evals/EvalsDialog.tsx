@@ -26,6 +26,7 @@ export function EvalsDialog({ onClose }: EvalsDialogProps) {
   const groups = summarise(evals.runs);
   // Per kind of task, code mode against classic, once the suite has run (partial figures would mislead).
   const kinds = evals.running ? [] : reportByKind(evals.runs).filter((k) => k.kind !== "unclassified" || evals.runs.every((r) => !r.kind));
+  const searched = kinds.some((k) => k.classicSearch !== undefined);
   const failed = evals.runs.filter((r) => !r.passed);
   return (
     <Modal title="Evals" width="wide" onClose={onClose} dialogRef={ref}>
@@ -175,7 +176,9 @@ export function EvalsDialog({ onClose }: EvalsDialogProps) {
                 <th scope="col">cases</th>
                 <th scope="col">code: pass · requests · input tok</th>
                 <th scope="col">classic: pass · requests · input tok</th>
+                {searched ? <th scope="col">classic + tool search: pass · requests · input tok</th> : null}
                 <th scope="col">classic ÷ code</th>
+                {searched ? <th scope="col">search ÷ code</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -185,7 +188,9 @@ export function EvalsDialog({ onClose }: EvalsDialogProps) {
                   <td>{k.cases}</td>
                   <td>{kindCell(k.code)}</td>
                   <td>{kindCell(k.classic)}</td>
+                  {searched ? <td>{kindCell(k.classicSearch)}</td> : null}
                   <td>{k.inputRatio === undefined ? "—" : `${k.inputRatio.toFixed(2)}×`}</td>
+                  {searched ? <td>{k.searchRatio === undefined ? "—" : `${k.searchRatio.toFixed(2)}×`}</td> : null}
                 </tr>
               ))}
             </tbody>

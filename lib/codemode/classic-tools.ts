@@ -7,7 +7,7 @@
  * validation, approvals, mocks and timeline as a program's. See docs/ARCHITECTURE.md.
  */
 import { resolveNames } from "./names";
-import type { JsonSchema, ServerTools } from "./types";
+import type { Declarations, JsonSchema, ServerTools } from "./types";
 
 /** A classic tool as the model sees it, with the function it maps to. */
 export interface ClassicTool {
@@ -24,6 +24,40 @@ export interface ClassicTool {
 
 /** What the model is told in classic mode. */
 export const CLASSIC_SYSTEM_PROMPT = `You can act through tools. Call the tools you need to answer; when several calls do not depend on each other, make them together in one step. Each result comes back to you before your next step. When you have what you need, answer in plain words.`;
+
+/** The search tool's name in classic with tool search (the same name code mode's search has). */
+const SEARCH_TOOL = "search_tools";
+
+/**
+ * What the model is told in classic mode with tool search: the classic prompt, the servers, and
+ * that tools load on demand. Tool definitions are deferred, as Anthropic's tool search defers
+ * them: a search_tools call loads its matches, which the next request offers as tools.
+ */
+export function classicSearchPrompt(namespaces: Declarations["namespaces"]): string {
+  const servers = namespaces.map((ns) => {
+    const origin = ns.server === ns.namespace ? "" : ` (server ${JSON.stringify(ns.server)})`;
+    return `- ${ns.namespace}${origin}: ${ns.tools.length} ${ns.tools.length === 1 ? "tool" : "tools"}`;
+  });
+  return `${CLASSIC_SYSTEM_PROMPT}
+
+The catalog is too large to offer every tool at once. These servers exist:
+${servers.join("\n")}
+
+Tools load on demand: call ${SEARCH_TOOL} with a few keywords, and its best matches become tools you can call from your next step. Search again with other words when nothing fits.`;
+}
+
+/** Description of search_tools in classic with tool search. */
+export const CLASSIC_SEARCH_DESCRIPTION =
+  "Search the tool catalog by keywords. The best-matching tools are loaded: from your next step you can call them like any other tool. Returns their names and what they do.";
+
+/** What a classic search tells the model about the tools it loaded: a line each, the description cut to one line. */
+export function classicSearchText(tools: readonly ClassicTool[]): string {
+  const lines = tools.map((t) => {
+    const line = t.description.replace(/\s+/g, " ").trim();
+    return `- ${t.name}: ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`;
+  });
+  return `Loaded ${tools.length} ${tools.length === 1 ? "tool" : "tools"}, callable from your next step:\n${lines.join("\n")}`;
+}
 
 const MAX_NAME = 64;
 

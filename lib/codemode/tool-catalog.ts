@@ -4,7 +4,7 @@
  * tools, and the schema lint. The page, the headless runner and the code-mode server build the
  * same thing from the same servers (docs/ARCHITECTURE.md, "One tool world"). Pure.
  */
-import { classicTools, type ClassicTool } from "./classic-tools";
+import { classicSearchPrompt, classicSearchText, classicTools, type ClassicTool } from "./classic-tools";
 import { generateDeclarations } from "./declarations";
 import { lintTools, type LintFinding } from "./schema-lint";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt";
@@ -20,6 +20,10 @@ export interface ToolCatalog {
   readonly search: ToolSearch;
   /** Every tool as a classic tool (classic mode offers these). */
   readonly classicTools: readonly ClassicTool[];
+  /** Classic with tool search: the best matches for a query, as classic tools to load, and what the model reads of them. */
+  classicSearch(query: string, limit?: number): { tools: string[]; text: string };
+  /** The system prompt of classic with tool search (the servers, and that tools load on demand). */
+  readonly classicSearchPrompt: string;
   /** What the schema lint finds (computed when first read). */
   readonly lint: readonly LintFinding[];
 }
@@ -30,6 +34,9 @@ export function createToolCatalog(servers: readonly ServerTools[]): ToolCatalog 
   const prompts = new Map<PromptMode, string>();
   let lint: readonly LintFinding[] | undefined;
   let classic: readonly ClassicTool[] | undefined;
+  let searchPrompt: string | undefined;
+  const search = createToolSearch(servers, declarations);
+  let byFunction: Map<string, ClassicTool> | undefined;
   return {
     servers,
     declarations,
@@ -38,9 +45,20 @@ export function createToolCatalog(servers: readonly ServerTools[]): ToolCatalog 
       if (prompt === undefined) prompts.set(mode, (prompt = buildSystemPrompt(declarations, mode)));
       return prompt;
     },
-    search: createToolSearch(servers, declarations),
+    search,
     get classicTools() {
       return (classic ??= classicTools(servers));
+    },
+    classicSearch(query, limit = 5) {
+      byFunction ??= new Map((classic ??= classicTools(servers)).map((t) => [`${t.namespace}\u0000${t.fn}`, t]));
+      const found = search.search(query, limit).hits.flatMap((hit) => {
+        const tool = byFunction!.get(`${hit.namespace}\u0000${hit.name}`);
+        return tool ? [tool] : [];
+      });
+      return { tools: found.map((t) => t.name), text: classicSearchText(found) };
+    },
+    get classicSearchPrompt() {
+      return (searchPrompt ??= classicSearchPrompt(declarations.namespaces));
     },
     get lint() {
       return (lint ??= lintTools(servers));

@@ -2,11 +2,11 @@
  * Checks one eval run against its case's assertions. Pure: a run is what the loop and the tool
  * world recorded (answer, MCP calls, program values, requests, tokens, how it stopped).
  */
-import type { Assertion } from "./suite";
+import type { Assertion, ToolMode } from "./suite";
 
 /** What one run produced. */
 export interface RunFacts {
-  mode: "code" | "classic";
+  mode: ToolMode;
   /** The final answer's text. */
   answer: string;
   /** Every MCP call the run made, with original server and tool names. */

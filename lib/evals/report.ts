@@ -93,8 +93,12 @@ export interface KindRow {
   cases: number;
   code: KindFigures | undefined;
   classic: KindFigures | undefined;
+  /** Classic with tool search (deferred definitions), when the suite ran it. */
+  classicSearch: KindFigures | undefined;
   /** Classic's median input tokens ÷ code mode's: above 1, code mode sends fewer. */
   inputRatio: number | undefined;
+  /** Classic with tool search's median input tokens ÷ code mode's. */
+  searchRatio: number | undefined;
   verdict: string;
 }
 
@@ -111,12 +115,10 @@ function figures(runs: readonly EvalRun[]): KindFigures | undefined {
   return runs.length === 0 ? undefined : figuresOf(runs);
 }
 
-/** What the figures say, in one sentence: "code mode costs 1.2× more input tokens here: a one-round task". */
-function verdictOf(kind: KindRow["kind"], code: KindFigures | undefined, classic: KindFigures | undefined): string {
-  const what = KIND_WORDS[kind];
-  if (!code || !classic) return `Only ${code ? "code mode" : "classic"} ran here (${what}): nothing to compare.`;
-  if (code.inputTokens === 0 || classic.inputTokens === 0) return `No token figures here (${what}).`;
-  const ratio = classic.inputTokens / code.inputTokens;
+/** Code mode against another mode, in words: "code mode sends 2.4× fewer input tokens here, in 2 model requests instead of 6.5". */
+function comparison(code: KindFigures, other: KindFigures): string | undefined {
+  if (code.inputTokens === 0 || other.inputTokens === 0) return undefined;
+  const ratio = other.inputTokens / code.inputTokens;
   const tokens =
     ratio >= 1.05
       ? `code mode sends ${ratio.toFixed(1)}× fewer input tokens here`
@@ -124,21 +126,45 @@ function verdictOf(kind: KindRow["kind"], code: KindFigures | undefined, classic
         ? `code mode costs ${(1 / ratio).toFixed(1)}× more input tokens here`
         : "code mode and classic send about the same input tokens here";
   const requests =
-    code.requests < classic.requests
-      ? `, in ${code.requests} model requests instead of ${classic.requests}`
-      : code.requests > classic.requests
-        ? `, and needs ${code.requests} model requests instead of ${classic.requests}`
+    code.requests < other.requests
+      ? `, in ${code.requests} model requests instead of ${other.requests}`
+      : code.requests > other.requests
+        ? `, and needs ${code.requests} model requests instead of ${other.requests}`
         : "";
-  const passes =
-    code.passed / code.runs < classic.passed / classic.runs
-      ? `; it passes less often (${code.passed}/${code.runs} against ${classic.passed}/${classic.runs})`
-      : code.passed / code.runs > classic.passed / classic.runs
-        ? `; it passes more often (${code.passed}/${code.runs} against ${classic.passed}/${classic.runs})`
-        : "";
-  return `${tokens[0]!.toUpperCase()}${tokens.slice(1)}${requests}: ${what}${passes}.`;
+  return tokens + requests;
 }
 
-/** Groups runs by kind of task (the suite's order of kinds, unclassified last), code mode against classic. */
+function passes(code: KindFigures, other: KindFigures): string {
+  const mine = code.passed / code.runs;
+  const theirs = other.passed / other.runs;
+  if (mine === theirs) return "";
+  return `; it passes ${mine < theirs ? "less" : "more"} often (${code.passed}/${code.runs} against ${other.passed}/${other.runs})`;
+}
+
+const capital = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+/**
+ * What the figures say, in plain words: "Code mode costs 1.2× more input tokens here: a one-round
+ * task." against classic with every tool, then a sentence against classic with tool search when
+ * that ran too.
+ */
+function verdictOf(kind: KindRow["kind"], code: KindFigures | undefined, classic: KindFigures | undefined, classicSearch: KindFigures | undefined): string {
+  const what = KIND_WORDS[kind];
+  if (!code || (!classic && !classicSearch)) return `Only ${code ? "code mode" : "classic"} ran here (${what}): nothing to compare.`;
+  const sentences: string[] = [];
+  if (classic) {
+    const words = comparison(code, classic);
+    sentences.push(words ? `${capital(words)}: ${what}${passes(code, classic)}.` : `No token figures here (${what}).`);
+  }
+  if (classicSearch) {
+    const words = comparison(code, classicSearch);
+    const lead = classic ? "Against classic with tool search, " : `Against classic with tool search (${what}), `;
+    sentences.push(words ? `${lead}${words}${passes(code, classicSearch)}.` : `${lead}no token figures.`);
+  }
+  return sentences.join(" ");
+}
+
+/** Groups runs by kind of task (the suite's order of kinds, unclassified last), code mode against classic and classic with tool search. */
 export function reportByKind(runs: readonly EvalRun[]): KindRow[] {
   const kinds: Array<KindRow["kind"]> = [...TASK_KINDS, "unclassified"];
   return kinds.flatMap((kind) => {
@@ -146,14 +172,18 @@ export function reportByKind(runs: readonly EvalRun[]): KindRow[] {
     if (mine.length === 0) return [];
     const code = figures(mine.filter((r) => r.mode === "code"));
     const classic = figures(mine.filter((r) => r.mode === "classic"));
+    const classicSearch = figures(mine.filter((r) => r.mode === "classic-search"));
+    const ratio = (other: KindFigures | undefined) => (code && other && code.inputTokens > 0 ? other.inputTokens / code.inputTokens : undefined);
     return [
       {
         kind,
         cases: new Set(mine.map((r) => r.case)).size,
         code,
         classic,
-        inputRatio: code && classic && code.inputTokens > 0 ? classic.inputTokens / code.inputTokens : undefined,
-        verdict: verdictOf(kind, code, classic),
+        classicSearch,
+        inputRatio: ratio(classic),
+        searchRatio: ratio(classicSearch),
+        verdict: verdictOf(kind, code, classic, classicSearch),
       },
     ];
   });

@@ -8,6 +8,7 @@ import { providerInfo, type ServerKeyStatus } from "./providers";
 import type { ClassicToolSpec } from "./code-tools";
 import type { ChatRequestExtras } from "./request-schema";
 import type { PromptMode } from "../codemode/system-prompt";
+import { isClassicMode } from "./tool-handler";
 
 /** Inputs of a request body. */
 export interface RequestInputs {
@@ -18,7 +19,7 @@ export interface RequestInputs {
   instructions: string;
   /** The form of the typed API the prompt carries, and why (lib/codemode/prompt-form.ts). */
   form?: { mode: PromptMode; why: string };
-  /** Classic mode's tools (sent only in classic mode). */
+  /** Classic mode's tools (sent only in the classic modes). */
   classicTools?: readonly ClassicToolSpec[];
 }
 
@@ -42,9 +43,9 @@ export function buildRequestExtras({ settings, keys, serverKeys, instructions, f
     instructions,
     ...(keys.access?.trim() && provider !== "demo" ? { access: keys.access.trim() } : {}),
     mode: form?.mode ?? (settings.discovery === "search" ? "search" : "declarations"),
-    ...(form && settings.toolMode !== "classic" ? { modeWhy: form.why } : {}),
+    ...(form && settings.toolMode === "code" ? { modeWhy: form.why } : {}),
     toolMode: settings.toolMode,
-    ...(settings.toolMode === "classic"
+    ...(isClassicMode(settings.toolMode)
       ? { classicTools: classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
       : {}),
     settings: {

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_STEPS } from "./loop-policy";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "./result-budget";
 import { PROVIDER_IDS, type ProviderId, type ServerKeyStatus } from "./providers";
+import { TOOL_MODES } from "./tool-handler";
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES } from "../codemode/prompt-form";
 
 /** localStorage key of the settings. */
@@ -34,8 +35,8 @@ const settingsSchema = z.object({
   /** Every declaration, tool search, or (auto) tool search once the declarations pass the budget (lib/codemode/prompt-form.ts). */
   discovery: z.enum(DISCOVERY_CHOICES).default("auto"),
   declarationsBudgetTokens: z.number().int().min(100).max(1_000_000).default(DEFAULT_DECLARATIONS_BUDGET_TOKENS),
-  /** Code mode (the model writes a program) or classic tool calling (every MCP tool offered as a tool). */
-  toolMode: z.enum(["code", "classic"]).default("code"),
+  /** Code mode (the model writes a program), classic tool calling (every MCP tool offered as a tool), or classic with tool search. */
+  toolMode: z.enum(TOOL_MODES).default("code"),
 });
 
 /** The chat settings. */

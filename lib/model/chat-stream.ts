@@ -12,7 +12,7 @@ import type { ToolMode } from "./tool-handler";
 import { convertToModelMessages, createUIMessageStream, generateId, streamText, wrapLanguageModel } from "ai";
 import type { FinishReason, InferUIMessageChunk, UIMessageChunk } from "ai";
 import type { PromptMode } from "../codemode/system-prompt";
-import { allModelTools, classicModelTools, codeModeTools, type ClassicToolSpec } from "./code-tools";
+import { allModelTools, toolsForRequest, type ClassicToolSpec } from "./code-tools";
 import { inspectorMiddleware } from "./inspector";
 import { describeModelError } from "./model-errors";
 import type { ModelStep } from "./agent-loop";
@@ -29,7 +29,7 @@ export interface StreamChatOptions {
   mode: PromptMode;
   /** Why `mode` (lib/codemode/prompt-form.ts), for the request inspector. */
   modeWhy?: string;
-  /** Classic tool calling instead of code mode; its tools come with the request. */
+  /** Classic tool calling instead of code mode (with every tool, or with tool search); its tools come with the request. */
   toolMode?: ToolMode;
   classicTools?: readonly ClassicToolSpec[];
   settings?: { temperature?: number; maxOutputTokens?: number };
@@ -65,7 +65,7 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
         ...(options.instructions.trim() === "" ? {} : { instructions: options.instructions }),
         // Incomplete calls (a run the person stopped) are left out rather than sent unanswered.
         messages: await convertToModelMessages(messages, { tools: allTools, ignoreIncompleteToolCalls: true }),
-        tools: options.toolMode === "classic" ? classicModelTools(classic) : codeModeTools(options.mode),
+        tools: toolsForRequest(options.toolMode ?? "code", options.mode, classic, messages),
         maxRetries: options.maxRetries ?? 0,
         // The default handler logs the whole error, request body and provider answer included
         // (a key can be in either). The error reaches the person through the stream instead.
@@ -81,7 +81,12 @@ export function streamChat(options: StreamChatOptions): ReadableStream<UIMessage
         // The SDK types the chunk without our data parts; it carries none of them.
         else writer.write(chunk as InferUIMessageChunk<CodeModeUIMessage>);
       }
-      const form = options.toolMode === "classic" ? undefined : { mode: options.mode, ...(options.modeWhy ? { why: options.modeWhy } : {}) };
+      const form =
+        options.toolMode === "classic"
+          ? undefined
+          : options.toolMode === "classic-search"
+            ? { mode: "search" as const, why: "classic with tool search: tool definitions load when a search finds them" }
+            : { mode: options.mode, ...(options.modeWhy ? { why: options.modeWhy } : {}) };
       for (const step of steps) {
         if (form) step.request.form = form;
         writer.write({ type: "data-inspector", id: step.id, data: step, transient: true });

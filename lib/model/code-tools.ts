@@ -16,7 +16,9 @@ import {
   SEARCH_TOOLS_TOOL,
   type PromptMode,
 } from "../codemode/system-prompt";
-import type { ExecuteCodeInput, SearchToolsInput } from "./types";
+import { CLASSIC_SEARCH_DESCRIPTION } from "../codemode/classic-tools";
+import type { ToolMode } from "./tool-handler";
+import type { CodeModeUIMessage, ExecuteCodeInput, SearchToolsInput } from "./types";
 
 // The JSON Schemas are `as const` literals; jsonSchema() wants the mutable JSONSchema7 shape.
 const executeSchema = jsonSchema<ExecuteCodeInput>(structuredClone(EXECUTE_CODE_INPUT_SCHEMA) as unknown as Parameters<typeof jsonSchema>[0]);
@@ -45,6 +47,35 @@ export function classicModelTools(tools: readonly ClassicToolSpec[]): ToolSet {
       tool({ description: t.description, inputSchema: jsonSchema(structuredClone(t.inputSchema) as Parameters<typeof jsonSchema>[0]) }),
     ]),
   );
+}
+
+/**
+ * The tools that search_tools calls of the conversation loaded (classic with tool search): the
+ * names each answered search listed, in the order they were first loaded.
+ */
+export function loadedClassicTools(messages: readonly CodeModeUIMessage[]): Set<string> {
+  const loaded = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== `tool-${SEARCH_TOOLS_TOOL}` || !("state" in part) || part.state !== "output-available") continue;
+      const tools = (part.output as { tools?: unknown } | undefined)?.tools;
+      if (Array.isArray(tools)) for (const name of tools) if (typeof name === "string") loaded.add(name);
+    }
+  }
+  return loaded;
+}
+
+/**
+ * The tools a request offers: code mode's (execute_code, and search_tools in search form);
+ * classic's every tool; or, classic with tool search, search_tools and the tools searches have
+ * loaded so far.
+ */
+export function toolsForRequest(toolMode: ToolMode, mode: PromptMode, classic: readonly ClassicToolSpec[], messages: readonly CodeModeUIMessage[]): ToolSet {
+  if (toolMode === "code") return codeModeTools(mode);
+  if (toolMode === "classic") return classicModelTools(classic);
+  const loaded = loadedClassicTools(messages);
+  const search = tool({ description: CLASSIC_SEARCH_DESCRIPTION, inputSchema: searchSchema });
+  return { [SEARCH_TOOLS_TOOL]: search, ...classicModelTools(classic.filter((t) => loaded.has(t.name))) };
 }
 
 /** Every tool a conversation may hold (both modes), to read its history. */

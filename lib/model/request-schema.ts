@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_IDS } from "./providers";
+import { TOOL_MODES } from "./tool-handler";
 
 /** Longest system prompt accepted (the declarations of a large catalog fit well inside). */
 export const MAX_INSTRUCTIONS_CHARS = 400_000;
@@ -59,8 +60,8 @@ export const chatRequestSchema = z.object({
   mode: z.enum(["declarations", "search"]).default("declarations"),
   /** Why the page chose `mode` (lib/codemode/prompt-form.ts), shown in the request inspector. */
   modeWhy: z.string().max(500).optional(),
-  /** Code mode (one program per step) or classic tool calling (every MCP tool offered as a tool). */
-  toolMode: z.enum(["code", "classic"]).default("code"),
+  /** Code mode (one program per step), classic tool calling (every MCP tool offered as a tool), or classic with tool search. */
+  toolMode: z.enum(TOOL_MODES).default("code"),
   /** Classic mode's tools: sanitised name, description, JSON Schema. */
   classicTools: z
     .array(

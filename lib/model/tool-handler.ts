@@ -12,27 +12,43 @@ import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, search
 /** What a person decided in step mode: run (possibly edited) code, or skip it with a message for the model. */
 export type CodeApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
 
-/** What the host gives the loop: the sandbox, the tool search and, in step mode, a person. */
-/** Code mode (the model writes one program) or classic tool calling (every tool offered as a tool). */
-export const TOOL_MODES = ["code", "classic"] as const;
+/**
+ * Code mode (the model writes one program), classic tool calling with every tool offered as a
+ * tool, or classic with tool search: definitions deferred until a search_tools call loads them,
+ * as Anthropic's tool search does (docs/ARCHITECTURE.md, "Tool modes").
+ */
+export const TOOL_MODES = ["code", "classic", "classic-search"] as const;
 export type ToolMode = (typeof TOOL_MODES)[number];
+
+/** True for both classic modes: the model calls MCP tools as tools, a round per step. */
+export const isClassicMode = (mode: ToolMode | undefined): mode is "classic" | "classic-search" => mode === "classic" || mode === "classic-search";
+
+/** How each mode is named in reports and menus. */
+export const TOOL_MODE_LABELS: Record<ToolMode, string> = { code: "code mode", classic: "classic", "classic-search": "classic + tool search" };
 
 /**
  * The handlers a tool mode answers with, the one place this rule lives: classic mode answers
- * ordinary tool calls (`callTools`); code mode offers only execute_code and search_tools, so any
- * other tool call is an error for the model.
+ * ordinary tool calls (`callTools`); classic with tool search also answers search_tools, with
+ * tools to load rather than declarations; code mode offers only execute_code and search_tools,
+ * so any other tool call is an error for the model.
  */
 export function handlersForMode(mode: ToolMode, handlers: ToolHandlers): ToolHandlers {
-  if (mode === "classic") return handlers;
-  const { callTools: _classicOnly, ...codeMode } = handlers;
-  return codeMode;
+  const { callTools, searchClassicTools, ...codeMode } = handlers;
+  if (mode === "code") return codeMode;
+  if (mode === "classic") return { ...codeMode, ...(callTools ? { callTools } : {}) };
+  return { ...codeMode, ...(callTools ? { callTools } : {}), ...(searchClassicTools ? { searchTools: searchClassicTools } : {}) };
 }
+
+/** What a search answers: declarations to read (code mode), or tools it loaded and their one-line docs (classic with tool search). */
+export type SearchAnswer = string | { text: string; tools: readonly string[] };
 
 export interface ToolHandlers {
   /** Runs the program against the connected servers. Should not throw; a throw is reported as a runtime error. */
   runCode: (code: string, toolCallId: string) => Promise<RunResult>;
   /** Returns the declarations of the best matches for a query (search mode). */
-  searchTools: (query: string, limit: number) => string;
+  searchTools: (query: string, limit: number) => SearchAnswer;
+  /** Classic with tool search: the best matches as classic tools to load (handlersForMode puts it in searchTools' place). */
+  searchClassicTools?: (query: string, limit: number) => SearchAnswer;
   /** Step mode: called before code runs. */
   awaitApproval?: (code: string, toolCallId: string) => Promise<CodeApprovalDecision>;
   /** Classic mode: answers every ordinary tool call of a step together (classic.ts). Without it, only the code-mode tools exist. */

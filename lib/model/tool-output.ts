@@ -29,9 +29,14 @@ export function skippedOutput(message: string): ExecuteCodeOutput {
   return { ok: false, skipped: true, message: message.trim() || "The person chose not to run this code." };
 }
 
-/** The search_tools output. */
-export function searchOutput(declarations: string): SearchToolsOutput {
-  return { declarations: declarations.trim() === "" ? "No function matched. Search again with other words." : declarations };
+/** The search_tools output: the declarations found, or (classic with tool search) the tools loaded and their docs. */
+export function searchOutput(answer: string | { text: string; tools: readonly string[] }): SearchToolsOutput {
+  if (typeof answer !== "string") {
+    return answer.tools.length === 0
+      ? { declarations: "No tool matched. Search again with other words.", tools: [] }
+      : { declarations: answer.text, tools: [...answer.tools] };
+  }
+  return { declarations: answer.trim() === "" ? "No function matched. Search again with other words." : answer };
 }
 
 /** Validated execute_code input, or why it is unusable. */

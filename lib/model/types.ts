@@ -34,6 +34,8 @@ export type ExecuteCodeOutput =
 /** What search_tools answers: the declarations of the best matches, as TypeScript text. */
 export interface SearchToolsOutput {
   declarations: string;
+  /** Classic with tool search: the tools this search loaded, callable from the next step on. */
+  tools?: string[];
 }
 
 /** Tool types for typed UI messages (a type literal: UITools needs an implicit index signature). */

@@ -7,7 +7,7 @@
 import { Store } from "../state/store";
 import type { PromptMode } from "../codemode/system-prompt";
 import { choosePromptForm } from "../codemode/prompt-form";
-import { CLASSIC_SYSTEM_PROMPT } from "../codemode/classic-tools";
+import { modeInstructions } from "../model/tool-world";
 import type { ToolCatalog } from "../codemode/tool-catalog";
 import { buildRequestExtras, modelIdFor } from "../model/chat-request";
 import {
@@ -176,7 +176,7 @@ export function requestExtras(state: ModelState, catalog: ToolCatalog, lane?: La
     settings,
     keys: state.keys,
     serverKeys: choice.serverKeys,
-    instructions: settings.toolMode === "classic" ? CLASSIC_SYSTEM_PROMPT : choice.prompt,
+    instructions: modeInstructions(settings.toolMode, catalog, choice.prompt),
     form: { mode: choice.mode, why: choice.modeWhy },
     classicTools: catalog.classicTools,
   });

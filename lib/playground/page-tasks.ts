@@ -6,7 +6,7 @@
  */
 import { Store } from "../state/store";
 import { choosePromptForm, createToolCatalog } from "../codemode";
-import { createToolWorld } from "../model/tool-world";
+import { createToolWorld, modeInstructions } from "../model/tool-world";
 import { runEvalCases } from "../evals/run-cases";
 import type { EvalRun } from "../evals/report";
 import { parseSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite } from "../evals/suite";
@@ -15,7 +15,7 @@ import { runAgentLoop } from "../model/agent-loop";
 import { classicCallsHandler } from "../model/classic";
 import { runCompare, type LaneResult, type LaneRunner } from "../model/lanes";
 import { parseModelRef, providerInfo } from "../model/providers";
-import { handlersForMode } from "../model/tool-handler";
+import { handlersForMode, isClassicMode, TOOL_MODE_LABELS } from "../model/tool-handler";
 import { modelChoice, requestExtras, type LaneChoice } from "./model-settings";
 import type { Playground } from "./playground";
 
@@ -108,7 +108,7 @@ export class CompareTask extends Store<CompareState> {
         spec: {
           id: String(i + 1),
           toolMode: lane.toolMode,
-          label: `${lane.toolMode} · ${lane.provider === "demo" ? "demo model" : `${providerInfo(lane.provider).label} ${lane.modelId}`}`,
+          label: `${TOOL_MODE_LABELS[lane.toolMode]} · ${lane.provider === "demo" ? "demo model" : `${providerInfo(lane.provider).label} ${lane.modelId}`}`,
         },
         modelStep: page.modelStep(() => requestExtras(page.model.snapshot(), page.servers.view.snapshot().catalog, lane)),
         hostCalls: () => hostCalls,
@@ -116,6 +116,7 @@ export class CompareTask extends Store<CompareState> {
         handlers: handlersForMode(lane.toolMode, {
           runCode,
           searchTools: world.handlers.searchTools,
+          searchClassicTools: world.handlers.searchClassicTools,
           callTools: classicCallsHandler(world.catalog.classicTools, runCode),
         }),
       };
@@ -215,8 +216,11 @@ export class EvalsTask extends Store<EvalsState> {
             messages: [{ id: `eval-${Date.now()}`, role: "user", parts: [{ type: "text", text: planned.prompt }] }],
             modelStep: page.modelStep(() => ({
               ...requestExtras(page.model.snapshot(), page.servers.view.snapshot().catalog, lane),
-              ...(mode === "classic"
-                ? { classicTools: world.catalog.classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }
+              ...(isClassicMode(mode)
+                ? {
+                    instructions: modeInstructions(mode, world.catalog, ""),
+                    classicTools: world.catalog.classicTools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+                  }
                 : { instructions: world.catalog.systemPrompt(form.mode), mode: form.mode, modeWhy: form.why }),
             })),
             handlers: handlersForMode(mode, world.handlers),

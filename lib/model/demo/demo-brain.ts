@@ -108,10 +108,15 @@ function safeParse(text: string): unknown {
   }
 }
 
-/** Classic mode: the next round of the script's calls, or the answer once its value is known. */
-async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: number, toolNames: readonly string[]): Promise<DemoTurn> {
+/**
+ * Classic mode: the next round of the script's calls, or the answer once its value is known.
+ * With tool search (search_tools offered), tools not loaded yet are searched for first: the
+ * script's own query (as code mode's search form asks), then each tool still missing by name.
+ */
+async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: number, toolNames: readonly string[], system: string): Promise<DemoTurn> {
   const offered = new Set(toolNames);
-  if (!toolNames.some((name) => name.startsWith(`${script.server}__`))) {
+  const searching = offered.has(SEARCH_TOOLS_TOOL);
+  if (searching ? !serverOffered(system, script.server) : !toolNames.some((name) => name.startsWith(`${script.server}__`))) {
     return {
       kind: "text",
       text: `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
@@ -122,6 +127,16 @@ async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: n
   const wave = await nextClassicWave(script.code, script.namespaces ?? DEMO_SERVER_NAMES, answered, offered);
   if (wave.kind === "calls") return { kind: "tools", calls: wave.calls, ...(rounds === 0 ? { intro: `${CLASSIC_SCRIPTED_NOTE} ${script.intro}` } : {}) };
   if (wave.kind === "done") return { kind: "text", text: script.summarise(wave.value) };
+  if (wave.kind === "missing") {
+    if (!searching) return { kind: "text", text: `The tool calls did not get me an answer: the tool ${wave.tools[0]} was not offered.` };
+    const asked = answered.filter((c) => c.toolName === SEARCH_TOOLS_TOOL).map((c) => str(rec(c.input).query));
+    const intro = rounds === 0 ? `${CLASSIC_SCRIPTED_NOTE} First I'll look up the tools I need.` : undefined;
+    if (asked.length === 0)
+      return { kind: "tools", calls: [{ toolName: SEARCH_TOOLS_TOOL, input: { query: script.searchQuery, limit: 8 } }], ...(intro ? { intro } : {}) };
+    const queries = wave.tools.map((name) => name.replace(/_+/g, " ").trim()).filter((q) => !asked.includes(q));
+    if (queries.length === 0) return { kind: "text", text: `Tool search did not find ${wave.tools.join(", ")}, so I cannot answer.` };
+    return { kind: "tools", calls: queries.map((query) => ({ toolName: SEARCH_TOOLS_TOOL, input: { query, limit: 3 } })) };
+  }
   return { kind: "text", text: `The tool calls did not get me an answer: ${wave.message}.` };
 }
 
@@ -140,11 +155,11 @@ export async function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly st
   }
   const script = findScript(textOf(user));
   if (!script) return { kind: "text", text: HELP };
-  if (toolNames.length > 0 && !toolNames.includes(EXECUTE_CODE_TOOL)) return classicTurn(script, prompt, userIndex, toolNames);
   const system = prompt
     .filter((m) => m.role === "system")
     .map(textOf)
     .join("\n");
+  if (toolNames.length > 0 && !toolNames.includes(EXECUTE_CODE_TOOL)) return classicTurn(script, prompt, userIndex, toolNames, system);
   if (!serverOffered(system, script.server)) {
     return {
       kind: "text",

@@ -19,9 +19,10 @@ export interface AnsweredCall {
   isError: boolean;
 }
 
-/** What to do next: call these tools (one round), or answer with the program's value or its error. */
+/** What to do next: call these tools (one round), find tools not offered yet, or answer with the program's value or its error. */
 export type ClassicWave =
   | { kind: "calls"; calls: Array<{ toolName: string; input: Record<string, unknown> }> }
+  | { kind: "missing"; tools: string[] }
   | { kind: "done"; value: unknown }
   | { kind: "failed"; message: string };
 
@@ -52,7 +53,7 @@ export async function nextClassicWave(
   const answers = new Map<string, AnsweredCall[]>();
   for (const call of answered) answers.set(key(call.toolName, call.input), [...(answers.get(key(call.toolName, call.input)) ?? []), call]);
   const pending: Array<{ toolName: string; input: Record<string, unknown> }> = [];
-  let missing: string | undefined;
+  const missing = new Set<string>();
   const namespace = (ns: string) =>
     new Proxy(
       {},
@@ -60,7 +61,7 @@ export async function nextClassicWave(
         get: (_target, fn) => (args: unknown) => {
           const toolName = classicToolName(ns, String(fn));
           if (!offered.has(toolName)) {
-            missing ??= toolName;
+            missing.add(toolName);
             return new Promise(() => undefined);
           }
           const queue = answers.get(key(toolName, args));
@@ -85,7 +86,7 @@ export async function nextClassicWave(
   );
   await quiet();
   await quiet();
-  if (missing !== undefined) return { kind: "failed", message: `the tool ${missing} was not offered` };
+  if (missing.size > 0) return { kind: "missing", tools: [...missing] };
   if (pending.length > 0) return { kind: "calls", calls: pending };
   if (outcome && "value" in outcome) return { kind: "done", value: outcome.value };
   if (outcome) return { kind: "failed", message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };

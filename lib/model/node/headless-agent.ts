@@ -5,7 +5,7 @@
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
 import { approvalPredicate, presetPolicy, withApprovalPolicy, type PresetDecision } from "../../host-calls/approvals";
-import { choosePromptForm, CLASSIC_SYSTEM_PROMPT, createToolCatalog, type DiscoveryChoice } from "../../codemode";
+import { choosePromptForm, createToolCatalog, type DiscoveryChoice } from "../../codemode";
 import { buildHostFunctions } from "../../mcp/host-functions";
 import { connectServers } from "../../mcp/node/connect-servers";
 import { recordCalls, type MadeToolCall } from "../../mcp/record-calls";
@@ -18,8 +18,8 @@ import { directModelStep } from "../chat-stream";
 import type { LoopPolicy } from "../loop-policy";
 import { DEFAULT_MAX_STEPS } from "../loop-policy";
 import type { ResolvedModel } from "../types";
-import { handlersForMode, type ToolMode } from "../tool-handler";
-import { createToolWorld, type ToolWorld } from "../tool-world";
+import { handlersForMode, isClassicMode, type ToolMode } from "../tool-handler";
+import { createToolWorld, modeInstructions, type ToolWorld } from "../tool-world";
 import type { CodeModeUIMessage } from "../types";
 
 /** One MCP tool call a run made (both modes), for assertions and reports. */
@@ -64,7 +64,7 @@ export interface HeadlessRunOptions extends AgentLoopObserver {
   discovery?: DiscoveryChoice;
   /** Declaration tokens past which "auto" searches (default DEFAULT_DECLARATIONS_BUDGET_TOKENS). */
   declarationsBudgetTokens?: number;
-  /** Code mode (default) or classic tool calling. */
+  /** Code mode (default), classic tool calling, or classic with tool search. */
   toolMode?: ToolMode;
   /** Tokens a program's value may take before it reaches the model cut (default result-budget.ts). */
   resultBudgetTokens?: number;
@@ -91,7 +91,7 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     resultBudgetTokens,
     ...observer
   } = options;
-  const classic = toolMode === "classic";
+  const classic = isClassicMode(toolMode);
   const form = choosePromptForm(world.catalog.declarations.text, discovery, declarationsBudgetTokens);
   const { mode } = form;
   const user: CodeModeUIMessage = { id: `user-${history.length + 1}`, role: "user", parts: [{ type: "text", text: prompt }] };
@@ -100,7 +100,7 @@ export function runHeadlessAgent(options: HeadlessRunOptions): Promise<AgentLoop
     messages: [...history, user],
     modelStep: directModelStep({
       model,
-      instructions: classic ? CLASSIC_SYSTEM_PROMPT : world.catalog.systemPrompt(mode),
+      instructions: modeInstructions(toolMode, world.catalog, world.catalog.systemPrompt(mode)),
       mode,
       ...(classic ? {} : { modeWhy: form.why }),
       toolMode,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classicProgram, classicToolName, classicTools } from "@/lib/codemode";
+import { classicProgram, classicToolName, classicTools, CLASSIC_SYSTEM_PROMPT, createToolCatalog } from "@/lib/codemode";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 
 describe("classic tools", () => {
@@ -64,5 +64,39 @@ describe("classic tools", () => {
 
   it("refuses a namespace that is not an identifier (nothing from a model becomes code)", () => {
     expect(() => classicProgram([{ namespace: "x; steal()", fn: "f", args: {} }])).toThrow(/Not an identifier/);
+  });
+});
+
+describe("classic with tool search", () => {
+  const catalog = createToolCatalog([
+    {
+      name: "shipping",
+      tools: [
+        { name: "get_quote", description: "Price of a parcel\n  by carrier.", inputSchema: { type: "object", properties: { carrier: { type: "string" } } } },
+        { name: "list_carriers", description: "Every carrier.", inputSchema: { type: "object" } },
+      ],
+    },
+    { name: "my lab", tools: [{ name: "run", description: "x".repeat(250), inputSchema: { type: "object" } }] },
+  ]);
+
+  it("tells the model the servers and that tools load on demand (exact text)", () => {
+    expect(catalog.classicSearchPrompt).toBe(`${CLASSIC_SYSTEM_PROMPT}
+
+The catalog is too large to offer every tool at once. These servers exist:
+- my_lab (server "my lab"): 1 tool
+- shipping: 2 tools
+
+Tools load on demand: call search_tools with a few keywords, and its best matches become tools you can call from your next step. Search again with other words when nothing fits.`);
+  });
+
+  it("a search loads classic tools by name and lists each on one line, long descriptions cut", () => {
+    expect(catalog.classicSearch("quote carrier", 1)).toEqual({
+      tools: ["shipping__get_quote"],
+      text: "Loaded 1 tool, callable from your next step:\n- shipping__get_quote: Price of a parcel by carrier.",
+    });
+    const lab = catalog.classicSearch("run", 5);
+    expect(lab.tools).toEqual(["my_lab__run"]);
+    expect(lab.text).toBe(`Loaded 1 tool, callable from your next step:\n- my_lab__run: ${"x".repeat(199)}…`);
+    expect(catalog.classicSearch("zebra", 5)).toEqual({ tools: [], text: "Loaded 0 tools, callable from your next step:\n" });
   });
 });

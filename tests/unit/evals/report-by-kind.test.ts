@@ -61,6 +61,24 @@ describe("reportByKind", () => {
     ]);
   });
 
+  it("sets code mode against classic with tool search too, in a sentence of its own, or alone when classic did not run", () => {
+    const rows = reportByKind([
+      run("large-catalog", "code", 8_000, 3),
+      run("large-catalog", "classic", 360_000, 3.5),
+      run("large-catalog", "classic-search", 20_000, 5, false),
+      run("chain", "code", 4_000, 2),
+      run("chain", "classic-search", 3_000, 7),
+    ]);
+    expect(rows.map((r) => [r.kind, r.inputRatio, r.searchRatio])).toEqual([
+      ["chain", undefined, 0.75],
+      ["large-catalog", 45, 2.5],
+    ]);
+    expect(rows.map((r) => r.verdict)).toEqual([
+      "Against classic with tool search (a chain of dependent calls), code mode costs 1.3× more input tokens here, in 2 model requests instead of 7.",
+      "Code mode sends 45.0× fewer input tokens here, in 3 model requests instead of 3.5: a large catalog. Against classic with tool search, code mode sends 2.5× fewer input tokens here, in 3 model requests instead of 5; it passes more often (1/1 against 0/1).",
+    ]);
+  });
+
   it("a suite names a case's kind, and refuses one it does not know with the path", () => {
     const ok = parseSuite(JSON.stringify({ name: "s", cases: [{ name: "c", kind: "chain", prompt: "p", servers: ["lab"] }] }), "s.json");
     expect(ok.ok && ok.suite.cases[0]?.kind).toBe("chain");

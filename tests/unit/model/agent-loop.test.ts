@@ -258,6 +258,30 @@ describe("runAgentLoop with a scripted OpenAI-compatible model", () => {
       );
     });
 
+    it("classic with tool search offers search_tools alone, then the tools each search loaded, and calls them through the host", async () => {
+      server = await startScriptedOpenAIServer([
+        turn.calls({ name: "search_tools", args: { query: "shipping quote", limit: 2 } }),
+        turn.calls({ name: "shipping__get_quote", args: { carrier: "postal", origin: "DE", destination: "US", weightKg: 2 } }),
+        turn.text("Postal costs that much."),
+      ]);
+      const model = resolveModel({ provider: "openai-compatible", modelId: "m", baseURL: server.baseURL }, { env: {}, baseUrlPolicy: { allowPrivate: true } });
+      const callsBefore = world.world.calls.length;
+      const result = await runHeadlessAgent({ world: world.world, model, prompt: "Quote postal", toolMode: "classic-search" });
+      expect(result.stop).toEqual({ kind: "done" });
+      const offered = (n: number) => server!.requests[n]?.body.tools?.map((t) => t.function.name) ?? [];
+      expect(offered(0)).toEqual(["search_tools"]);
+      expect(server.requests[0]?.body.messages?.[0]).toEqual({ role: "system", content: world.world.catalog.classicSearchPrompt });
+      // The search's matches were loaded, and nothing else.
+      const search = result.messages.at(-1)?.parts.find((p) => p.type === "tool-search_tools");
+      const loaded = (search as { output?: { tools?: string[] } } | undefined)?.output?.tools ?? [];
+      expect(loaded).toContain("shipping__get_quote");
+      expect(loaded.length).toBeLessThanOrEqual(2);
+      expect(offered(1).sort()).toEqual(["search_tools", ...loaded].sort());
+      expect(offered(2).sort()).toEqual(["search_tools", ...loaded].sort());
+      expect(world.world.calls.slice(callsBefore).map((c) => c.tool)).toEqual(["get_quote"]);
+      expect(result.steps[0]?.request.form).toEqual({ mode: "search", why: "classic with tool search: tool definitions load when a search finds them" });
+    });
+
     it("a tool error reaches the model as that call's error; the other calls of the round still answer", async () => {
       server = await startScriptedOpenAIServer([
         turn.calls(

@@ -95,9 +95,19 @@ describe("compare", () => {
 });
 
 describe("handlersForMode", () => {
-  it("code mode drops the classic handler; classic keeps every handler", () => {
-    const handlers = { runCode: () => Promise.reject(new Error("unused")), searchTools: () => "", callTools: () => Promise.resolve([]) };
+  it("code mode drops the classic handlers; classic keeps callTools; classic with tool search searches classic tools", () => {
+    const searchClassicTools = () => ({ text: "loaded", tools: ["a__b"] });
+    const handlers = {
+      runCode: () => Promise.reject(new Error("unused")),
+      searchTools: () => "declarations",
+      searchClassicTools,
+      callTools: () => Promise.resolve([]),
+    };
     expect(Object.keys(handlersForMode("code", handlers)).sort()).toEqual(["runCode", "searchTools"]);
-    expect(handlersForMode("classic", handlers)).toBe(handlers);
+    expect(handlersForMode("code", handlers).searchTools("q", 1)).toBe("declarations");
+    expect(Object.keys(handlersForMode("classic", handlers)).sort()).toEqual(["callTools", "runCode", "searchTools"]);
+    const search = handlersForMode("classic-search", handlers);
+    expect(Object.keys(search).sort()).toEqual(["callTools", "runCode", "searchTools"]);
+    expect(search.searchTools).toBe(searchClassicTools);
   });
 });
