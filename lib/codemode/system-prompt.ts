@@ -5,6 +5,7 @@
  */
 import type { Declarations } from "./types";
 import { DISCOVERY_NAMESPACE } from "./discovery-api";
+import { declarationsForPrompt } from "./prompt-declarations";
 
 /** Names of the model-level tools; the chat layer must register them under these names. */
 export const EXECUTE_CODE_TOOL = "execute_code";
@@ -14,21 +15,22 @@ export const SEARCH_TOOLS_TOOL = "search_tools";
 /** How the prompt gives the model the API. */
 export type PromptMode = "declarations" | "search";
 
-const RULES = `You can act through code: write one JavaScript program that calls tools through a typed API, and send it with the ${EXECUTE_CODE_TOOL} tool. You get back its return value and console output, or the error it threw.
-
-- The program is the body of an async function: use await, end with return. TypeScript annotations are stripped.
-- Call a tool as \`await namespace.function({ ... })\`. Its result comes unwrapped: the structured content, else the text parsed as JSON when it is JSON, else the text.
-- Make independent calls together with Promise.all; await one after another only when a call needs an earlier result.
-- Return only what you need, as JSON-serialisable data: a large value reaches you cut short, with a note; a huge one is an error.
-- console.log output comes back with the result.
-- A failing call throws an Error: catch it when the program can go on without that result, otherwise let it throw and fix the program.
-- Promise<unknown> means no declared output: log or check the value before relying on its fields.
-- There is no network, file system, timer or module loader: only the tool functions.`;
+/**
+ * What the model needs to write a correct program, in as few tokens as that takes: it is sent
+ * with every request (docs/ARCHITECTURE.md, "What code mode sends").
+ */
+const RULES = `Act through code: send one JavaScript program to ${EXECUTE_CODE_TOOL}; you get back its return value and console output, or its error.
+- Write the body of an async function: \`await namespace.function({ ... })\` for each call, and end with return. TypeScript annotations are stripped.
+- Results come unwrapped: the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value before using its fields.
+- Make independent calls together with Promise.all.
+- Return only what you need: a large value comes back cut short.
+- A failing call throws: catch it when the program can go on without it.
+- No network, files, timers or imports: only the tool functions.`;
 
 /** The system prompt: rules, then the declarations or, in search mode, the servers and the search tool. */
 export function buildSystemPrompt(declarations: Declarations, mode: PromptMode = "declarations"): string {
   if (mode === "declarations") {
-    return `${RULES}\n\nThe tool API:\n\`\`\`ts\n${declarations.text}\n\`\`\``;
+    return `${RULES}\n\nThe tool API:\n\`\`\`ts\n${declarationsForPrompt(declarations.text)}\n\`\`\``;
   }
   const servers = declarations.namespaces.map((ns) => {
     const origin = ns.server === ns.namespace ? "" : ` (server ${JSON.stringify(ns.server)})`;
@@ -43,8 +45,7 @@ Before using a function, find it with the ${SEARCH_TOOLS_TOOL} tool: give it a f
 }
 
 /** Description of the execute_code model tool. */
-export const EXECUTE_CODE_DESCRIPTION =
-  "Run a JavaScript program (the body of an async function) against the typed tool API in the system prompt. Returns the program's return value and console output, or the error it threw.";
+export const EXECUTE_CODE_DESCRIPTION = "Run a program against the typed API of the system prompt: returns its value and console output, or its error.";
 
 /** Description of the search_tools model tool (search mode only). */
 export const SEARCH_TOOLS_DESCRIPTION =
@@ -53,7 +54,7 @@ export const SEARCH_TOOLS_DESCRIPTION =
 /** JSON Schema of execute_code's input. */
 export const EXECUTE_CODE_INPUT_SCHEMA = {
   type: "object",
-  properties: { code: { type: "string", description: "The program: the body of an async function, ending with return." } },
+  properties: { code: { type: "string", description: "The body of an async function, ending with return." } },
   required: ["code"],
   additionalProperties: false,
 } as const;
@@ -82,7 +83,7 @@ export function codeModeServerDescription(namespaces: Declarations["namespaces"]
 - \`data\` (optional object): its keys become read-only globals, for inputs you would otherwise paste into the code.
 - console.log output comes back in "logs". There is no network, file system, timer or module loader.
 - A failure comes back as an error result that names its kind (syntax, runtime, tool, timeout, memory, limit, busy ...): fix the program and retry.`;
-  if (declarations !== undefined) return `${head}\n\nThe tool API:\n\`\`\`ts\n${declarations}\n\`\`\``;
+  if (declarations !== undefined) return `${head}\n\nThe tool API:\n\`\`\`ts\n${declarationsForPrompt(declarations)}\n\`\`\``;
   const list = namespaces.map((ns) => `- ${ns.namespace}: ${ns.tools.length} ${ns.tools.length === 1 ? "function" : "functions"}`);
   return `${head}\n\nThe API is too large to list here. These namespaces exist:\n${list.join("\n")}\n\nFind functions with the ${SEARCH_TOOLS_TOOL} tool first: it returns their TypeScript declarations. Call only functions a search has shown you.`;
 }

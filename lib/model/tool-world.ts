@@ -9,6 +9,7 @@ import type { ToolCatalog } from "../codemode/tool-catalog";
 import { classicCallsHandler } from "./classic";
 import type { CodeApprovalDecision, ToolHandlers, ToolMode } from "./tool-handler";
 import { CLASSIC_SYSTEM_PROMPT } from "../codemode/classic-tools";
+import { declarationsForPrompt } from "../codemode/prompt-declarations";
 import type { RunResult } from "../sandbox/types";
 
 /** Connected servers as the agent loop sees them. */
@@ -34,7 +35,7 @@ export function createToolWorld(catalog: ToolCatalog, host: WorldHost): ToolWorl
     catalog,
     handlers: {
       runCode: host.runCode,
-      searchTools: (query, limit) => catalog.search.search(query, limit).text,
+      searchTools: (query, limit) => declarationsForPrompt(catalog.search.search(query, limit).text),
       searchClassicTools: (query, limit) => catalog.classicSearch(query, limit),
       callTools: classicCallsHandler(catalog.classicTools, host.runClassic ?? host.runCode),
       ...(host.awaitApproval ? { awaitApproval: host.awaitApproval } : {}),

@@ -34,6 +34,8 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "Which carrier is cheapest to ship 2 kg from DE to US within 5 days?",
       "Compare the total price, surcharges included, of sending a 60×40×40 cm box weighing 8 kg from FR to JP with every carrier.",
       "What is the fastest way to get 300 kg from NL to BR, and what does it cost?",
+      "Which of our 2026 shipments arrived more than 3 business days late, and which carrier was late most often?",
+      "What duty and import VAT would 900 EUR of smartphones shipped to Brazil pay, and which documents does the parcel need?",
     ],
     responseMode: "json",
   },

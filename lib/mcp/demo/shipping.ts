@@ -1,11 +1,14 @@
 /**
- * The `shipping` demo MCP server: carriers, quotes, delivery estimates and surcharges.
- * Deterministic; the rules live in shipping-rates.ts, this file only declares the tools.
+ * The `shipping` demo MCP server: carriers, quotes, delivery estimates and surcharges, and two
+ * tools with large results: the account's shipment history and a customs guide per country.
+ * Deterministic; the rules live in shipping-rates.ts and the data in shipping-history.ts, this
+ * file only declares the tools.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { failure, ok } from "./result";
 import { CARRIER_IDS, COUNTRIES, COUNTRY_CODES, estimate, listCarriers, quote, surcharges } from "./shipping-rates";
+import { customsGuide, HISTORY_SIZE, HISTORY_YEAR, shipmentHistory } from "./shipping-history";
 
 const carrier = z.enum(CARRIER_IDS).describe("Carrier id, as returned by list_carriers.");
 const country = (role: string) => z.enum(COUNTRY_CODES).describe(`${role} country, ISO 3166-1 alpha-2 code such as "DE" or "US".`);
@@ -142,6 +145,77 @@ export function createShippingServer(): McpServer {
       annotations: readOnly,
     },
     ({ carrier: id, price, currency: cur, remoteArea, dimensionsCm }) => ok({ ...surcharges(id, price, cur, remoteArea, dimensionsCm) }),
+  );
+
+  server.registerTool(
+    "list_shipments",
+    {
+      title: "List past shipments",
+      description: `Lists every shipment the account sent in a year, oldest first, with its carrier, route, weight, price, the promised delivery window and the business days it took. About ${HISTORY_SIZE} parcels a year; there is no filter, so read the fields you need.`,
+      inputSchema: { year: z.number().int().min(2000).max(2100).default(HISTORY_YEAR).describe(`Calendar year, e.g. ${HISTORY_YEAR}.`) },
+      outputSchema: {
+        shipments: z
+          .array(
+            z.object({
+              id: z.string().describe("Shipment id."),
+              shippedOn: z.string().describe("Pickup date, YYYY-MM-DD."),
+              carrier,
+              origin: z.string().describe("Origin country code."),
+              destination: z.string().describe("Destination country code."),
+              weightKg: z.number().describe("Actual weight in kg."),
+              price: z.number().describe("Base price paid, in `currency`."),
+              currency,
+              promisedBusinessDays: z.number().int().describe("The carrier's guaranteed window (maxBusinessDays when it shipped)."),
+              deliveredBusinessDays: z.number().int().nullable().describe("Business days it took; null while in transit."),
+              status: z.enum(["delivered", "in_transit"]).describe("Where the parcel is."),
+              reference: z.string().describe("Purchase order it belongs to."),
+            }),
+          )
+          .describe("Every shipment of the year, oldest first."),
+      },
+      annotations: readOnly,
+    },
+    ({ year }) => ok({ shipments: shipmentHistory(year) }),
+  );
+
+  server.registerTool(
+    "get_customs_guide",
+    {
+      title: "Get a customs guide",
+      description:
+        "The full customs guide for sending goods into a country: import VAT, de minimis values, required documents, prohibited and restricted items, and the whole tariff (about a thousand HS headings with their duty rates).",
+      inputSchema: { destination: country("Destination") },
+      outputSchema: {
+        destination: z.string().describe("Destination country code."),
+        country: z.string().describe("Country name."),
+        updatedOn: z.string().describe("Date of this edition, YYYY-MM-DD."),
+        vatPercent: z.number().describe("Import VAT (or GST), charged on the customs value plus duty."),
+        deMinimis: z
+          .object({
+            dutyFreeUpToEur: z.number().describe("Goods worth up to this (EUR) pay no duty."),
+            vatFreeUpToEur: z.number().describe("Goods worth up to this (EUR) pay no import VAT."),
+          })
+          .describe("Values under which nothing is charged."),
+        requiredDocuments: z.array(z.string()).describe("Papers every parcel needs."),
+        prohibitedItems: z.array(z.string()).describe("Goods that may not be sent."),
+        restrictedItems: z
+          .array(z.object({ item: z.string().describe("The goods."), rule: z.string().describe("What they need to be sent.") }))
+          .describe("Goods allowed under a rule."),
+        tariff: z
+          .array(
+            z.object({
+              heading: z.string().describe("Four-digit HS heading, e.g. 8517."),
+              description: z.string().describe("What the heading covers."),
+              category: z.string().describe("Kind of goods in plain words: electronics, clothing, food ..."),
+              dutyPercent: z.number().describe("Duty on the customs value, in percent."),
+            }),
+          )
+          .describe("Every tariff heading with its duty rate."),
+        notes: z.array(z.string()).describe("How duty and VAT are computed, and other rules."),
+      },
+      annotations: readOnly,
+    },
+    ({ destination }) => ok({ ...customsGuide(destination) }),
   );
 
   return server;

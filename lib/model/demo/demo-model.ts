@@ -22,8 +22,31 @@ export interface DemoModelOptions {
 
 const estimateTokens = (text: string) => Math.max(1, countTokens(text));
 
+/**
+ * The text a provider tokenises for a prompt: each message's role and content as text (the
+ * system prompt as written, tool inputs and results as JSON), not the prompt's own JSON, whose
+ * escaping of quotes and newlines would count code mode's declarations high.
+ */
+export function promptText(prompt: CallOptions["prompt"]): string {
+  return prompt
+    .map((message) => {
+      if (typeof message.content === "string") return `${message.role}\n${message.content}`;
+      const parts = (message.content as unknown as ReadonlyArray<Record<string, unknown>>).map((part) => {
+        if (part.type === "text" || part.type === "reasoning") return typeof part.text === "string" ? part.text : "";
+        if (part.type === "tool-call") return `${String(part.toolName)} ${typeof part.input === "string" ? part.input : JSON.stringify(part.input)}`;
+        if (part.type === "tool-result") {
+          const output = (part.output ?? {}) as { type?: string; value?: unknown };
+          return `${String(part.toolName)} ${typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? null)}`;
+        }
+        return JSON.stringify(part);
+      });
+      return `${message.role}\n${parts.join("\n")}`;
+    })
+    .join("\n");
+}
+
 function usageOf(options: CallOptions, output: string): ModelUsage {
-  const input = estimateTokens(JSON.stringify(options.prompt) + JSON.stringify(options.tools ?? []));
+  const input = estimateTokens(promptText(options.prompt) + JSON.stringify(options.tools ?? []));
   const out = estimateTokens(output);
   return {
     inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },

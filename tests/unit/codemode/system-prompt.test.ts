@@ -2,18 +2,16 @@
 import { describe, expect, it } from "vitest";
 import { generateDeclarations } from "../../../lib/codemode/declarations";
 import { buildSystemPrompt, EXECUTE_CODE_INPUT_SCHEMA, SEARCH_TOOLS_INPUT_SCHEMA } from "../../../lib/codemode/system-prompt";
+import { declarationsForPrompt } from "../../../lib/codemode/prompt-declarations";
 import { loadCorpus } from "./helpers";
 
-const RULES = `You can act through code: write one JavaScript program that calls tools through a typed API, and send it with the execute_code tool. You get back its return value and console output, or the error it threw.
-
-- The program is the body of an async function: use await, end with return. TypeScript annotations are stripped.
-- Call a tool as \`await namespace.function({ ... })\`. Its result comes unwrapped: the structured content, else the text parsed as JSON when it is JSON, else the text.
-- Make independent calls together with Promise.all; await one after another only when a call needs an earlier result.
-- Return only what you need, as JSON-serialisable data: a large value reaches you cut short, with a note; a huge one is an error.
-- console.log output comes back with the result.
-- A failing call throws an Error: catch it when the program can go on without that result, otherwise let it throw and fix the program.
-- Promise<unknown> means no declared output: log or check the value before relying on its fields.
-- There is no network, file system, timer or module loader: only the tool functions.`;
+const RULES = `Act through code: send one JavaScript program to execute_code; you get back its return value and console output, or its error.
+- Write the body of an async function: \`await namespace.function({ ... })\` for each call, and end with return. TypeScript annotations are stripped.
+- Results come unwrapped: the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value before using its fields.
+- Make independent calls together with Promise.all.
+- Return only what you need: a large value comes back cut short.
+- A failing call throws: catch it when the program can go on without it.
+- No network, files, timers or imports: only the tool functions.`;
 
 describe("buildSystemPrompt", () => {
   it("gives the rules, then the declarations", () => {
@@ -35,7 +33,7 @@ describe("buildSystemPrompt", () => {
 The tool API:
 \`\`\`ts
 declare namespace geo{
-/** Distance between two points, in km. */
+// Distance between two points, in km.
 function distance(input:{from:string;to:string}):Promise<{km:number}>;
 }
 \`\`\``);
@@ -56,5 +54,62 @@ Before using a function, find it with the search_tools tool: give it a few keywo
   it("describes the model tools' inputs", () => {
     expect(EXECUTE_CODE_INPUT_SCHEMA.required).toEqual(["code"]);
     expect(SEARCH_TOOLS_INPUT_SCHEMA.required).toEqual(["query"]);
+  });
+});
+
+describe("declarationsForPrompt", () => {
+  it("keeps a property's doc once per namespace, drops docs that only restate the name, and writes one-line docs as // comments", () => {
+    const text = `declare namespace ship{
+/** Carrier id. */
+type Carrier="a"|"b"
+/** Quotes one carrier. */
+function quote(input:{
+/** Carrier id, from list_carriers. */
+carrier:Carrier;
+/** Cart id. */
+cartId:string;
+/** Display name. */
+name?:string;
+}):Promise<{
+/** Carrier id, from list_carriers. */
+carrier:Carrier;
+/**
+ * Two lines
+ * of doc.
+ */
+price:number;
+}>;
+}
+declare namespace other{
+function f(input:{
+/** Carrier id, from list_carriers. */
+carrier:string;
+}):Promise<unknown>;
+}`;
+    expect(declarationsForPrompt(text)).toBe(`declare namespace ship{
+// Carrier id.
+type Carrier="a"|"b"
+// Quotes one carrier.
+function quote(input:{
+// Carrier id, from list_carriers.
+carrier:Carrier;
+cartId:string;
+// Display name.
+name?:string;
+}):Promise<{
+carrier:Carrier;
+/**
+ * Two lines
+ * of doc.
+ */
+price:number;
+}>;
+}
+declare namespace other{
+function f(input:{
+// Carrier id, from list_carriers.
+carrier:string;
+}):Promise<unknown>;
+}`);
   });
 });

@@ -82,6 +82,8 @@ describe("buildFormModel on the demo servers' schemas", () => {
     const outlines = Object.fromEntries([...tools].map(([name, tool]) => [name, outline(buildFormModel(tool.inputSchema)).join(", ")]));
     expect(outlines).toEqual({
       "shipping/list_carriers": ". object",
+      "shipping/list_shipments": ". object, .year? number",
+      "shipping/get_customs_guide": ". object, .destination enum",
       "shipping/get_quote":
         ". object, .carrier enum, .origin enum, .destination enum, .weightKg number, .dimensionsCm? object, .dimensionsCm?.length number, .dimensionsCm?.width number, .dimensionsCm?.height number",
       "shipping/estimate_delivery": ". object, .carrier enum, .origin enum, .destination enum",

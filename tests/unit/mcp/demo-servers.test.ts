@@ -22,7 +22,7 @@ function undescribed(schema: Schema, path: string): string[] {
 }
 
 const EXPECTED_TOOLS: Record<string, string[]> = {
-  shipping: ["list_carriers", "get_quote", "estimate_delivery", "apply_surcharges"],
+  shipping: ["list_carriers", "get_quote", "estimate_delivery", "apply_surcharges", "list_shipments", "get_customs_guide"],
   news: ["web_search"],
   store: ["search_stores", "get_menu", "create_cart", "add_to_cart", "validate_order", "place_order"],
   lab: ["echo", "sleep", "fail", "protocol_error", "big", "flaky"],

@@ -74,7 +74,7 @@ describe("MCP proxy forwarding", () => {
   it("resolves names at connect time with the guarded lookup", async () => {
     const port = new URL(demo.url).port;
     const client = await connectClient(`http://demo.test:${port}/api/demo-mcp/shipping`, { fetch: proxyFetch() });
-    expect((await client.listTools()).tools.length).toBe(4);
+    expect((await client.listTools()).tools.length).toBe(6);
     await client.close();
   });
 

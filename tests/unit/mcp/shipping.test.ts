@@ -128,4 +128,53 @@ describe("shipping demo", () => {
     expect((await cheapestWithin(30, "DE", "US", 2))?.carrier).toBe("postal");
     expect(await cheapestWithin(5, "DE", "US", 2)).toEqual(await cheapestWithin(5, "DE", "US", 2));
   });
+
+  it("lists the year's 2 000 shipments, the same every time, consistent with the rates; other years are empty", async () => {
+    const { shipments } = await s.call<{ shipments: Shipment[] }>("list_shipments", { year: 2026 });
+    expect(shipments).toHaveLength(2_000);
+    expect(shipments).toEqual((await s.call<{ shipments: Shipment[] }>("list_shipments", {})).shipments);
+    expect(shipments.map((x) => x.shippedOn)).toEqual(shipments.map((x) => x.shippedOn).sort());
+    expect(new Set(shipments.map((x) => x.id)).size).toBe(2_000);
+    for (const x of shipments.slice(0, 50)) {
+      expect(x.origin).not.toBe(x.destination);
+      expect(x.shippedOn.startsWith("2026-")).toBe(true);
+    }
+    // A handful are badly late, most of them with CargoLine: one clear answer for the large-results suite.
+    const late = shipments.filter((x) => x.deliveredBusinessDays !== null && x.deliveredBusinessDays - x.promisedBusinessDays > 3);
+    expect(late.length).toBeGreaterThanOrEqual(5);
+    expect(late.length).toBeLessThanOrEqual(40);
+    expect(late.filter((x) => x.carrier === "cargoline").length).toBeGreaterThan(late.length / 2);
+    expect(shipments.some((x) => x.status === "in_transit" && x.deliveredBusinessDays === null)).toBe(true);
+    expect((await s.call<{ shipments: Shipment[] }>("list_shipments", { year: 2025 })).shipments).toEqual([]);
+  });
+
+  it("gives a customs guide of about a thousand tariff lines, with VAT, de minimis and documents per country", async () => {
+    const br = await s.call<Guide>("get_customs_guide", { destination: "BR" });
+    expect(br.tariff.length).toBeGreaterThan(900);
+    expect(br.tariff.find((t) => t.heading === "8517")).toMatchObject({ description: "Telephone sets, including smartphones", category: "electronics" });
+    expect(br).toMatchObject({ country: "Brazil", vatPercent: 17, deMinimis: { dutyFreeUpToEur: 50, vatFreeUpToEur: 0 } });
+    expect(br.requiredDocuments).toContain("CN23 customs declaration");
+    const fr = await s.call<Guide>("get_customs_guide", { destination: "FR" });
+    expect(fr.vatPercent).toBe(0);
+    expect(fr.tariff.every((t) => t.dutyPercent === 0)).toBe(true);
+    expect(await s.callError("get_customs_guide", { destination: "XX" })).toMatch(/destination/);
+  });
 });
+
+interface Shipment {
+  id: string;
+  shippedOn: string;
+  carrier: string;
+  origin: string;
+  destination: string;
+  promisedBusinessDays: number;
+  deliveredBusinessDays: number | null;
+  status: string;
+}
+interface Guide {
+  country: string;
+  vatPercent: number;
+  deMinimis: { dutyFreeUpToEur: number; vatFreeUpToEur: number };
+  requiredDocuments: string[];
+  tariff: Array<{ heading: string; description: string; category: string; dutyPercent: number }>;
+}

@@ -4,7 +4,8 @@ import type { PromptMode } from "@/lib/codemode";
 import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
 import { directModelStep } from "@/lib/model/chat-stream";
 import { runHeadlessAgent } from "@/lib/model/node/headless-agent";
-import { createDemoModel } from "@/lib/model/demo/demo-model";
+import { createDemoModel, promptText } from "@/lib/model/demo/demo-model";
+import { ON_TIME_TO_JAPAN_PROMPT } from "@/lib/model/demo/scripts-large-results";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ResolvedModel } from "@/lib/model/types";
 import type { CodeModeUIMessage } from "@/lib/model/types";
@@ -29,9 +30,10 @@ function stringsIn(value: unknown): string[] {
 const user = (text: string): CodeModeUIMessage => ({ id: `u-${text.length}`, role: "user", parts: [{ type: "text", text }] });
 
 describe("the demo model", () => {
-  it("has a script for every demo example prompt", () => {
+  it("has a script for every demo example prompt, in catalog order, and one more the large-results suite asks", () => {
     const prompts = DEMO_SERVERS_INFO.flatMap((s) => s.examplePrompts);
-    expect(DEMO_SCRIPTS.map((s) => s.prompt)).toEqual(prompts);
+    expect(DEMO_SCRIPTS.map((s) => s.prompt).filter((p) => p !== ON_TIME_TO_JAPAN_PROMPT)).toEqual(prompts);
+    expect(DEMO_SCRIPTS.map((s) => s.prompt)).toContain(ON_TIME_TO_JAPAN_PROMPT);
   });
 
   for (const script of DEMO_SCRIPTS) {
@@ -113,5 +115,20 @@ describe("the demo model outside its scripts", () => {
     });
     expect(answer(result)).toContain("You chose not to run the program");
     expect(answer(result)).toContain("No orders today.");
+  });
+});
+
+describe("the demo model's token count", () => {
+  it("counts the text a provider tokenises: the system prompt as written, tool calls and results as JSON, not the prompt's own JSON escaping", () => {
+    const text = promptText([
+      { role: "system", content: 'Call "a"\nthen "b".' },
+      { role: "user", content: [{ type: "text", text: "Hi" }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "1", toolName: "execute_code", input: { code: 'return "x";' } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "1", toolName: "execute_code", output: { type: "json", value: { ok: true, value: "x" } } }],
+      },
+    ]);
+    expect(text).toBe('system\nCall "a"\nthen "b".\nuser\nHi\nassistant\nexecute_code {"code":"return \\"x\\";"}\ntool\nexecute_code {"ok":true,"value":"x"}');
   });
 });
