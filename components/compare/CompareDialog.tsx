@@ -7,6 +7,7 @@ import { Markdown } from "@/components/chat/Markdown";
 import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
+import { compareVerdict } from "@/lib/evals/report";
 import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/lanes";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
 import type { ToolMode } from "@/lib/model/tool-handler";
@@ -131,8 +132,17 @@ export function CompareDialog({ initialPrompt, onClose }: CompareDialogProps) {
   );
 }
 
+/** The form a lane's request gave the tools in, in a few words. */
+function formLabel(lane: LaneResult): string {
+  if (lane.spec.toolMode === "classic") return "every tool";
+  if (lane.spec.toolMode === "classic-search") return "tool search (deferred tools)";
+  if (!lane.form) return "—";
+  return lane.form.mode === "search" ? "tool search (namespaces)" : "every declaration";
+}
+
 function Results({ results }: { results: readonly LaneResult[] }) {
   const estimated = results.some((r) => r.estimatedTokens);
+  const verdict = compareVerdict(results);
   return (
     <section aria-label="Compare results" className={styles.results}>
       <table className={styles.figures}>
@@ -150,6 +160,16 @@ function Results({ results }: { results: readonly LaneResult[] }) {
           </tr>
         </thead>
         <tbody>
+          <tr>
+            <th scope="row" title="How the request gave the model the tools: every declaration, tool search, or (classic) every tool">
+              Tools given as
+            </th>
+            {results.map((r, i) => (
+              <td key={r.spec.id} data-testid={`compare-form-${i + 1}`} title={r.form?.why}>
+                {r.status === "waiting" ? <span className="muted">—</span> : formLabel(r)}
+              </td>
+            ))}
+          </tr>
           {COMPARE_METRICS.map((metric) => {
             const ratios = ratiosTo(results, metric.key);
             const max = Math.max(1, ...results.map((r) => r[metric.key]));
@@ -177,6 +197,11 @@ function Results({ results }: { results: readonly LaneResult[] }) {
           })}
         </tbody>
       </table>
+      {verdict ? (
+        <p className={styles.verdict} data-testid="compare-verdict">
+          {verdict}
+        </p>
+      ) : null}
       <p className="muted small">
         Ratios are against lane 1. {estimated ? "Token figures marked estimated: a provider (or the demo model) reported estimates." : ""}{" "}
         <a className="button" download="compare.json" href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(results, null, 2))}`}>

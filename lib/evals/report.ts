@@ -2,6 +2,7 @@
  * Eval results: one record per run, a summary per case × mode × model (pass rate and medians),
  * and the JUnit XML that CI systems read. Pure.
  */
+import type { LaneResult } from "../model/lanes";
 import type { CodeModeUIMessage } from "../model/types";
 import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
@@ -187,6 +188,59 @@ export function reportByKind(runs: readonly EvalRun[]): KindRow[] {
       },
     ];
   });
+}
+
+/** A tool result at least this long (characters of JSON, about 10 000 tokens) makes a task one of large results. */
+const LARGE_RESULT_CHARS = 40_000;
+
+/** What kind of task a compare's prompt was, told from how its lanes ran, and the sign of it. */
+export function inferKind(results: readonly LaneResult[]): { kind: TaskKind; sign: string } | undefined {
+  const code = results.find((r) => r.spec.toolMode === "code" && r.status === "done");
+  if (code?.form?.mode === "search")
+    return { kind: "large-catalog", sign: "code mode's request gave the API as tool search: the declarations are over the budget" };
+  const classic = results.find((r) => r.spec.toolMode !== "code" && r.status === "done" && r.shape);
+  if (!classic?.shape) return undefined;
+  const { rounds, largestResultChars } = classic.shape;
+  if (largestResultChars >= LARGE_RESULT_CHARS)
+    return {
+      kind: "large-results",
+      sign: `a tool result of about ${Math.round(largestResultChars / 4).toLocaleString("en-US")} tokens reached the model in classic mode`,
+    };
+  if (rounds.length <= 1) return { kind: "one-round", sign: `classic made ${rounds.length === 0 ? "no tool calls" : "one round of calls"}` };
+  if (rounds.slice(1).some((n) => n >= 2)) return { kind: "fan-out", sign: `classic made ${rounds.length} rounds of calls (${rounds.join(", ")} calls)` };
+  return { kind: "chain", sign: `classic made ${rounds.length} rounds of one call each` };
+}
+
+function laneFigures(lane: LaneResult): KindFigures {
+  return {
+    runs: 1,
+    passed: lane.status === "done" && lane.errors === 0 ? 1 : 0,
+    requests: lane.requests,
+    inputTokens: lane.inputTokens,
+    outputTokens: lane.outputTokens,
+    wallMs: lane.wallMs,
+  };
+}
+
+/**
+ * The compare view's verdict: what kind of task the prompt looks like, and code mode against
+ * classic (and classic with tool search) in the words of the report per kind. Only lanes of the
+ * code lane's model are weighed, so a verdict is about the modes, not the models.
+ */
+export function compareVerdict(results: readonly LaneResult[]): string | undefined {
+  if (results.some((r) => r.status === "waiting" || r.status === "running")) return undefined;
+  const code = results.find((r) => r.spec.toolMode === "code" && r.status === "done");
+  if (!code) return undefined;
+  const same = results.filter((r) => r.status === "done" && (r.spec.model === undefined || r.spec.model === code.spec.model));
+  const classic = same.find((r) => r.spec.toolMode === "classic");
+  const search = same.find((r) => r.spec.toolMode === "classic-search");
+  if (!classic && !search)
+    return results.some((r) => r.spec.toolMode !== "code")
+      ? "The classic lanes use another model or did not finish: no verdict on the modes alone."
+      : undefined;
+  const kind = inferKind(same);
+  if (!kind) return undefined;
+  return `This prompt looks like ${KIND_WORDS[kind.kind]} (${kind.sign}). ${verdictOf(kind.kind, laneFigures(code), classic && laneFigures(classic), search && laneFigures(search))}`;
 }
 
 const xml = (text: string) =>

@@ -16,6 +16,16 @@ export interface LaneSpec {
   toolMode: ToolMode;
   /** e.g. "openai · gpt-5" */
   label: string;
+  /** `provider:modelId`: lanes are compared mode against mode only when they share it. */
+  model?: string;
+}
+
+/** How a lane's run went, for telling what kind of task the prompt was (lib/evals/report.ts, compareVerdict). */
+export interface LaneShape {
+  /** Tool calls per model step that made any (search_tools left out). */
+  rounds: number[];
+  /** Characters of the largest tool output that reached the model. */
+  largestResultChars: number;
 }
 
 /** A lane's figures, live while it runs and final when it ends. */
@@ -34,6 +44,9 @@ export interface LaneResult {
   errors: number;
   answer: string;
   error?: string;
+  /** The form the lane's first request gave the tools in (code mode, and classic with tool search), and why. */
+  form?: InspectorStep["request"]["form"];
+  shape?: LaneShape;
 }
 
 /** The metrics a compare shows, with how to read them. */
@@ -78,6 +91,29 @@ function usage(steps: readonly InspectorStep[]): Pick<LaneResult, "inputTokens" 
     outputTokens: steps.reduce((n, s) => n + (s.usage?.outputTokens ?? 0), 0),
     estimatedTokens: steps.some((s) => s.usage?.inputTokens === undefined || s.provider === "demo"),
   };
+}
+
+/** Tool calls per step and the largest tool output, over the assistant messages of a conversation. */
+export function laneShape(messages: readonly CodeModeUIMessage[]): LaneShape {
+  const rounds: number[] = [];
+  let largestResultChars = 0;
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    let calls = 0;
+    const close = () => {
+      if (calls > 0) rounds.push(calls);
+      calls = 0;
+    };
+    for (const part of message.parts) {
+      if (part.type === "step-start") close();
+      if (!part.type.startsWith("tool-") || !("state" in part)) continue;
+      if (part.type !== "tool-search_tools") calls++;
+      if (part.state === "output-available")
+        largestResultChars = Math.max(largestResultChars, JSON.stringify((part as { output?: unknown }).output ?? null).length);
+    }
+    close();
+  }
+  return { rounds, largestResultChars };
 }
 
 /** The final answer: the text of the last step of the last assistant message. */
@@ -145,6 +181,8 @@ export async function runCompare(
       errors: figures.errors + (result.stop.kind === "error" ? 1 : 0),
       answer: finalAnswer(result.messages),
       ...(result.stop.kind === "error" ? { error: result.stop.message } : {}),
+      ...(result.steps[0]?.request.form ? { form: result.steps[0].request.form } : {}),
+      shape: laneShape(result.messages),
     };
     publish();
   }

@@ -108,6 +108,7 @@ export class CompareTask extends Store<CompareState> {
         spec: {
           id: String(i + 1),
           toolMode: lane.toolMode,
+          model: `${lane.provider}:${lane.modelId}`,
           label: `${TOOL_MODE_LABELS[lane.toolMode]} · ${lane.provider === "demo" ? "demo model" : `${providerInfo(lane.provider).label} ${lane.modelId}`}`,
         },
         modelStep: page.modelStep(() => requestExtras(page.model.snapshot(), page.servers.view.snapshot().catalog, lane)),

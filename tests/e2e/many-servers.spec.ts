@@ -33,21 +33,9 @@ test.afterAll(async () => {
   await Promise.all(everything.map((server) => server.close()));
 });
 
-/** Imports an mcp.json as a person does and starts its stdio servers (imported switched off). */
-async function importConfig(page: Page, mcpServers: Record<string, unknown>): Promise<void> {
-  const servers = new ServersPanel(page);
-  await servers.openServersTab();
-  await servers.root
-    .getByRole("button", { name: /Import/ })
-    .first()
-    .click();
-  const dialog = page.getByRole("dialog", { name: "Import and export servers" });
-  await dialog.getByRole("textbox", { name: "Config to import" }).fill(JSON.stringify({ mcpServers }));
-  await dialog.getByRole("button", { name: "Import", exact: true }).click();
-  for (const [name, entry] of Object.entries(mcpServers)) {
-    if ((entry as { command?: string }).command) await dialog.getByRole("button", { name: `Start ${name}` }).click();
-  }
-  await dialog.getByRole("button", { name: "Close" }).click();
+/** Imports an mcp.json as a person does (ServersPanel.importConfig). */
+function importConfig(page: Page, mcpServers: Record<string, unknown>): Promise<void> {
+  return new ServersPanel(page).importConfig(mcpServers);
 }
 
 /** Imports the mcp.json of twelve servers, starts the stdio ones, and waits for all to connect. */

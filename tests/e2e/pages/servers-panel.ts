@@ -46,6 +46,22 @@ export class ServersPanel {
     await form.getByRole("button", { name: "Add" }).click();
   }
 
+  /** Imports an mcp.json as a person does and starts its stdio servers (imported switched off). */
+  async importConfig(mcpServers: Record<string, unknown>): Promise<void> {
+    await this.openServersTab();
+    await this.root
+      .getByRole("button", { name: /Import/ })
+      .first()
+      .click();
+    const dialog = this.page.getByRole("dialog", { name: "Import and export servers" });
+    await dialog.getByRole("textbox", { name: "Config to import" }).fill(JSON.stringify({ mcpServers }));
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    for (const [name, entry] of Object.entries(mcpServers)) {
+      if ((entry as { command?: string }).command) await dialog.getByRole("button", { name: `Start ${name}` }).click();
+    }
+    await dialog.getByRole("button", { name: "Close" }).click();
+  }
+
   async openTool(server: string, tool: string): Promise<void> {
     await this.openToolsTab();
     await this.root
