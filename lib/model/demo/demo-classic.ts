@@ -1,7 +1,7 @@
 /**
  * How the offline demo model plays classic tool calling: it replays its scripted program one
- * round at a time. Each turn the program runs again from the start (in this process, as plain
- * JavaScript: the demo scripts are our own constant text, never input), and every call it makes
+ * round at a time. Each turn the program runs again from the start (in this process, its types
+ * stripped as the sandbox strips them: the demo scripts are our own constant text, never input), and every call it makes
  * is answered from the tool results already in the conversation; the calls it makes that have
  * no answer yet (those the program issues together, before it can go on) are the next round.
  * When every call has an answer, the program's value is the answer to summarise. So a classic
@@ -10,6 +10,7 @@
  */
 import { classicToolName } from "../../codemode/classic-tools";
 import { canonicalJson } from "../../text/canonical-json";
+import { loadTypeStripper, normaliseCode } from "../../sandbox/normalise";
 
 /** A call the model made earlier and what came back. */
 export interface AnsweredCall {
@@ -79,7 +80,11 @@ export async function nextClassicWave(
   const silent = { log: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
   let outcome: { value: unknown } | { error: unknown } | undefined;
   // The demo scripts are constant text written in this repository (demo-script.ts), never input.
-  const program = new AsyncFunction(...namespaces, "console", code);
+  // They are TypeScript where a type helps the editor's checker: stripped as the sandbox strips it.
+  await loadTypeStripper();
+  const normalised = normaliseCode(code);
+  if (!("source" in normalised)) return { kind: "failed", message: "error" in normalised ? normalised.error.message : "the program is not JavaScript" };
+  const program = new AsyncFunction(...namespaces, "console", `return await ${normalised.source}`);
   void program(...namespaces.map(namespace), silent).then(
     (value) => (outcome = { value }),
     (error: unknown) => (outcome = { error }),

@@ -7,21 +7,23 @@ import type { DemoScript } from "./demo-script";
 import { list, rec, str } from "./demo-format";
 
 const triage = `// The issue list and the pipeline do not depend on each other: fetch them together.
-const [issues, pipeline] = await Promise.all([
+// These servers declare no output schema (Promise<unknown>): the fields read below are the ones they return.
+const [issues, pipeline]: any[] = await Promise.all([
   github.list_issues({ owner: "acme", repo: "shop" }),
   circleci.get_latest_pipeline_status({}),
 ]);
 // Then every issue's details at once.
-const details = await Promise.all(issues.items.map((_, i) => github.get_issue({ owner: "acme", repo: "shop", issue_number: i + 1 })));
+const details: any[] = await Promise.all(issues.items.map((_: unknown, i: number) => github.get_issue({ owner: "acme", repo: "shop", issue_number: i + 1 })));
 const text = details.length + " open issues; latest pipeline " + pipeline.id;
 await slack.slack_post_message({ channel_id: "C0ENG", text });
 return { issues: details.map((d) => d.id), pipeline: pipeline.id, posted: text };`;
 
-const commits = `const found = await github.search_repositories({ query: "model context protocol" });
+const commits = `// No output schema (Promise<unknown>): search results come as { items }.
+const found: any = await github.search_repositories({ query: "model context protocol" });
 const top = found.items.slice(0, 3);
 // The three repositories' commits, in parallel.
-const lists = await Promise.all(top.map((r) => github.list_commits({ owner: "acme", repo: r.id })));
-return top.map((r, i) => ({ repo: r.id, commits: lists[i].items.length }));`;
+const lists: any[] = await Promise.all(top.map((r: any) => github.list_commits({ owner: "acme", repo: r.id })));
+return top.map((r: any, i: number) => ({ repo: r.id, commits: lists[i].items.length }));`;
 
 /** Scripts for the large catalog's prompts. */
 export const CATALOG_SCRIPTS: readonly DemoScript[] = [

@@ -12,20 +12,21 @@ const { shipments } = await shipping.list_shipments({ year: 2026 });
 const late = shipments
   .filter((s) => s.deliveredBusinessDays !== null && s.deliveredBusinessDays - s.promisedBusinessDays > 3)
   .map((s) => ({ id: s.id, carrier: s.carrier, route: s.origin + "→" + s.destination, shippedOn: s.shippedOn, daysLate: s.deliveredBusinessDays - s.promisedBusinessDays }));
-const byCarrier = {};
-for (const s of late) byCarrier[s.carrier] = (byCarrier[s.carrier] ?? 0) + 1;
-const [worst] = Object.entries(byCarrier).sort((a, b) => b[1] - a[1]);
-return { shipments: shipments.length, late, lateByCarrier: byCarrier, worst: worst ? { carrier: worst[0], late: worst[1] } : null };`;
+const byCarrier = new Map();
+for (const s of late) byCarrier.set(s.carrier, (byCarrier.get(s.carrier) ?? 0) + 1);
+const [worst] = [...byCarrier].sort((a, b) => b[1] - a[1]);
+return { shipments: shipments.length, late, lateByCarrier: Object.fromEntries(byCarrier), worst: worst ? { carrier: worst[0], late: worst[1] } : null };`;
 
 const onTimeToJapan = `const { shipments } = await shipping.list_shipments({ year: 2026 });
 const toJapan = shipments.filter((s) => s.destination === "JP" && s.deliveredBusinessDays !== null);
-const byCarrier = {};
+const byCarrier = new Map();
 for (const s of toJapan) {
-  const row = (byCarrier[s.carrier] ??= { carrier: s.carrier, shipments: 0, onTime: 0 });
+  const row = byCarrier.get(s.carrier) ?? { carrier: s.carrier, shipments: 0, onTime: 0 };
   row.shipments++;
   if (s.deliveredBusinessDays <= s.promisedBusinessDays) row.onTime++;
+  byCarrier.set(s.carrier, row);
 }
-return Object.values(byCarrier)
+return [...byCarrier.values()]
   .map((r) => ({ ...r, onTimePercent: Math.round((1000 * r.onTime) / r.shipments) / 10 }))
   .sort((a, b) => b.onTimePercent - a.onTimePercent);`;
 

@@ -7,7 +7,7 @@ const LANGUAGE_NAMES: Record<string, string> = { en: "English", de: "German", fr
 const languageName = (tag: string) => LANGUAGE_NAMES[tag] ?? tag;
 
 const electionsByLanguage = `// One search per region, all at once.
-const regions = ["us", "gb", "de", "fr", "es", "br", "jp", "in"];
+const regions = ["us", "gb", "de", "fr", "es", "br", "jp", "in"] as const;
 const searches = await Promise.all(regions.map((region) => news.web_search({ query: "elections", region, limit: 5 })));
 const byLanguage = {};
 for (const { results } of searches) {
@@ -34,7 +34,7 @@ for (const { language, results } of searches) {
 }
 return stories;`;
 
-const recentEuropeanSports = `const europe = ["gb", "de", "fr", "es"];
+const recentEuropeanSports = `const europe = ["gb", "de", "fr", "es"] as const;
 const searches = await Promise.all(europe.map((region) => news.web_search({ query: "sports", region, limit: 10 })));
 return searches
   .flatMap((s) => s.results)

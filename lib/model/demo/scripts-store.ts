@@ -54,7 +54,7 @@ for (let c = 1; c <= limit; c++) {
 }
 let best = target;
 while (!basket[best]) best++;
-const counts = {};
+const counts: Record<string, number> = {};
 for (const id of basket[best]) counts[id] = (counts[id] ?? 0) + 1;
 const cart = await store.create_cart({ storeId: kaiten.id });
 await Promise.all(Object.entries(counts).map(([itemId, quantity]) => store.add_to_cart({ cartId: cart.cartId, itemId, quantity })));

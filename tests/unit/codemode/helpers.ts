@@ -33,12 +33,13 @@ export function loadAdversarial(): ServerTools[] {
 const libCache = new Map<string, ts.SourceFile | undefined>();
 
 /**
- * Type-checks in-memory files together (strict, noUncheckedIndexedAccess, ES2023 without
- * DOM unless asked: the sandbox has no DOM). Returns the diagnostics as readable lines.
+ * Type-checks in-memory files together (strict unless asked otherwise, as the editor is not;
+ * noUncheckedIndexedAccess; ES2023 without DOM unless asked: the sandbox has no DOM). Returns
+ * the diagnostics as readable lines.
  */
-export function compileErrors(files: Record<string, string>, options: { dom?: boolean } = {}): string[] {
+export function compileErrors(files: Record<string, string>, options: { dom?: boolean; strict?: boolean } = {}): string[] {
   const compilerOptions: ts.CompilerOptions = {
-    strict: true,
+    strict: options.strict ?? true,
     noEmit: true,
     noUncheckedIndexedAccess: true,
     target: ts.ScriptTarget.ES2022,

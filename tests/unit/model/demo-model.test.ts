@@ -7,9 +7,13 @@ import { runHeadlessAgent } from "@/lib/model/node/headless-agent";
 import { createDemoModel, promptText } from "@/lib/model/demo/demo-model";
 import { ON_TIME_TO_JAPAN_PROMPT } from "@/lib/model/demo/scripts-large-results";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
+import { CATALOG_SCRIPTS } from "@/lib/model/demo/scripts-catalog";
+import { createToolCatalog } from "@/lib/codemode";
+import { loadCatalogServers } from "@/lib/evals/node/catalog-servers";
 import type { ResolvedModel } from "@/lib/model/types";
 import type { CodeModeUIMessage } from "@/lib/model/types";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
+import { compileErrors } from "../codemode/helpers";
 
 let world: DemoWorld;
 beforeAll(async () => {
@@ -34,6 +38,23 @@ describe("the demo model", () => {
     const prompts = DEMO_SERVERS_INFO.flatMap((s) => s.examplePrompts);
     expect(DEMO_SCRIPTS.map((s) => s.prompt).filter((p) => p !== ON_TIME_TO_JAPAN_PROMPT)).toEqual(prompts);
     expect(DEMO_SCRIPTS.map((s) => s.prompt)).toContain(ON_TIME_TO_JAPAN_PROMPT);
+  });
+
+  it("every script type-checks against the demo servers' declarations as the editor checks it: no red squiggle in a program the model wrote", () => {
+    const api = `${world.world.catalog.declarations.text}\ndeclare const console: { log(...a: unknown[]): void };`;
+    const errors = DEMO_SCRIPTS.flatMap((script) =>
+      compileErrors({ "api.d.ts": api, "program.ts": `async function main() {\n${script.code}\n}` }, { strict: false }).map((e) => `${script.prompt} ${e}`),
+    );
+    expect(errors).toEqual([]);
+    // The large catalog's scripts, against the captured servers' declarations.
+    const catalog = createToolCatalog(loadCatalogServers().map((s) => ({ name: s.name, tools: s.tools })));
+    const catalogApi = `${catalog.declarations.text}\ndeclare const console: { log(...a: unknown[]): void };`;
+    const catalogErrors = CATALOG_SCRIPTS.flatMap((script) =>
+      compileErrors({ "api.d.ts": catalogApi, "program.ts": `async function main() {\n${script.code}\n}` }, { strict: false }).map(
+        (e) => `${script.prompt} ${e}`,
+      ),
+    );
+    expect(catalogErrors).toEqual([]);
   });
 
   for (const script of DEMO_SCRIPTS) {
