@@ -44,7 +44,7 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
           </p>
           {step.request.form ? (
             <p className={styles.meta} data-testid="inspector-form">
-              Typed API: {step.request.form.mode === "search" ? "tool search (namespaces and search_tools)" : "every declaration"}
+              Tools given as: {step.request.form.mode === "search" ? "tool search (search_tools)" : "every declaration"}
               {step.request.form.why ? ` · ${step.request.form.why}` : ""}
             </p>
           ) : null}

@@ -1,4 +1,5 @@
 import { parse, type Program } from "acorn";
+import type * as Sucrase from "sucrase";
 import { sandboxError } from "./errors";
 import { stripFence } from "./strip-fence";
 import type { SandboxError } from "./types";
@@ -70,7 +71,11 @@ let stripTypes: ((text: string) => string) | undefined;
  */
 export async function loadTypeStripper(): Promise<void> {
   if (stripTypes) return;
-  const { transform } = await import("sucrase");
+  // sucrase is CommonJS: a bundle that imports it as ESM (the channel listener's esbuild bundle)
+  // puts its exports under `default`.
+  const loaded = (await import("sucrase")) as typeof Sucrase & { default?: typeof Sucrase };
+  const transform = typeof loaded.transform === "function" ? loaded.transform : loaded.default?.transform;
+  if (typeof transform !== "function") throw new Error("The TypeScript stripper (sucrase) did not load.");
   stripTypes = (text) => transform(text, { transforms: ["typescript"], disableESTransforms: true }).code;
 }
 

@@ -47,7 +47,7 @@ test.describe("chat in code mode with the offline demo model", () => {
     await conversation.locator("summary", { hasText: "Step 1" }).first().click();
     // The four demo servers' declarations fit the default budget: every declaration, and why.
     await expect(conversation.getByTestId("inspector-form").first()).toHaveText(
-      /^Typed API: every declaration · Every declaration: the declarations take about [\d\s]+ tokens, within the budget of 4\s000\.$/,
+      /^Tools given as: every declaration · Every declaration: the declarations take about [\d\s]+ tokens, within the budget of 4\s000\.$/,
     );
     await conversation
       .locator("summary", { hasText: /^System prompt \(/ })
@@ -170,8 +170,8 @@ test.describe("classic tool calling beside code mode", () => {
     await new PlaygroundPage(page).goto();
     await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
     const chat = page.getByRole("region", { name: "Chat" });
-    await chat.getByRole("radio", { name: "Classic" }).click();
-    await expect(chat.getByRole("radio", { name: "Classic" })).toHaveAttribute("aria-checked", "true");
+    await chat.getByRole("radio", { name: "Classic", exact: true }).click();
+    await expect(chat.getByRole("radio", { name: "Classic", exact: true })).toHaveAttribute("aria-checked", "true");
     await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
 
     const conversation = chat.getByRole("log", { name: "Conversation" });
@@ -192,7 +192,28 @@ test.describe("classic tool calling beside code mode", () => {
 
     // The choice survives a reload.
     await page.reload();
-    await expect(page.getByRole("region", { name: "Chat" }).getByRole("radio", { name: "Classic" })).toHaveAttribute("aria-checked", "true");
+    await expect(page.getByRole("region", { name: "Chat" }).getByRole("radio", { name: "Classic", exact: true })).toHaveAttribute("aria-checked", "true");
+  });
+
+  test("Classic + search: the first request offers search_tools alone, the search loads the tools, and the next requests offer those", async ({ page }) => {
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("radio", { name: "Classic + search" }).click();
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+
+    const conversation = chat.getByRole("log", { name: "Conversation" });
+    await expect(conversation).toContainText("SwiftAir Express is the cheapest", { timeout: 30_000 });
+    // A card's summary names its tool (the search's card lists the tools it loaded in its body).
+    const cards = (tool: string) => conversation.getByTestId("tool-call").filter({ has: page.locator("summary", { hasText: new RegExp(`^${tool}`) }) });
+    await expect(cards("search_tools")).toHaveCount(1);
+    await expect(cards("shipping__get_quote")).toHaveCount(5);
+    // The search, two rounds of calls, the answer.
+    await conversation.getByText(/Inspect 4 model calls/).click();
+    await conversation.locator("summary", { hasText: "Step 1" }).first().click();
+    await expect(conversation.getByTestId("inspector-form").first()).toHaveText(
+      "Tools given as: tool search (search_tools) · classic with tool search: tool definitions load when a search finds them",
+    );
   });
 });
 

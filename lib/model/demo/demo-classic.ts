@@ -83,7 +83,8 @@ export async function nextClassicWave(
   // They are TypeScript where a type helps the editor's checker: stripped as the sandbox strips it.
   await loadTypeStripper();
   const normalised = normaliseCode(code);
-  if (!("source" in normalised)) return { kind: "failed", message: "error" in normalised ? normalised.error.message : "the program is not JavaScript" };
+  if (!("source" in normalised))
+    return { kind: "failed", message: "error" in normalised ? `the program does not parse: ${normalised.error.message}` : "the program is not JavaScript" };
   const program = new AsyncFunction(...namespaces, "console", `return await ${normalised.source}`);
   void program(...namespaces.map(namespace), silent).then(
     (value) => (outcome = { value }),
