@@ -7,26 +7,9 @@
  * Tools without an output schema answer a small record naming the call. Pure.
  */
 
+import { seededRandom, seedOf } from "../random/seeded";
+
 type Schema = boolean | { readonly [keyword: string]: unknown };
-
-/** FNV-1a over a string: the seed of a call's answer. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** Park–Miller, seeded. */
-function random(seed: number): () => number {
-  let state = seed % 2147483647 || 1;
-  return () => {
-    state = (state * 48271) % 2147483647;
-    return state / 2147483647;
-  };
-}
 
 const WORDS = ["alpha", "bravo", "delta", "echo", "harbor", "orbit", "quartz", "river", "summit", "vector"];
 const MAX_DEPTH = 8;
@@ -180,14 +163,14 @@ function smallest(schema: Record<string, unknown>): unknown {
 
 /** A value valid for `schema`, the same for the same `seed` text. */
 export function sampleValue(schema: Schema, seed: string): unknown {
-  return valueFor(schema, { root: schema, next: random(hash(seed)), depth: 0, refs: [] });
+  return valueFor(schema, { root: schema, next: seededRandom(seedOf(seed)), depth: 0, refs: [] });
 }
 
 /** The answer to a call of a captured tool: structured content for its output schema, else a small record naming the call. */
 export function catalogAnswer(server: string, tool: { name: string; outputSchema?: { readonly [keyword: string]: unknown } }, args: unknown): unknown {
   const seed = `${server}\u0000${tool.name}\u0000${JSON.stringify(args ?? {})}`;
   if (tool.outputSchema) return sampleValue(tool.outputSchema, seed);
-  const n = hash(seed) % 1000;
+  const n = seedOf(seed) % 1000;
   return {
     server,
     tool: tool.name,

@@ -3,6 +3,7 @@
  * servers with parallel bursts, errors, output warnings, progress and console lines. For the
  * benchmark and for rendering a large waterfall without servers (first-paint measurements).
  */
+import { seededRandom } from "../random/seeded";
 import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RecordedEvent, type RunRecord } from "./run-record";
 
 const SERVERS = [
@@ -11,21 +12,9 @@ const SERVERS = [
   { namespace: "lab", tools: ["echo", "sleep", "flaky"] },
 ];
 
-/** mulberry32: a tiny seeded PRNG, so the same seed gives the same run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A finished run of `calls` tool calls (ids 1…n), about one console line per 20 calls. */
 export function syntheticRun(calls: number, seed = 1): RunRecord {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
   const api = Object.fromEntries(SERVERS.map((s) => [s.namespace, [...s.tools]]));
   const starts: RecordedEvent[] = [];

@@ -6,6 +6,7 @@
  * results"). Pure and fixed: generated from seeded random numbers, so every run sees the same
  * records and every question has one answer.
  */
+import { seededRandom, seedOf } from "../../random/seeded";
 import { CARRIER_IDS, COUNTRIES, COUNTRY_CODES, estimate, quote, type CarrierId, type CountryCode, type Currency } from "./shipping-rates";
 
 /** One parcel the account sent. */
@@ -34,20 +35,6 @@ export const HISTORY_YEAR = 2026;
 /** Parcels in the history. */
 export const HISTORY_SIZE = 2_000;
 
-/** mulberry32: small, fast and good enough for fixed demo data. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const seedOf = (text: string) => [...text].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
-
 const pick = <T>(items: readonly T[], r: () => number): T => items[Math.floor(r() * items.length)]!;
 
 const ORIGINS: readonly CountryCode[] = ["DE", "DE", "DE", "DE", "FR", "NL"];
@@ -60,7 +47,7 @@ let history: readonly Shipment[] | undefined;
 export function shipmentHistory(year: number = HISTORY_YEAR): readonly Shipment[] {
   if (year !== HISTORY_YEAR) return [];
   if (history) return history;
-  const r = random(seedOf("shipments-2026"));
+  const r = seededRandom(seedOf("shipments-2026"));
   const start = Date.UTC(HISTORY_YEAR, 0, 2);
   // Up to the 20th of November; the last fortnight's parcels are still travelling.
   const span = Date.UTC(HISTORY_YEAR, 10, 20) - start;
@@ -184,7 +171,7 @@ const VAT: Partial<Record<CountryCode, number>> = { BR: 17, JP: 10, US: 0, CA: 5
 
 /** The customs guide of a destination: about a thousand tariff lines, and the rules around them. */
 export function customsGuide(destination: CountryCode): CustomsGuide {
-  const r = random(seedOf(`customs-${destination}`));
+  const r = seededRandom(seedOf(`customs-${destination}`));
   const europe = COUNTRIES[destination].region === "europe" && destination !== "GB" && destination !== "CH";
   const tariff: TariffLine[] = CHAPTERS.flatMap(({ chapter, title, category, named = {} }) =>
     Array.from({ length: 42 }, (_, i) => {
