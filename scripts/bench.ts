@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|modes` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|peers|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -41,6 +41,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     id: "memory",
     title: "Code-mode MCP server memory over 12 000 programs (Node, loopback, pool of 2)",
     run: async () => (await import("./bench/codemode-memory")).benchCodemodeMemory(),
+  },
+  {
+    id: "peers",
+    title: "First load against the peers: the MCP Inspector and MCPJam, interleaved fresh loads (bare Chromium, production builds)",
+    run: async () => (await import("./bench/peers")).benchPeers(),
   },
   { id: "modes", title: "Code mode vs classic tool calling (demo suite, demo model, Node)", run: async () => (await import("./bench/modes")).benchModes() },
 ];

@@ -8,10 +8,11 @@ import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
 import type { BenchRow } from "./rows";
 import { benchCloudflarePeer } from "./cloudflare-peer";
 
-async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Resolves once `url` answers 200; fails when `child` exits first or the time runs out. */
+export async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`scripts/serve.mjs exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server for ${url} exited with code ${child.exitCode}`);
     try {
       const response = await fetch(url);
       if (response.ok) return;

@@ -1,0 +1,190 @@
+// The playground's first load against its peers' (issue 32), measured in one run: the MCP
+// Inspector and MCPJam, installed at pinned versions into the bench's own folder (outside the
+// project's dependencies: about 1.3 GB the suite does not need), started on loopback with
+// browser-opening off, and loaded interleaved with the playground, each load in a fresh
+// context of the bare browser (bare-chromium.ts). For each app: the time until a person can
+// use it, and the main thread's long tasks after that. Nothing here reaches the internet:
+// MCPJam's sign-in and telemetry calls fail as they would offline.
+//
+//   npm run bench -- --only peers
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { freePort } from "../../tests/fixtures/free-port";
+import { launchBareChromium, type BareBrowser } from "./bare-chromium";
+import { median, type BenchRow } from "./rows";
+import { startServer, waitForServer } from "./sandbox-browser";
+import { until } from "./live-path";
+
+const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
+const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
+const LOADS = 7;
+/** Long tasks are watched this long after an app is usable. */
+const AFTER_MS = 3_000;
+const DIR = path.join(homedir(), ".cache", "code-mode-playground", "bench-peers");
+
+/** Installs the peers into the bench's folder once (npm's registry is the only network it needs). */
+function installPeers(): void {
+  const installed = (pkg: { name: string; version: string }) => {
+    const file = path.join(DIR, "node_modules", pkg.name, "package.json");
+    return existsSync(file) && (JSON.parse(spawnSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(file)}).version)`]).stdout.toString()) as string) === pkg.version;
+  };
+  if (installed(INSPECTOR) && installed(MCPJAM)) return;
+  mkdirSync(DIR, { recursive: true });
+  if (!existsSync(path.join(DIR, "package.json"))) writeFileSync(path.join(DIR, "package.json"), '{ "name": "bench-peers", "private": true }\n');
+  process.stderr.write(`Installing ${INSPECTOR.name}@${INSPECTOR.version} and ${MCPJAM.name}@${MCPJAM.version} into ${DIR} (once)…\n`);
+  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund", `${INSPECTOR.name}@${INSPECTOR.version}`, `${MCPJAM.name}@${MCPJAM.version}`], {
+    cwd: DIR,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (result.status !== 0) throw new Error("npm install of the peers failed");
+}
+
+interface Started {
+  url: string;
+  child: ChildProcess;
+}
+
+async function start(command: string[], env: Record<string, string>, cwd: string, url: string): Promise<Started> {
+  const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: "ignore", detached: true });
+  await waitForServer(url, child, 60_000);
+  return { url, child };
+}
+
+/** The MCP Inspector's web UI, auth off (loopback only), no browser opened, its storage in a scratch home. */
+async function startInspector(): Promise<Started> {
+  const [client, server] = [await freePort(), await freePort()];
+  const home = mkdtempSync(path.join(tmpdir(), "cmp-inspector-"));
+  const launcher = path.join(DIR, "node_modules", INSPECTOR.name, "clients", "launcher", "build", "index.js");
+  return start(
+    [launcher],
+    { HOME: home, CLIENT_PORT: String(client), SERVER_PORT: String(server), MCP_AUTO_OPEN_ENABLED: "false", DANGEROUSLY_OMIT_AUTH: "true" },
+    DIR,
+    `http://127.0.0.1:${client}/`,
+  );
+}
+
+/** MCPJam's production server, started as its launcher starts it, without the launcher's browser-opening. */
+async function startMcpJam(): Promise<Started> {
+  const port = await freePort();
+  const root = path.join(DIR, "node_modules", MCPJAM.name);
+  return start(["dist/server/index.js"], { NODE_ENV: "production", PORT: String(port) }, root, `http://127.0.0.1:${port}/`);
+}
+
+/** An enabled button whose text is exactly `text`. */
+const button = (text: string) => `[...document.querySelectorAll("button")].some((b) => b.textContent.trim() === ${JSON.stringify(text)} && !b.disabled)`;
+
+/**
+ * In the page: when it becomes usable (checked on every DOM change), every long task, and for
+ * MCPJam the click a guest makes on "Or continue as guest" as soon as it shows.
+ */
+const probe = (usable: string, guestClick: boolean) => `(() => {
+  const probe = (window.__peer = { usableAt: undefined, tasks: [] });
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.tasks.push({ at: e.startTime, ms: e.duration }); })
+    .observe({ type: "longtask", buffered: true });
+  const look = () => {
+    ${guestClick ? `const guest = [...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Or continue as guest"); if (guest && !probe.guestAt) { probe.guestAt = performance.now(); guest.click(); }` : ""}
+    try { if (probe.usableAt === undefined && (${usable})) probe.usableAt = performance.now(); } catch {}
+  };
+  new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+})()`;
+
+interface App {
+  name: string;
+  url: string;
+  usable: string;
+  what: string;
+  guestClick?: boolean;
+}
+
+interface Load {
+  usableMs: number;
+  /** Long-task time in the 2 s after usable, and the longest task then. */
+  busyMs: number;
+  longestMs: number;
+  /** When the first second with no long task starts (ms from navigation). */
+  quietAt: number;
+}
+
+/** The first moment at or after `from` followed by 1 000 ms without a long task. */
+function firstQuietSecond(tasks: ReadonlyArray<{ at: number; ms: number }>, from: number): number {
+  let at = from;
+  for (const task of [...tasks].sort((a, b) => a.at - b.at)) {
+    if (task.at + task.ms <= at) continue;
+    if (task.at >= at + 1_000) break;
+    at = task.at + task.ms;
+  }
+  return at;
+}
+
+async function load(browser: BareBrowser, app: App): Promise<Load> {
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript(probe(app.usable, app.guestClick === true));
+    await page.navigate(app.url);
+    await page.evaluate(until(`window.__peer.usableAt !== undefined`, 60_000), 65_000);
+    await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
+    const { usableAt, tasks } = await page.evaluate<{ usableAt: number; tasks: Array<{ at: number; ms: number }> }>("window.__peer");
+    const after = tasks.filter((t) => t.at + t.ms > usableAt && t.at < usableAt + 2_000);
+    return {
+      usableMs: usableAt,
+      busyMs: after.reduce((n, t) => n + t.ms, 0),
+      longestMs: Math.max(0, ...after.map((t) => t.ms)),
+      quietAt: firstQuietSecond(tasks, usableAt),
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+const range = (values: number[]) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
+
+export async function benchPeers(): Promise<BenchRow[]> {
+  installPeers();
+  const playground = await startServer();
+  const started: Started[] = [];
+  const browser = await launchBareChromium();
+  try {
+    started.push(await startInspector(), await startMcpJam());
+    const apps: App[] = [
+      { name: "this playground", url: playground.url, usable: `${button("Add server")} && document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`, what: '"sandbox ready", Add server enabled' },
+      { name: `MCP Inspector ${INSPECTOR.version}`, url: started[0]!.url, usable: button("Add Servers"), what: "Add Servers enabled" },
+      { name: `MCPJam ${MCPJAM.version}`, url: started[1]!.url, usable: button("Add Server"), what: 'guest ("Or continue as guest" clicked as it shows), Add Server enabled', guestClick: true },
+    ];
+    // One warm-up load each (the servers' first answers, the OS file cache), then interleaved rounds.
+    for (const app of apps) await load(browser, app);
+    const loads = new Map<string, Load[]>(apps.map((a) => [a.name, []]));
+    for (let round = 0; round < LOADS; round++) for (const app of apps) loads.get(app.name)!.push(await load(browser, app));
+    const rows: BenchRow[] = [];
+    const usable = (name: string) => median(loads.get(name)!.map((l) => l.usableMs));
+    for (const app of apps) {
+      const mine = loads.get(app.name)!;
+      rows.push({
+        name: `${app.name}: usable (${app.what})`,
+        median: usable(app.name),
+        unit: "ms",
+        note: `${range(mine.map((l) => l.usableMs))} over ${LOADS} interleaved fresh loads`,
+      });
+      rows.push({
+        name: `${app.name}: long tasks in the 2 s after usable`,
+        median: median(mine.map((l) => l.busyMs)),
+        unit: "ms",
+        note: `longest ${Math.round(median(mine.map((l) => l.longestMs)))} ms (median); first quiet second at ${Math.round(median(mine.map((l) => l.quietAt)))} ms`,
+      });
+    }
+    for (const peer of apps.slice(1)) {
+      rows.push({
+        name: `usable: this playground ÷ ${peer.name}`,
+        value: usable(apps[0]!.name) / usable(peer.name),
+        unit: "×",
+        note: "goal ≤ 0.8×",
+      });
+    }
+    return rows;
+  } finally {
+    await browser.close();
+    for (const s of started) if (s.child.pid) process.kill(-s.child.pid, "SIGTERM");
+    playground.stop();
+  }
+}
