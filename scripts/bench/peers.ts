@@ -28,7 +28,10 @@ const DIR = path.join(homedir(), ".cache", "code-mode-playground", "bench-peers"
 function installPeers(): void {
   const installed = (pkg: { name: string; version: string }) => {
     const file = path.join(DIR, "node_modules", pkg.name, "package.json");
-    return existsSync(file) && (JSON.parse(spawnSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(file)}).version)`]).stdout.toString()) as string) === pkg.version;
+    return (
+      existsSync(file) &&
+      (JSON.parse(spawnSync(process.execPath, ["-p", `JSON.stringify(require(${JSON.stringify(file)}).version)`]).stdout.toString()) as string) === pkg.version
+    );
   };
   if (installed(INSPECTOR) && installed(MCPJAM)) return;
   mkdirSync(DIR, { recursive: true });
@@ -148,9 +151,20 @@ export async function benchPeers(): Promise<BenchRow[]> {
   try {
     started.push(await startInspector(), await startMcpJam());
     const apps: App[] = [
-      { name: "this playground", url: playground.url, usable: `${button("Add server")} && document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`, what: '"sandbox ready", Add server enabled' },
+      {
+        name: "this playground",
+        url: playground.url,
+        usable: `${button("Add server")} && document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`,
+        what: '"sandbox ready", Add server enabled',
+      },
       { name: `MCP Inspector ${INSPECTOR.version}`, url: started[0]!.url, usable: button("Add Servers"), what: "Add Servers enabled" },
-      { name: `MCPJam ${MCPJAM.version}`, url: started[1]!.url, usable: button("Add Server"), what: 'guest ("Or continue as guest" clicked as it shows), Add Server enabled', guestClick: true },
+      {
+        name: `MCPJam ${MCPJAM.version}`,
+        url: started[1]!.url,
+        usable: button("Add Server"),
+        what: 'guest ("Or continue as guest" clicked as it shows), Add Server enabled',
+        guestClick: true,
+      },
     ];
     // One warm-up load each (the servers' first answers, the OS file cache), then interleaved rounds.
     for (const app of apps) await load(browser, app);
