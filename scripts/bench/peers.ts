@@ -103,6 +103,8 @@ interface App {
 
 interface Load {
   usableMs: number;
+  /** The playground's start phases (User Timing marks, START_MARKS) and the document's, ms from navigation. */
+  phases: Record<string, number>;
   /** Long-task time in the 2 s after usable, and the longest task then. */
   busyMs: number;
   longestMs: number;
@@ -130,8 +132,15 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
     await new Promise((resolve) => setTimeout(resolve, AFTER_MS));
     const { usableAt, tasks } = await page.evaluate<{ usableAt: number; tasks: Array<{ at: number; ms: number }> }>("window.__peer");
     const after = tasks.filter((t) => t.at + t.ms > usableAt && t.at < usableAt + 2_000);
+    const phases = await page.evaluate<Record<string, number>>(`(() => {
+      const nav = performance.getEntriesByType("navigation")[0];
+      const out = { "HTML received": nav.responseEnd, "DOMContentLoaded": nav.domContentLoadedEventEnd };
+      for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("cmp:")) out[m.name] = m.startTime;
+      return out;
+    })()`);
     return {
       usableMs: usableAt,
+      phases,
       busyMs: after.reduce((n, t) => n + t.ms, 0),
       longestMs: Math.max(0, ...after.map((t) => t.ms)),
       quietAt: firstQuietSecond(tasks, usableAt),
@@ -187,6 +196,19 @@ export async function benchPeers(): Promise<BenchRow[]> {
         note: `longest ${Math.round(median(mine.map((l) => l.longestMs)))} ms (median); first quiet second at ${Math.round(median(mine.map((l) => l.quietAt)))} ms`,
       });
     }
+    // Where the playground's time goes: the document, its state built when its module loads, hydration, the sandbox.
+    const ours = loads.get(apps[0]!.name)!;
+    const names = [...new Set(ours.flatMap((l) => Object.keys(l.phases)))];
+    const phase = (name: string) => median(ours.flatMap((l) => (l.phases[name] === undefined ? [] : [l.phases[name]])));
+    rows.push({
+      name: "this playground: where the time goes (medians, ms from navigation)",
+      value: usable(apps[0]!.name),
+      unit: "ms usable",
+      note: names
+        .sort((a, b) => phase(a) - phase(b))
+        .map((name) => `${name.replace(/^cmp:/, "")} ${Math.round(phase(name))}`)
+        .join(" → "),
+    });
     for (const peer of apps.slice(1)) {
       rows.push({
         name: `usable: this playground ÷ ${peer.name}`,

@@ -67,12 +67,17 @@ function afterRender(): Promise<void> {
   });
 }
 
+/** Phases of the page's start, as User Timing marks the bench reads (scripts/bench/peers.ts). */
+export const START_MARKS = { pageState: "cmp:page-state", sandboxReady: "cmp:sandbox-ready", hydrated: "cmp:hydrated" } as const;
+
 function createPageState(): PageState {
+  performance.mark(START_MARKS.pageState);
   // The stdio bridge's token arrives once, in the fragment of the link `npm start` printed. It
   // leaves the address bar after hydration: Next's router sets the URL it started with then.
   let stripToken = false;
   const localToken = adoptLocalToken(window.location, { state: null, replaceState: () => (stripToken = true) }, browserStorage());
   const hydrated = () => {
+    if (performance.getEntriesByName(START_MARKS.hydrated).length === 0) performance.mark(START_MARKS.hydrated);
     if (!stripToken) return;
     stripToken = false;
     const { pathname, search, hash } = window.location;
@@ -112,6 +117,11 @@ function createPageState(): PageState {
     modelStep: (body) => httpModelStep({ body }),
   });
   playground.start();
+  const sandboxReady = playground.workbench.sandbox.subscribe(() => {
+    if (!playground.workbench.sandbox.snapshot().ready) return;
+    performance.mark(START_MARKS.sandboxReady);
+    sandboxReady();
+  });
 
   // When the page's channel to the app is back after a drop, the servers it lost connect again.
   const channel = appChannel();
