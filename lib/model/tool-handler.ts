@@ -15,7 +15,7 @@ export type CodeApprovalDecision = { action: "run"; code: string } | { action: "
 /**
  * Code mode (the model writes one program), classic tool calling with every tool offered as a
  * tool, or classic with tool search: definitions deferred until a search_tools call loads them,
- * as Anthropic's tool search does (docs/ARCHITECTURE.md, "Tool modes").
+ * as Anthropic's tool search does (docs/ARCHITECTURE.md, "The agent loop").
  */
 export const TOOL_MODES = ["code", "classic", "classic-search"] as const;
 export type ToolMode = (typeof TOOL_MODES)[number];
@@ -42,6 +42,7 @@ export function handlersForMode(mode: ToolMode, handlers: ToolHandlers): ToolHan
 /** What a search answers: declarations to read (code mode), or tools it loaded and their one-line docs (classic with tool search). */
 export type SearchAnswer = string | { text: string; tools: readonly string[] };
 
+/** What the host gives the loop: the sandbox, the tool search and, in step mode, a person. */
 export interface ToolHandlers {
   /** Runs the program against the connected servers. Should not throw; a throw is reported as a runtime error. */
   runCode: (code: string, toolCallId: string) => Promise<RunResult>;
