@@ -1,9 +1,10 @@
 /**
  * How the offline demo model plays classic tool calling: it replays its scripted program one
- * round at a time. Each turn the program runs again from the start (in this process, its types
- * stripped as the sandbox strips them: the demo scripts are our own constant text, never input), and every call it makes
- * is answered from the tool results already in the conversation; the calls it makes that have
- * no answer yet (those the program issues together, before it can go on) are the next round.
+ * round at a time. Each turn the program runs again from the start, in this process, its types
+ * stripped as the sandbox strips them (the demo scripts are our own constant text, never input).
+ * Every call it makes is answered from the tool results already in the conversation; the calls
+ * it makes that have no answer yet (those the program issues together, before it can go on) are
+ * the next round.
  * When every call has an answer, the program's value is the answer to summarise. So a classic
  * session calls the same tools with the same arguments as the program, a round per wave of
  * Promise.all, and needs as many model steps as the program has waves.
