@@ -211,7 +211,11 @@ export function ChatSettings(props: ChatSettingsProps) {
         }
       />
       <p className={styles.hint} data-testid="discovery-why">
-        {settings.toolMode === "classic" ? "Classic mode offers every tool as a tool." : modeWhy}
+        {settings.toolMode === "classic"
+          ? "Classic mode offers every tool as a tool."
+          : settings.toolMode === "classic-search"
+            ? "Classic with tool search offers search_tools; the tools a search finds load for the next steps."
+            : modeWhy}
       </p>
 
       <div className={styles.checks}>
