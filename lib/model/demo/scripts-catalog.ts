@@ -25,6 +25,14 @@ const top = found.items.slice(0, 3);
 const lists: any[] = await Promise.all(top.map((r: any) => github.list_commits({ owner: "acme", repo: r.id })));
 return top.map((r: any, i: number) => ({ repo: r.id, commits: lists[i].items.length }));`;
 
+const podsReport = `// No output schemas here (Promise<unknown>): the pod list comes as { items }.
+const pods: any = await kubernetes.kubectl_get({ resourceType: "pods", namespace: "shop" });
+// Every pod's description at once, then one message.
+const described: any[] = await Promise.all(pods.items.map((p: any) => kubernetes.kubectl_describe({ resourceType: "pod", name: p.id, namespace: "shop" })));
+const text = pods.items.length + " pods in shop: " + described.map((d) => d.id).join(", ");
+await slack.slack_post_message({ channel_id: "C0OPS", text });
+return { pods: pods.items.map((p: any) => p.id), posted: text };`;
+
 /** Scripts for the large catalog's prompts. */
 export const CATALOG_SCRIPTS: readonly DemoScript[] = [
   {
@@ -52,6 +60,20 @@ export const CATALOG_SCRIPTS: readonly DemoScript[] = [
     summarise(value) {
       const rows = list(value).map((row) => rec(row));
       return `The top three: ${rows.map((r) => `${str(r.repo)} (${str(r.commits)} commits)`).join(", ")}.`;
+    },
+  },
+  {
+    server: "kubernetes",
+    namespaces: ["kubernetes", "slack"],
+    prompt: "List the pods in the Kubernetes namespace shop, describe each of them, and post how many there are to the Slack channel C0OPS.",
+    intro: "The pod list first, then every pod's description in parallel, and one message.",
+    searchQuery: "kubernetes get pods describe slack post message",
+    code: podsReport,
+    summarise(value) {
+      const v = rec(value);
+      return `Posted to C0OPS: "${str(v.posted)}" (pods ${list(v.pods)
+        .map((p) => str(p))
+        .join(", ")}).`;
     },
   },
 ];
