@@ -48,7 +48,7 @@ function StepView({ step, index }: { step: InspectorStep; index: number }) {
               {step.request.form.why ? ` · ${step.request.form.why}` : ""}
             </p>
           ) : null}
-          <Block label={`System prompt (${step.request.system.length.toLocaleString("en")} characters)`} text={step.request.system} />
+          <Block label={`System prompt (${formatCount(step.request.system.length)} characters)`} text={step.request.system} />
           <Block label={`Tools (${step.request.tools.length})`} text={formatJson(step.request.tools)} />
           <Block label={`Messages (${step.request.messages.length})`} text={formatJson(step.request.messages, 200_000)} />
           {step.request.body !== undefined ? <Block label="HTTP body sent to the provider" text={formatJson(step.request.body, 200_000)} /> : null}

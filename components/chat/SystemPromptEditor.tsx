@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { SystemPromptView } from "@/components/hooks/use-chat-model";
+import { groupDigits } from "@/lib/text/display";
 import styles from "./SystemPromptEditor.module.css";
 
 /** Edits the system prompt sent with every request: save keeps a version, reset returns to the generated one. */
@@ -13,7 +14,7 @@ export function SystemPromptEditor({ prompt }: { prompt: SystemPromptView }) {
     <div className={styles.editor}>
       <div className={styles.bar}>
         <span className={styles.state}>{prompt.edited ? "Edited system prompt" : "Generated system prompt (follows the connected servers)"}</span>
-        <span className={styles.count}>{(draft ?? prompt.prompt).length.toLocaleString("en")} characters</span>
+        <span className={styles.count}>{groupDigits((draft ?? prompt.prompt).length)} characters</span>
       </div>
       <textarea
         className={styles.text}
@@ -54,7 +55,7 @@ export function SystemPromptEditor({ prompt }: { prompt: SystemPromptView }) {
           <ol>
             {prompt.versions.map((v) => (
               <li key={v.id}>
-                v{v.id} · {new Date(v.savedAt).toLocaleTimeString()} · {v.text.length.toLocaleString("en")} characters{" "}
+                v{v.id} · {new Date(v.savedAt).toLocaleTimeString()} · {groupDigits(v.text.length)} characters{" "}
                 <button
                   type="button"
                   onClick={() => {

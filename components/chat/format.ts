@@ -1,5 +1,5 @@
 /** Small text formatters for the chat panel (pure). */
-import { prettyJsonCut } from "@/lib/text/display";
+import { groupDigits, prettyJsonCut } from "@/lib/text/display";
 
 /** Pretty JSON, cut at `max` characters so a huge value cannot freeze the panel. */
 export function formatJson(value: unknown, max = 20_000): string {
@@ -13,5 +13,5 @@ export function formatMs(ms: number): string {
 
 /** "1,234". */
 export function formatCount(n: number | undefined): string {
-  return n === undefined ? "?" : n.toLocaleString("en");
+  return n === undefined ? "?" : groupDigits(n);
 }

@@ -8,6 +8,7 @@ import { ApprovalPrompt } from "@/components/timeline/ApprovalPrompt";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { Modal } from "@/components/ui/Modal";
 import { compareVerdict } from "@/lib/evals/report";
+import { groupDigits } from "@/lib/text/display";
 import { COMPARE_METRICS, ratiosTo, type LaneResult } from "@/lib/model/lanes";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "@/lib/model/providers";
 import type { ToolMode } from "@/lib/model/tool-handler";
@@ -19,7 +20,7 @@ export interface CompareDialogProps {
   onClose: () => void;
 }
 
-const format = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en-US") : n.toFixed(0));
+const format = (n: number) => groupDigits(n);
 
 /** Compare: one prompt in side-by-side lanes (code / classic, and models), with figures, ratios and bars. */
 export function CompareDialog({ initialPrompt, onClose }: CompareDialogProps) {

@@ -7,6 +7,7 @@ import type { ToolCatalog } from "@/lib/codemode";
 import { ToolDetails } from "./ToolDetails";
 import { annotationBadges } from "./annotations";
 import { Badge } from "@/components/ui/Badge";
+import { groupDigits } from "@/lib/text/display";
 import styles from "./Tools.module.css";
 import type { SaveTestCall } from "./TestCallForm";
 
@@ -54,7 +55,7 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
         onChange={(e) => setQuery(e.target.value)}
       />
       <p className="muted small">
-        {total !== undefined ? `System prompt ≈ ${total.toLocaleString()} tokens (o200k_base estimate)` : "Counting tokens…"}
+        {total !== undefined ? `System prompt ≈ ${groupDigits(total)} tokens (o200k_base estimate)` : "Counting tokens…"}
         {catalog.declarations.collisions.length > 0 &&
           ` · renamed: ${catalog.declarations.collisions.flatMap((c) => c.resolved.map((r) => `${r.original} → ${r.sanitised}`)).join(", ")}`}
       </p>

@@ -5,6 +5,7 @@
  * mode searches; a person or a config can pin either form. Pure.
  */
 import type { PromptMode } from "./system-prompt";
+import { groupDigits } from "../text/display";
 
 /** Declaration tokens above which code mode gives the model tool search instead (a setting; this is its default). */
 export const DEFAULT_DECLARATIONS_BUDGET_TOKENS = 4_000;
@@ -36,7 +37,7 @@ export interface PromptForm {
 }
 
 /** 12 400 with a no-break space, so a figure never wraps inside itself. */
-const thousands = (n: number) => n.toLocaleString("en-US").replace(/,/g, "\u00a0");
+const thousands = (n: number) => groupDigits(n, "\u00a0");
 
 /** Chooses the form for declarations of `declarationsText`. */
 export function choosePromptForm(declarationsText: string, choice: DiscoveryChoice = "auto", budgetTokens = DEFAULT_DECLARATIONS_BUDGET_TOKENS): PromptForm {

@@ -6,6 +6,7 @@ import type { LaneResult } from "../model/lanes";
 import type { CodeModeUIMessage } from "../model/types";
 import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
+import { groupDigits } from "../text/display";
 import { TASK_KINDS, type TaskKind } from "./suite";
 import type { ToolMode } from "./suite";
 
@@ -204,7 +205,7 @@ export function inferKind(results: readonly LaneResult[]): { kind: TaskKind; sig
   if (largestResultChars >= LARGE_RESULT_CHARS)
     return {
       kind: "large-results",
-      sign: `a tool result of about ${Math.round(largestResultChars / 4).toLocaleString("en-US")} tokens reached the model in classic mode`,
+      sign: `a tool result of about ${groupDigits(largestResultChars / 4)} tokens reached the model in classic mode`,
     };
   if (rounds.length <= 1) return { kind: "one-round", sign: `classic made ${rounds.length === 0 ? "no tool calls" : "one round of calls"}` };
   if (rounds.slice(1).some((n) => n >= 2)) return { kind: "fan-out", sign: `classic made ${rounds.length} rounds of calls (${rounds.join(", ")} calls)` };

@@ -108,7 +108,18 @@ export function clip(text: string, max = 120): string {
 /** Pretty JSON of a value, cut at `max` characters with a note of how much was left out. */
 export function prettyJsonCut(value: unknown, max: number): string {
   const shown = truncateForDisplay(value, max);
-  return shown.truncated ? `${shown.text}\n(cut at ${max.toLocaleString("en")} characters)` : shown.text;
+  return shown.truncated ? `${shown.text}\n(cut at ${groupDigits(max)} characters)` : shown.text;
+}
+
+/**
+ * "12,400": an integer's digits in groups of three (a number with a fraction is rounded first).
+ * Written out rather than `toLocaleString`, whose first call loads the browser's locale data,
+ * about 13 ms on the page's start (docs/ARCHITECTURE.md, "The page's start").
+ */
+export function groupDigits(n: number, separator = ","): string {
+  if (!Number.isFinite(n)) return String(n);
+  const digits = String(Math.abs(Math.round(n)));
+  return `${n < 0 && Math.round(n) !== 0 ? "-" : ""}${digits.replace(/\B(?=(\d{3})+$)/g, separator)}`;
 }
 
 /** "1 tool", "3 tools": a count with its noun, singular when it is one. */
