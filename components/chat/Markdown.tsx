@@ -1,31 +1,17 @@
 "use client";
 
-import ReactMarkdown, { type Components } from "react-markdown";
+import { lazy, Suspense } from "react";
 import styles from "./Markdown.module.css";
 
-// Model text is untrusted: no raw HTML (skipHtml, and no rehype-raw), react-markdown's default
-// URL filter drops javascript: and other unsafe links, and links open without a referrer.
-const COMPONENTS: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
-  ),
-  // Images would fetch from wherever the model points; show the link instead.
-  img: ({ src, alt }) => (
-    <a href={typeof src === "string" ? src : undefined} target="_blank" rel="noreferrer noopener">
-      {alt || "image"}
-    </a>
-  ),
-};
+// react-markdown and its parser (about 40 modules) load when a first message shows rather than
+// with the page (docs/ARCHITECTURE.md, "The page's start"); until then the text shows as it came.
+const MarkdownView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.MarkdownView })));
 
-/** Renders model markdown safely (see COMPONENTS). */
+/** Renders model markdown safely (./MarkdownView.tsx); the plain text for the moment it loads. */
 export function Markdown({ text }: { text: string }) {
   return (
-    <div className={styles.markdown}>
-      <ReactMarkdown skipHtml components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense fallback={<div className={`${styles.markdown} ${styles.plain}`}>{text}</div>}>
+      <MarkdownView text={text} />
+    </Suspense>
   );
 }

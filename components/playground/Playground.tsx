@@ -1,11 +1,10 @@
 "use client";
 
 import { browserStorageOrNone } from "@/lib/storage/browser/browser-storage";
+import dynamic from "next/dynamic";
 import { useCallback, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import type { EditorHandle } from "@/components/editor/CodeEditor";
-import { EvalsDialog } from "@/components/evals/EvalsDialog";
-import { CompareDialog } from "@/components/compare/CompareDialog";
 import { ChatDraft } from "@/components/chat/chat-draft";
 import { useShareLink } from "@/components/hooks/use-share-link";
 import { lastUserMessage } from "@/lib/model/conversation";
@@ -23,6 +22,10 @@ import {
   ShareDialogSlot,
   WaitingSlot,
 } from "./slots";
+
+// The dialogs load when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+const EvalsDialog = dynamic(() => import("@/components/evals/EvalsDialog").then((m) => m.EvalsDialog));
+const CompareDialog = dynamic(() => import("@/components/compare/CompareDialog").then((m) => m.CompareDialog));
 
 /** The whole playground: the page's stores (lib/playground), then the layout. */
 export function Playground() {

@@ -16,7 +16,7 @@ import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { useSampler } from "@/components/hooks/use-sampler";
 import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
 import { ShareBanner } from "@/components/share/ShareBanner";
-import { ShareDialog } from "@/components/share/ShareDialog";
+import dynamic from "next/dynamic";
 import { ServersPanel } from "@/components/servers/ServersPanel";
 import { ChatPanel } from "@/components/chat/ChatPanel";
 import type { ChatDraft } from "@/components/chat/chat-draft";
@@ -38,6 +38,9 @@ import type { SandboxState } from "@/lib/playground/workbench";
 import { errorLocation, type RunView } from "@/lib/timeline/run-view";
 import type { LiveRun } from "@/lib/timeline/live-run-store";
 import { createToolCatalog, DISCOVERY_DECLARATION } from "@/lib/codemode";
+
+// Loaded when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+const ShareDialog = dynamic(() => import("@/components/share/ShareDialog").then((m) => m.ShareDialog));
 
 const NO_ASKS: readonly PendingServerRequest[] = [];
 const NO_PENDING: readonly PendingApproval[] = [];
@@ -171,7 +174,6 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
       // A marker belongs to the code that failed: editing the code clears it.
       errorMarker={sandbox.ranCode === code ? errorLocation(settled) : undefined}
       declarations={editorTypes}
-      loadEditor={sandbox.ready}
     />
   );
 }
