@@ -53,6 +53,8 @@ export interface PlaygroundEnv {
   createWorker: () => WorkerLike;
   /** Resolves once the page has shown a run's start (the browser: after React's render). */
   afterRunStart?: () => Promise<void>;
+  /** When the sandbox worker makes its warm-up run (the browser: once the page is idle); at once unless given. */
+  whenIdle?: (warm: () => void) => void;
   codeStore?: CodeStore;
   settingsStorage?: SettingsStorage;
   limitsStorage?: Pick<Storage, "getItem" | "setItem">;
@@ -83,7 +85,12 @@ export class Playground {
       ...(env.connector ? { connector: env.connector } : {}),
       ...(env.roots ? { roots: env.roots } : {}),
     });
-    this.workbench = new Workbench({ createWorker: env.createWorker, live: this.servers, ...(env.afterRunStart ? { afterStart: env.afterRunStart } : {}) });
+    this.workbench = new Workbench({
+      createWorker: env.createWorker,
+      live: this.servers,
+      ...(env.afterRunStart ? { afterStart: env.afterRunStart } : {}),
+      ...(env.whenIdle ? { whenIdle: env.whenIdle } : {}),
+    });
     this.editor = new EditorState(env.codeStore ? { codeStore: env.codeStore } : {});
     this.model = new ModelSettings(env.settingsStorage);
     this.limits = new RunLimits(env.limitsStorage);

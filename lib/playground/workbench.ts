@@ -78,6 +78,8 @@ export interface WorkbenchOptions {
    * after React's render: otherwise that render sits inside the first tool call (docs/ARCHITECTURE.md, "The live path").
    */
   afterStart?: () => Promise<void>;
+  /** When the sandbox worker makes its warm-up run (RunControllerOptions.whenIdle). */
+  whenIdle?: (warm: () => void) => void;
   /** How often a streaming run reaches the live store (default 50 ms: reads as live, leaves the thread to the calls). */
   renderIntervalMs?: number;
 }
@@ -137,7 +139,7 @@ export class Workbench {
       options.frameClock ?? defaultFrameClock(),
       options.renderIntervalMs ?? 50,
     );
-    this.#controller = new RunController({ createWorker: options.createWorker });
+    this.#controller = new RunController({ createWorker: options.createWorker, ...(options.whenIdle ? { whenIdle: options.whenIdle } : {}) });
   }
 
   /** Starts the worker so the first run does not pay for WASM start-up; `ready` turns true once it answers. */

@@ -64,7 +64,17 @@ export interface InitMessage {
   module: WebAssembly.Module;
 }
 
-export type MainToWorker = InitMessage | RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;
+/**
+ * main → worker, after `ready`: make the warm-up run now (its call path compiled, so a first
+ * program's tool calls are not cold). The page sends it when its main thread is idle, so the
+ * warm-up does not take a core from the page's own start; a run sent first makes it moot.
+ */
+export interface WarmMessage {
+  type: "warm";
+  runId: null;
+}
+
+export type MainToWorker = InitMessage | WarmMessage | RunMessage | CancelMessage | CallResultMessage | ResultBatchMessage | ClockMessage;
 
 /** worker → main: the WASM module is loaded (or failed to load: `error`). */
 export interface ReadyMessage {

@@ -18,6 +18,11 @@ export interface WorkerLike {
 
 export interface RunControllerOptions {
   createWorker: () => WorkerLike;
+  /**
+   * When a worker that said `ready` makes its warm-up run (`warm`): at once unless given. The
+   * page passes its idle callback, so the warm-up does not compete with its own start.
+   */
+  whenIdle?: (warm: () => void) => void;
   /** How long a run may outlive its cancel or its wall deadline before the worker is terminated. */
   hardStopGraceMs?: number;
 }
@@ -239,8 +244,12 @@ export class RunController {
       if (this.slot !== slot) return;
       const message = event.data as WorkerToMain;
       if (message.type === "ready") {
-        if (message.error === undefined) markReady();
-        else markFailed(new Error(message.error));
+        if (message.error !== undefined) markFailed(new Error(message.error));
+        else {
+          markReady();
+          const warm: MainToWorker = { type: "warm", runId: null };
+          (this.options.whenIdle ?? ((f: () => void) => f()))(() => this.slot === slot && slot.worker.postMessage(warm));
+        }
       } else if (message.type === "batch") message.messages.forEach((inner) => this.onMessage(inner));
       else this.onMessage(message);
     });

@@ -41,7 +41,8 @@ export interface AttachOptions {
 
 /**
  * Serves the protocol on `port`: one run at a time, tool calls forwarded to the main thread.
- * Loads the WASM module (at once, or on `init` with `awaitInit`) and says `ready`. Messages with
+ * Loads the WASM module (at once, or on `init` with `awaitInit`) and says `ready`; on `warm` it
+ * makes its warm-up run, and a run sent meanwhile starts when that ends. Messages with
  * an unknown or mismatched runId or callId, a second `run` while one is going, a second `init`,
  * or malformed data are answered with `refused` and otherwise ignored.
  */
@@ -61,15 +62,16 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
     (runId, messages) => ({ type: "batch", runId, messages }),
   );
   let started = false;
+  // The warm-up run while it goes: runs wait for it (the engine makes one run at a time). A
+  // worker warms once, and not after a real run has warmed it.
+  let warming: Promise<void> | undefined;
+  let warmed = false;
   const preload = () => {
     started = true;
     const loading = loadModule(compiled);
     preloaded = loading;
     loading.then(
-      async () => {
-        await warmUp(engine);
-        out.send({ type: "ready", runId: null });
-      },
+      () => out.send({ type: "ready", runId: null }),
       (error: unknown) => out.send({ type: "ready", runId: null, error: serializeError(error).message }),
     );
   };
@@ -88,11 +90,15 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
         preload();
       }
     } else if (!started) refuse(message.runId, `${message.type}: the worker waits for init`);
-    else if (message.type === "batch") message.messages.forEach(handle);
+    else if (message.type === "warm") {
+      if (warmed || current) return;
+      warmed = true;
+      warming = warmUp(engine).finally(() => (warming = undefined));
+    } else if (message.type === "batch") message.messages.forEach(handle);
     else handle(message);
   });
 
-  function handle(message: Exclude<MainToWorker, { type: "batch" | "init" }>): void {
+  function handle(message: Exclude<MainToWorker, { type: "batch" | "init" | "warm" }>): void {
     if (message.type === "run") {
       if (current) refuse(message.runId, `busy: run ${current.runId} is in progress`);
       else current = start(message.runId, message.request, message.hostApi);
@@ -134,6 +140,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
 
   function start(runId: string, request: Extract<MainToWorker, { type: "run" }>["request"], hostApi: Record<string, string[]>): CurrentRun {
     const run: CurrentRun = { runId, abort: new AbortController(), calls: new Map() };
+    warmed = true;
     // Fires only while the guest yields; the controller reads silence as a guest that does not.
     const alive = setInterval(() => out.send({ type: "alive", runId }), ALIVE_INTERVAL_MS);
     const callHost: CallHost = (namespace, name, args, signal, callId, suspendClock) =>
@@ -151,16 +158,18 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
         );
         out.queue({ type: "call", runId, callId, namespace, name, argsJson: JSON.stringify(args) ?? "" });
       });
-    engine
-      .run(request, callHost, {
-        hostApi,
-        signal: run.abort.signal,
-        // Logs go at once, so a guest that then spins still shows what it printed before.
-        onEvent: (event) => {
-          if (event.type === "log") out.send({ type: "event", runId, event });
-          else out.queue({ type: "event", runId, event });
-        },
-      })
+    (warming ?? Promise.resolve())
+      .then(() =>
+        engine.run(request, callHost, {
+          hostApi,
+          signal: run.abort.signal,
+          // Logs go at once, so a guest that then spins still shows what it printed before.
+          onEvent: (event) => {
+            if (event.type === "log") out.send({ type: "event", runId, event });
+            else out.queue({ type: "event", runId, event });
+          },
+        }),
+      )
       .catch((error: unknown): RunResult => ({
         ok: false,
         error: serializeError(error),
@@ -178,7 +187,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
 }
 
 /**
- * A run the worker makes before it says `ready`, answered inside the worker: the first run of a
+ * The run a worker makes on `warm`, answered inside the worker: the first run of a
  * fresh worker ran its call path cold (the worker's JavaScript not yet compiled, QuickJS's WASM
  * functions compiled on first call), and a page's first tool calls took 50 to 135 ms where later
  * ones take 10 (docs/ARCHITECTURE.md, "The live path"). Nothing of it reaches the main thread.
@@ -198,6 +207,7 @@ function asMessage(data: unknown): MainToWorker | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const m = data as Record<string, unknown>;
   if (m.type === "init") return m.runId === null && m.module instanceof WebAssembly.Module ? { type: "init", runId: null, module: m.module } : undefined;
+  if (m.type === "warm") return m.runId === null ? { type: "warm", runId: null } : undefined;
   if (typeof m.runId !== "string") return undefined;
   switch (m.type) {
     case "run":

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { attachSandboxWorker } from "@/lib/sandbox/worker-entry";
 import { loadNodeModule } from "@/lib/sandbox/node/node-engine";
-import type { DoneMessage, RefusedMessage, WorkerToMain } from "@/lib/sandbox/protocol";
+import type { DoneMessage, MainToWorker, RefusedMessage, WorkerToMain } from "@/lib/sandbox/protocol";
 import { nextMessage, portPair, unbatch } from "./ports";
 
 const module = loadNodeModule("release");
@@ -24,7 +24,7 @@ describe("worker protocol", () => {
     expect(await nextMessage(main, (m) => m.type === "ready")).toEqual({ type: "ready", runId: null });
   });
 
-  it("warms its call path with a run of its own before ready, and nothing of that run reaches the main thread", async () => {
+  it("says ready; on warm makes a run of its own that a run sent at once waits for, once; nothing of the warm-up reaches the main thread", async () => {
     const { main, worker } = portPair();
     let runtimes = 0;
     const loaded = await module;
@@ -39,10 +39,42 @@ describe("worker protocol", () => {
     main.addEventListener("message", ({ data }) => before.push(...unbatch(data as WorkerToMain)));
     await nextMessage(main, (m) => m.type === "ready");
     expect(before).toEqual([{ type: "ready", runId: null }]);
-    expect(runtimes).toBe(1);
+    expect(runtimes).toBe(0);
+    main.postMessage({ type: "warm", runId: null });
+    main.postMessage({ type: "warm", runId: null });
     main.postMessage({ type: "run", runId: "r1", request: { code: "return await shop.price(1)" }, hostApi });
     const call = await nextMessage(main, (m) => m.type === "call");
     expect(call).toMatchObject({ runId: "r1", callId: 1, namespace: "shop", name: "price" });
+    // The warm-up's runtime, then the run's.
+    expect(runtimes).toBe(2);
+    main.postMessage({ type: "call-result", runId: "r1", callId: 1, ok: true, valueJson: "7" });
+    expect(await nextMessage(main, (m) => m.type === "done")).toMatchObject({ runId: "r1", result: { ok: true, value: 7 } });
+    expect(before.every((m) => m.type === "ready" || m.runId === "r1")).toBe(true);
+    // Warm once: a later warm makes no run.
+    main.postMessage({ type: "warm", runId: null });
+    main.postMessage({ type: "warm", runId: "x" } as unknown as MainToWorker);
+    expect(await nextMessage(main, (m) => m.type === "refused")).toMatchObject({ reason: "malformed message" });
+    expect(runtimes).toBe(2);
+  });
+
+  it("makes no warm-up after a real run has warmed it", async () => {
+    const { main, worker } = portPair();
+    let runtimes = 0;
+    const loaded = await module;
+    const counting = new Proxy(loaded, {
+      get: (target, key): unknown =>
+        key === "newRuntime"
+          ? (...args: Parameters<typeof loaded.newRuntime>) => (runtimes++, target.newRuntime(...args))
+          : (Reflect.get(target, key) as unknown),
+    });
+    attachSandboxWorker(worker, () => Promise.resolve(counting));
+    await nextMessage(main, (m) => m.type === "ready");
+    main.postMessage({ type: "run", runId: "r1", request: { code: "return 1" }, hostApi: {} });
+    await nextMessage(main, (m) => m.type === "done");
+    main.postMessage({ type: "warm", runId: null });
+    main.postMessage({ type: "run", runId: "r2", request: { code: "return 2" }, hostApi: {} });
+    expect(await nextMessage(main, (m) => m.type === "done" && m.runId === "r2")).toMatchObject({ result: { value: 2 } });
+    expect(runtimes).toBe(2);
   });
 
   it("runs a request, forwards a tool call as JSON, and answers with done", async () => {

@@ -55,6 +55,23 @@ describe("RunController", () => {
     controller.dispose();
   });
 
+  it("asks a ready worker to warm up: at once, or when the page says it is idle", async () => {
+    const immediate = stuckWorker();
+    const now = new RunController({ createWorker: () => immediate });
+    await now.warmUp();
+    expect(immediate.received).toEqual([{ type: "warm", runId: null }]);
+    now.dispose();
+
+    const later = stuckWorker();
+    let idle: (() => void) | undefined;
+    const deferredWarm = new RunController({ createWorker: () => later, whenIdle: (warm) => (idle = warm) });
+    await deferredWarm.warmUp();
+    expect(later.received).toEqual([]);
+    idle?.();
+    expect(later.received).toEqual([{ type: "warm", runId: null }]);
+    deferredWarm.dispose();
+  });
+
   it("reports a host function's failure as a tool error", async () => {
     const controller = new RunController({ createWorker: liveWorker });
     const host: HostFunctions = { shop: { price: () => Promise.reject(new Error("sold out")) } };
