@@ -22,6 +22,8 @@ export interface CodeEditorProps {
   declarations: string;
   /** Filled in once Monaco has mounted: what the page may ask of the editor. */
   handleRef?: { current: EditorHandle | null } | undefined;
+  /** What to do once mounted: reveal the line asked for before, or take the focus the code had. */
+  onMounted?: { line?: number; focus: boolean };
 }
 
 /** Commands the page gives the editor (the timeline's call → code links). */
@@ -33,7 +35,7 @@ export interface EditorHandle {
 const MARKER_OWNER = "sandbox";
 
 /** Monaco, loaded from our own bundle, in TypeScript mode; Ctrl/Cmd+Enter runs. */
-export function CodeEditor({ value, onChange, onRun, marker, declarations, handleRef }: CodeEditorProps) {
+export function CodeEditor({ value, onChange, onRun, marker, declarations, handleRef, onMounted }: CodeEditorProps) {
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const onRunRef = useRef(onRun);
   useEffect(() => {
@@ -44,6 +46,8 @@ export function CodeEditor({ value, onChange, onRun, marker, declarations, handl
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current(editor.getValue()));
     if (handleRef) handleRef.current = { revealLine: (line) => revealLine(editor, line) };
+    if (onMounted?.line !== undefined) revealLine(editor, onMounted.line);
+    else if (onMounted?.focus) editor.focus();
   };
 
   // Re-registered whenever the server set changes; the previous lib is disposed first.

@@ -33,26 +33,49 @@ export interface EditorPanelProps {
   /** Filled in when Monaco mounts (the page reveals lines through it). */
   editorHandle?: { current: EditorHandle | null };
   limits?: UseRunLimitsResult;
-  /**
-   * When Monaco (about 4 MB of JavaScript) may load: once the sandbox is ready, so the two do not
-   * compete while the page starts. Until then the code shows as text; a click loads it at once.
-   */
-  loadEditor?: boolean;
 }
 
-/** Loads the editor anyway after this long, whatever the sandbox does. */
-const EDITOR_AT_THE_LATEST_MS = 3_000;
-
-/** The Editor panel: Monaco plus Run, Stop and Reset. */
+/**
+ * The Editor panel: Monaco plus Run, Stop and Reset. Monaco (about 4 MB of JavaScript, some
+ * 200 ms of the main thread to start) loads when the person comes to the code: the pointer over
+ * it, focus in it, a line to reveal, an error to mark or step mode's code to edit. Until then the
+ * code shows as text, and the page stays quiet after its start (docs/ARCHITECTURE.md, "The
+ * page's start").
+ */
 export function EditorPanel(props: EditorPanelProps) {
   countRender("editor");
-  const { code, onCodeChange, onReset, running, onRun, onStop, errorMarker, declarations, pending, onSkip, history = [], editorHandle, limits } = props;
+  const {
+    code,
+    onCodeChange,
+    onReset,
+    running,
+    onRun,
+    onStop,
+    errorMarker,
+    declarations,
+    pending,
+    onSkip,
+    history = [],
+    editorHandle: handleRef,
+    limits,
+  } = props;
   const [wanted, setWanted] = useState(false);
+  // A line asked for before Monaco mounted, and whether the person was in the code then.
+  const [onMount, setOnMount] = useState<{ line?: number; focus: boolean }>({ focus: false });
+  const showEditor = wanted || errorMarker !== undefined || pending !== undefined;
+  const want = (focus: boolean) => {
+    if (focus) setOnMount((m) => (m.focus ? m : { ...m, focus: true }));
+    setWanted(true);
+  };
   useEffect(() => {
-    const timer = setTimeout(() => setWanted(true), EDITOR_AT_THE_LATEST_MS);
-    return () => clearTimeout(timer);
-  }, []);
-  const showEditor = wanted || props.loadEditor !== false;
+    if (showEditor || !handleRef) return;
+    handleRef.current = {
+      revealLine: (line) => {
+        setOnMount({ line, focus: true });
+        setWanted(true);
+      },
+    };
+  }, [showEditor, handleRef]);
   return (
     <section className="panel" aria-label="Editor">
       <div className="panel-header">
@@ -107,15 +130,25 @@ export function EditorPanel(props: EditorPanelProps) {
           </button>
         </div>
       )}
-      <div className="panel-body" style={{ overflow: "hidden" }}>
+      <div className="panel-body" style={{ overflow: "hidden" }} onPointerEnter={() => want(false)} onPointerDown={() => want(true)}>
         {showEditor ? (
-          <CodeEditor value={code} onChange={onCodeChange} onRun={onRun} marker={errorMarker} declarations={declarations} handleRef={editorHandle} />
+          <CodeEditor
+            value={code}
+            onChange={onCodeChange}
+            onRun={onRun}
+            marker={errorMarker}
+            declarations={declarations}
+            handleRef={handleRef}
+            onMounted={onMount}
+          />
         ) : (
           <pre
             className={styles.codePreview}
-            aria-label="Code (the editor is loading)"
-            onPointerDown={() => setWanted(true)}
-            onFocus={() => setWanted(true)}
+            aria-label="Code (the editor loads when you point at it or focus it)"
+            onFocus={() => want(true)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) onRun();
+            }}
             tabIndex={0}
           >
             {code}

@@ -55,7 +55,14 @@ export function chatBusy(state: ChatSessionState): boolean {
 export class ChatSession extends Store<ChatSessionState> {
   private current: { aborter: AbortController; done: Promise<void> } | undefined;
 
-  constructor(private readonly config: () => ChatSessionConfig) {
+  /**
+   * `settle`: waited for before each turn's first model request (the page: its servers still
+   * connecting), so the request is built from what has settled; Stop ends the wait.
+   */
+  constructor(
+    private readonly config: () => ChatSessionConfig,
+    private readonly settle?: (signal: AbortSignal) => Promise<void>,
+  ) {
     super(EMPTY_CHAT);
   }
 
@@ -111,9 +118,19 @@ export class ChatSession extends Store<ChatSessionState> {
     const messages = next(this.state.messages);
     if (messages.length === 0) return;
     const aborter = new AbortController();
-    const config = this.config();
     this.update({ messages, status: "submitted", error: undefined });
-    const done = runAgentLoop({
+    const done = this.settle
+      ? this.settle(aborter.signal)
+          .catch(() => undefined)
+          .then(() => this.loop(messages, aborter))
+      : this.loop(messages, aborter);
+    this.current = { aborter, done };
+    await done;
+  }
+
+  private loop(messages: CodeModeUIMessage[], aborter: AbortController): Promise<void> {
+    const config = this.config();
+    return runAgentLoop({
       messages,
       modelStep: config.modelStep,
       handlers: config.handlers,
@@ -140,8 +157,6 @@ export class ChatSession extends Store<ChatSessionState> {
         activity: {},
       });
     });
-    this.current = { aborter, done };
-    await done;
   }
 
   private update(patch: Partial<ChatSessionState>): void {

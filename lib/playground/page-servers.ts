@@ -122,6 +122,30 @@ export class PageServers {
     return this.manager.connectAll();
   }
 
+  /**
+   * Resolves once no server is connecting any more, after `maxMs` at the latest, or when `signal`
+   * aborts: a chat message sent while the page's servers are still connecting (an example prompt
+   * clicked as the page loads) goes to the model with their tools, not without them.
+   */
+  async settled(signal: AbortSignal, maxMs = 10_000): Promise<void> {
+    const connecting = Object.entries(this.manager.snapshot())
+      .filter(([, status]) => status.state === "connecting")
+      .map(([id]) => this.manager.connect(id));
+    if (connecting.length === 0 || signal.aborted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      Promise.allSettled(connecting),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, maxMs);
+        onAbort = resolve;
+        signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+
   /** Connects again the servers a dropped channel lost. */
   reconnectLost(): Promise<void> {
     return this.manager.reconnectLost();

@@ -99,18 +99,21 @@ export class Playground {
     this.modelStep = env.modelStep;
     const modelStep = env.modelStep(() => requestExtras(this.model.snapshot(), catalog()));
     // Read when a loop starts: the tool mode, step mode and policy in effect then.
-    this.chat = new ChatSession(() => {
-      const state = this.model.snapshot();
-      const { settings } = state;
-      return {
-        modelStep,
-        handlers: handlersForMode(settings.toolMode, this.world.world().handlers),
-        stopRun: () => this.world.stopRun(),
-        policy: { maxSteps: settings.maxSteps, returnDirectly: settings.returnDirectly },
-        stepMode: this.approvalPolicy().program === "ask",
-        resultBudgetTokens: settings.resultBudgetTokens,
-      };
-    });
+    this.chat = new ChatSession(
+      () => {
+        const state = this.model.snapshot();
+        const { settings } = state;
+        return {
+          modelStep,
+          handlers: handlersForMode(settings.toolMode, this.world.world().handlers),
+          stopRun: () => this.world.stopRun(),
+          policy: { maxSteps: settings.maxSteps, returnDirectly: settings.returnDirectly },
+          stepMode: this.approvalPolicy().program === "ask",
+          resultBudgetTokens: settings.resultBudgetTokens,
+        };
+      },
+      (signal) => this.servers.settled(signal),
+    );
     this.compare = new CompareTask(this);
     this.evals = new EvalsTask(this);
   }

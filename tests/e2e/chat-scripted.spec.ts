@@ -35,7 +35,7 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     await chat.send("How many climate stories are there, and how many carriers?");
 
     // The model's program lands in Monaco and runs without waiting for anyone.
-    await expect(playground.editor.locator(".view-lines")).toContainText("firstStory");
+    await expect(playground.code).toContainText("firstStory");
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
     await expect(chat.waiting).toBeHidden();
     const value = (await playground.valueJson()) as { carriers: number; climate: number; firstStory: string | null };
@@ -68,7 +68,7 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
 
     // Paused: the code waits in the editor and nothing has run.
     await expect(chat.waiting).toBeVisible({ timeout: 20_000 });
-    await expect(playground.editor.locator(".view-lines")).toContainText("first try fails");
+    await expect(playground.code).toContainText("first try fails");
     await expect(playground.status).toHaveText("waits for Run");
     await expect(chat.toolCalls.first()).toContainText("waiting for you");
     await chat.waiting.getByRole("button", { name: "Run" }).click();
@@ -80,7 +80,7 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     await expect(chat.conversation).toContainText("That failed with a runtime error; trying again.", { timeout: 20_000 });
 
     await expect(chat.waiting).toBeVisible({ timeout: 20_000 });
-    await expect(playground.editor.locator(".view-lines")).toContainText("carriers.length");
+    await expect(playground.code).toContainText("carriers.length");
     await chat.waiting.getByRole("button", { name: "Run" }).click();
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
     const value = (await playground.valueJson()) as { carriers: number; first: string };
@@ -103,7 +103,7 @@ test.describe("chat with a scripted OpenAI-compatible model", () => {
     );
     await expect(chat.toolCalls).toHaveCount(3);
     for (const card of await chat.toolCalls.all()) await expect(card).toContainText("ok");
-    await expect(playground.editor.locator(".view-lines")).toContainText("scripted step 3");
+    await expect(playground.code).toContainText("scripted step 3");
     expect(await playground.valueJson()).toBe("scripted step 3");
     await expect(chat.root.getByRole("button", { name: "Stop" })).toBeHidden();
     await expect(chat.root.getByRole("alert")).toHaveCount(0);

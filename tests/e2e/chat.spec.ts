@@ -21,7 +21,7 @@ test.describe("chat in code mode with the offline demo model", () => {
     // A destructive tool (store.place_order) is connected, so step mode is on: the code waits in the editor.
     const waiting = page.getByRole("alert", { name: "Model code waiting" });
     await expect(waiting).toBeVisible({ timeout: 20_000 });
-    await expect(playground.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
+    await expect(playground.code).toContainText("shipping.list_carriers");
     // The Output panel says the program waits for the person, not "Nothing has run yet".
     await expect(playground.status).toHaveText("waits for Run");
     await expect(page.getByRole("status", { name: "The model's program waits" })).toContainText("is in the editor and waits for you");

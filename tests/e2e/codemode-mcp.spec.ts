@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startBearerProxy } from "../fixtures/bearer-proxy";
 import { expect, test } from "./fixtures";
+import { PlaygroundPage } from "./pages/playground-page";
 import { TimelinePanel } from "./pages/timeline-panel";
 
 const run = promisify(execFile);
@@ -121,7 +122,7 @@ return { echo: a.message, slept: b.sleptMs, entities: graph.entities.length };`;
       await expect(timeline.rows.first()).toContainText("lab.echo");
       // It opens in the editor like any run.
       await page.getByRole("button", { name: "Open its code in the editor" }).click();
-      await expect(page.getByRole("region", { name: "Editor" }).locator(".view-lines")).toContainText("memory.read_graph");
+      await expect(new PlaygroundPage(page).code).toContainText("memory.read_graph");
     } finally {
       await client.close();
     }

@@ -80,7 +80,7 @@ test.describe("a person's first hour", () => {
     await page.waitForTimeout(1_500);
     await page.reload();
     await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
-    await expect(playground.editor.locator(".view-lines")).toContainText("my own code");
+    await expect(playground.code).toContainText("my own code");
     await page.waitForTimeout(500);
     expect(problems.filter((p) => /#418|hydrat/i.test(p))).toEqual([]);
   });

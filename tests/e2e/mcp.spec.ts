@@ -147,7 +147,7 @@ test.describe("MCP servers", () => {
     await expect(card.getByRole("group", { name: "stderr of memory" })).toContainText("Knowledge Graph MCP Server running on stdio");
     await playground.setCode("return 'my own code';");
     await card.getByRole("button", { name: "Explore" }).click();
-    await expect(playground.editor.locator(".view-lines")).toContainText("memory.read_graph");
+    await expect(playground.code).toContainText("memory.read_graph");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
     const value = (await playground.valueJson()) as { answers: Record<string, unknown>; notCalled: string[] };

@@ -153,6 +153,6 @@ test.describe("the playground page and the sandbox", () => {
     // The save is debounced; wait until it lands rather than sleeping.
     await expect.poll(() => page.evaluate(() => localStorage.getItem("cmp:editor-code:v1"))).toContain("kept across reloads");
     await page.reload();
-    await expect(playground.editor.locator(".view-lines")).toContainText("kept across reloads");
+    await expect(playground.code).toContainText("kept across reloads");
   });
 });

@@ -44,7 +44,7 @@ test.describe("sharing a playground", () => {
     await expect(opened).toBeVisible();
     await opened.getByRole("button", { name: "Details" }).click();
     await expect(opened).toContainText("private");
-    await expect(recipient.editor.locator(".view-lines")).toContainText("shipping.list_carriers");
+    await expect(recipient.code).toContainText("shipping.list_carriers");
     await expect(recipient.status).toHaveText("idle");
     await expect(fresh.getByRole("region", { name: "Chat" }).getByRole("log", { name: "Conversation" })).toContainText("Which tools can you reach from here?");
     await new ServersPanel(fresh).expectConnected("shipping");
@@ -135,7 +135,7 @@ test.describe("sharing a playground", () => {
     await expect(runs).toContainText("const [c, n] = await Promise.all");
     await expect(runs).toContainText('→ {"carriers":5');
     await banner.getByRole("button", { name: "Replay run 1" }).click();
-    await expect(recipient.editor.locator(".view-lines")).toContainText("news.web_search");
+    await expect(recipient.code).toContainText("news.web_search");
     await expect(recipient.status).toHaveText("idle");
     await expect(fresh.getByRole("status", { name: "Replay armed" })).toContainText("The next Run answers from the recording");
     await fresh.screenshot({ path: "test-results/share-replay-armed-1280.png" });
@@ -162,7 +162,7 @@ test.describe("sharing a playground", () => {
     const playground = new PlaygroundPage(page);
     await page.goto("/#share=v1.this-is-not-a-share");
     await expect(page.getByRole("region", { name: "Shared playground" }).getByRole("alert")).toBeVisible();
-    await expect(playground.editor.locator(".monaco-editor .view-lines")).toBeVisible();
+    await playground.openEditor();
     await playground.setCode("return 2 * 21");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");

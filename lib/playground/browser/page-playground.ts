@@ -29,6 +29,7 @@ import type { ServerKeyStatus } from "../../model/providers";
 import { idbStore } from "../../storage/browser/idb-store";
 import { readShareFromLocation } from "../../share/browser/location";
 import { SessionKeeper } from "../session-keeper";
+import { replayEarlyClicks } from "./early-clicks";
 
 /** Whether agents' runs through the app's code-mode MCP endpoint stream into the history (local mode only). */
 export class AgentFeedStore extends Store<FeedStatus | undefined> {
@@ -87,6 +88,8 @@ function createPageState(): PageState {
   const localToken = adoptLocalToken(window.location, { state: null, replaceState: () => (stripToken = true) }, browserStorage());
   const hydrated = () => {
     if (performance.getEntriesByName(START_MARKS.hydrated).length === 0) performance.mark(START_MARKS.hydrated);
+    // The buttons a person clicked while the page was still loading get their click now.
+    replayEarlyClicks();
     if (!stripToken) return;
     stripToken = false;
     const { pathname, search, hash } = window.location;

@@ -8,6 +8,8 @@ export class PlaygroundPage {
   readonly status: Locator;
   readonly value: Locator;
   readonly error: Locator;
+  /** The code as the editor shows it: Monaco's lines, or the text it shows until Monaco loads. */
+  readonly code: Locator;
 
   constructor(readonly page: Page) {
     this.editor = page.getByRole("region", { name: "Editor" });
@@ -17,12 +19,20 @@ export class PlaygroundPage {
     this.status = page.getByRole("status", { name: "Run status" });
     this.value = page.getByTestId("run-value");
     this.error = page.getByTestId("run-error");
+    this.code = this.editor.locator(".monaco-editor .view-lines, pre[aria-label^='Code (the editor loads']");
   }
 
   async goto(): Promise<void> {
     await this.page.goto("/");
-    await expect(this.editor.locator(".monaco-editor .view-lines")).toBeVisible();
     await expect(this.page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    await this.openEditor();
+  }
+
+  /** Points at the code, as a person coming to it does: Monaco loads then (until then the code shows as text). */
+  async openEditor(): Promise<void> {
+    const monaco = this.editor.locator(".monaco-editor .view-lines");
+    if (!(await monaco.isVisible())) await this.editor.locator(".panel-body").hover();
+    await expect(monaco).toBeVisible();
   }
 
   /**
@@ -32,6 +42,7 @@ export class PlaygroundPage {
   async setCode(code: string): Promise<void> {
     await this.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await this.page.evaluate((text) => navigator.clipboard.writeText(text), code);
+    await this.openEditor();
     await this.editor.locator(".monaco-editor .view-lines").click();
     await this.page.keyboard.press("ControlOrMeta+A");
     await this.page.keyboard.press("ControlOrMeta+V");
@@ -39,6 +50,7 @@ export class PlaygroundPage {
   }
 
   async runWithShortcut(): Promise<void> {
+    await this.openEditor();
     await this.editor.locator(".monaco-editor .view-lines").click();
     await this.page.keyboard.press("ControlOrMeta+Enter");
   }

@@ -166,3 +166,59 @@ describe("the chat session (the page's loop) against the route", () => {
     expect(c.snapshot()).toMatchObject({ messages: [], inspector: {}, stops: {}, status: "ready" });
   });
 });
+
+describe("a turn sent while the page's servers are still connecting", () => {
+  it("waits for them to settle, then builds its first request from what settled", async () => {
+    const model = await scripted([turn.text("Done.")]);
+    let release!: () => void;
+    const settling = new Promise<void>((resolve) => (release = resolve));
+    let configReads = 0;
+    const base: ChatSessionConfig = {
+      modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
+      handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
+      policy: { maxSteps: 10, returnDirectly: false },
+      stepMode: false,
+    };
+    const c = new ChatSession(
+      () => (configReads++, base),
+      () => settling,
+    );
+    const sent = c.send("hello");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(c.snapshot().status).toBe("submitted");
+    expect(server!.requests).toHaveLength(0);
+    expect(configReads).toBe(0);
+    release();
+    await sent;
+    expect(configReads).toBe(1);
+    expect(server!.requests).toHaveLength(1);
+    expect(
+      c
+        .snapshot()
+        .messages.at(-1)
+        ?.parts.findLast((p) => p.type === "text"),
+    ).toMatchObject({ text: "Done." });
+  });
+
+  it("is ended by Stop during the wait, with no request made and the message kept", async () => {
+    const model = await scripted([turn.text("never")]);
+    const base: ChatSessionConfig = {
+      modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
+      handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
+      policy: { maxSteps: 10, returnDirectly: false },
+      stepMode: false,
+    };
+    const c = new ChatSession(
+      () => base,
+      (signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve())),
+    );
+    const sent = c.send("hello");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(c.snapshot().status).toBe("submitted");
+    await c.stop();
+    await sent;
+    expect(server!.requests).toHaveLength(0);
+    expect(c.snapshot().messages[0]?.parts).toEqual([{ type: "text", text: "hello" }]);
+    expect(chatBusy(c.snapshot())).toBe(false);
+  });
+});

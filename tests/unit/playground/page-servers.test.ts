@@ -53,6 +53,39 @@ describe("PageServers", () => {
     }
   });
 
+  it("settled() waits for the servers still connecting, and no longer than its limit or an abort", async () => {
+    const servers = new PageServers({ registry: new ServerRegistry(), connectOptions: { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" } });
+    try {
+      void servers.start();
+      expect(Object.values(servers.manager.snapshot()).some((s) => s.state === "connecting")).toBe(true);
+      await servers.settled(new AbortController().signal);
+      expect(Object.values(servers.manager.snapshot()).map((s) => s.state)).toEqual(["connected", "connected", "connected", "connected"]);
+      // Nothing connecting: at once.
+      await servers.settled(new AbortController().signal);
+    } finally {
+      await servers.dispose();
+    }
+    const registry = new ServerRegistry({ seedDemoServers: false });
+    const slow = new PageServers({
+      registry,
+      connectOptions: { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" },
+      connector: () => new Promise(() => undefined),
+    });
+    try {
+      registry.add({ name: "slow", transport: "streamable-http", url: "/api/demo-mcp/shipping" });
+      await until(() => Object.values(slow.manager.snapshot()).some((s) => s.state === "connecting"));
+      const started = Date.now();
+      await slow.settled(new AbortController().signal, 100);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const aborter = new AbortController();
+      const waiting = slow.settled(aborter.signal);
+      aborter.abort();
+      await waiting;
+    } finally {
+      await slow.dispose();
+    }
+  });
+
   it("a status change that does not touch the connected servers keeps the same catalog object", async () => {
     const registry = new ServerRegistry({ seedDemoServers: false });
     const servers = new PageServers({ registry, connectOptions: { baseUrl: demo.url, proxyUrl: "/api/mcp/proxy" } });

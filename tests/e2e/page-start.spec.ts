@@ -1,0 +1,43 @@
+import { expect, test } from "./fixtures";
+import { PlaygroundPage } from "./pages/playground-page";
+
+// The page's start (docs/ARCHITECTURE.md, "The page's start"): what a person can do before the
+// page has hydrated, and what waits until they come to it. Timings are the bench's (`npm run bench
+// -- --only peers`); these tests hold the behaviour.
+test.describe("the page's start", () => {
+  test("an example prompt clicked while the page's scripts are still loading is answered once it has hydrated", async ({ page }) => {
+    // The scripts arrive a second late, so the click surely lands on the server-rendered page.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/", { waitUntil: "commit" });
+    const chat = page.getByRole("region", { name: "Chat" });
+    const prompt = chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ });
+    await expect(prompt).toBeVisible();
+    await prompt.click();
+    expect(await page.evaluate(() => performance.getEntriesByName("cmp:hydrated").length)).toBe(0);
+    release();
+    // The prompt went to the model: its message is in the conversation and the program waits in the editor.
+    await expect(prompt).toHaveCount(0);
+    await expect(chat.getByText(/cheapest to ship 2 kg from DE to US/)).toBeVisible();
+    await expect(page.getByRole("alert", { name: "Model code waiting" })).toBeVisible({ timeout: 20_000 });
+    await expect(new PlaygroundPage(page).code).toContainText("shipping.list_carriers");
+  });
+
+  test("the code shows as text until the person points at it; then Monaco loads, with the focus where they clicked", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await page.goto("/");
+    await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    const preview = playground.editor.getByLabel(/^Code \(the editor loads/);
+    await expect(preview).toContainText("return");
+    // Quiet: nothing loads Monaco while the person is elsewhere.
+    await page.waitForTimeout(1_500);
+    await expect(playground.editor.locator(".monaco-editor")).toHaveCount(0);
+    await preview.click();
+    await expect(playground.editor.locator(".monaco-editor .view-lines")).toBeVisible();
+    await expect(playground.editor.locator(".monaco-editor.focused")).toHaveCount(1);
+  });
+});
