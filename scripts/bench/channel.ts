@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { median, type BenchRow } from "./rows";
 import { startServer } from "./sandbox-browser";
 import { launchBareChromium, type BareBrowser, type BarePage } from "./bare-chromium";
-import { PROBE, RAW_FETCH, RAW_SEQUENTIAL, READY, STATUS, typeAndRun, until } from "./live-path";
+import { openEditor, PROBE, RAW_FETCH, RAW_SEQUENTIAL, READY, STATUS, typeAndRun, until } from "./live-path";
 import { createLimitsStore, type LimitOverrides } from "../../lib/editor/limits-store";
 import { createRegistryStorage } from "../../lib/mcp/registry-storage";
 import { ServerRegistry } from "../../lib/mcp/registry";
@@ -51,7 +51,7 @@ async function openWithServers(browser: BareBrowser, url: string, entries: Recor
   await page.navigate(url.replace(/#.*$/, ""));
   await page.evaluate(until(READY, 60_000), 65_000);
   await page.evaluate(until(ALL_CONNECTED(servers), 90_000), 95_000);
-  await page.evaluate(until(`document.querySelector('[aria-label="Editor"] .monaco-editor .view-lines') !== null`, 30_000), 35_000);
+  await openEditor(page);
   await page.evaluate("new Promise((resolve) => setTimeout(() => resolve(true), 1000))");
   return page;
 }
