@@ -19,6 +19,8 @@ test.describe("the page's start", () => {
     await expect(prompt).toBeVisible();
     await prompt.click();
     expect(await page.evaluate(() => performance.getEntriesByName("cmp:hydrated").length)).toBe(0);
+    // Taken at once: the button shows it is waiting for the page.
+    await expect(prompt).toHaveAttribute("data-early-click", "");
     release();
     // The prompt went to the model: its message is in the conversation and the program waits in the editor.
     await expect(prompt).toHaveCount(0);

@@ -3,23 +3,27 @@
  * example prompts, Add server), but until React has attached its handlers a click on a button
  * does nothing, and a person who clicks an example prompt while the bundles load would see no
  * answer at all. A line of inline script at the top of the page (app/page.tsx) notes the buttons
- * clicked until then; once hydrated, the page clicks them again, in order (docs/ARCHITECTURE.md,
- * "The page's start").
+ * clicked until then and marks each at once (`data-early-click`, styled in app/globals.css), so
+ * the person sees the click was taken; once hydrated, the page clicks them again, in order, and
+ * removes the marks (docs/ARCHITECTURE.md, "The page's start").
  */
 
 /** The global the inline script keeps its list under, until the page replays it. */
 export const EARLY_CLICKS_GLOBAL = "__cmpEarlyClicks";
 
+/** The attribute a noted button carries until its click is replayed. */
+export const EARLY_CLICK_ATTRIBUTE = "data-early-click";
+
 /** At most this many clicks are kept: a person clicking on and on at a page that does not answer. */
 export const MAX_EARLY_CLICKS = 5;
 
-/** The inline script's text: notes each button clicked (once each, at most MAX_EARLY_CLICKS) while the list exists. */
+/** The inline script's text: notes and marks each button clicked (once each, at most MAX_EARLY_CLICKS) while the list exists. */
 export function earlyClicksScript(): string {
   const name = JSON.stringify(EARLY_CLICKS_GLOBAL);
   return (
     `(function(){var q=window[${name}]=[];document.addEventListener("click",function(e){` +
     `if(window[${name}]!==q||q.length>=${MAX_EARLY_CLICKS})return;var t=e.target,b=t&&t.closest?t.closest("button"):null;` +
-    `if(b&&!b.disabled&&q.indexOf(b)<0)q.push(b)},true)})();`
+    `if(b&&!b.disabled&&q.indexOf(b)<0){q.push(b);b.setAttribute(${JSON.stringify(EARLY_CLICK_ATTRIBUTE)},"")}},true)})();`
   );
 }
 
@@ -33,7 +37,9 @@ export function replayEarlyClicks(scope: Record<string, unknown> = globalThis): 
   if (!Array.isArray(noted)) return 0;
   let clicked = 0;
   for (const button of noted.slice(0, MAX_EARLY_CLICKS)) {
-    if (!isButton(button) || !button.isConnected || button.disabled) continue;
+    if (!isButton(button)) continue;
+    button.removeAttribute(EARLY_CLICK_ATTRIBUTE);
+    if (!button.isConnected || button.disabled) continue;
     button.click();
     clicked++;
   }
@@ -41,8 +47,8 @@ export function replayEarlyClicks(scope: Record<string, unknown> = globalThis): 
 }
 
 /** What the list may hold: the script's buttons, or, from a page script that replaced it, anything. */
-function isButton(value: unknown): value is Pick<HTMLButtonElement, "click" | "disabled" | "isConnected"> {
+function isButton(value: unknown): value is Pick<HTMLButtonElement, "click" | "disabled" | "isConnected" | "removeAttribute"> {
   if (typeof value !== "object" || value === null) return false;
   const b = value as Partial<HTMLButtonElement>;
-  return typeof b.click === "function" && typeof b.disabled === "boolean" && typeof b.isConnected === "boolean";
+  return typeof b.click === "function" && typeof b.removeAttribute === "function" && typeof b.disabled === "boolean" && typeof b.isConnected === "boolean";
 }

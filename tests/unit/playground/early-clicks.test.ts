@@ -1,6 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { EARLY_CLICKS_GLOBAL, earlyClicksScript, MAX_EARLY_CLICKS, replayEarlyClicks } from "@/lib/playground/browser/early-clicks";
+import { EARLY_CLICK_ATTRIBUTE, EARLY_CLICKS_GLOBAL, earlyClicksScript, MAX_EARLY_CLICKS, replayEarlyClicks } from "@/lib/playground/browser/early-clicks";
 
 /** A button stand-in: `closest("button")` finds itself; `click()` counts. */
 function button(name: string, options: { disabled?: boolean; connected?: boolean } = {}) {
@@ -9,8 +9,15 @@ function button(name: string, options: { disabled?: boolean; connected?: boolean
     disabled: options.disabled ?? false,
     isConnected: options.connected ?? true,
     clicks: 0,
+    attributes: new Set<string>(),
     click() {
       b.clicks++;
+    },
+    setAttribute(name: string) {
+      b.attributes.add(name);
+    },
+    removeAttribute(name: string) {
+      b.attributes.delete(name);
     },
     closest: (selector: string) => (selector === "button" ? b : null),
   };
@@ -45,7 +52,10 @@ describe("clicks before hydration", () => {
     p.click({ closest: () => null });
     p.click(null);
     expect(p.window[EARLY_CLICKS_GLOBAL]).toEqual([prompt, add]);
+    // Marked at once, so the person sees the click was taken; unmarked when replayed.
+    expect([prompt, add, off].map((b) => b.attributes.has(EARLY_CLICK_ATTRIBUTE))).toEqual([true, true, false]);
     expect(replayEarlyClicks(p.window)).toBe(2);
+    expect([prompt, add].map((b) => b.attributes.size)).toEqual([0, 0]);
     expect([prompt.clicks, add.clicks, off.clicks]).toEqual([1, 1, 0]);
     // Once replayed, the script notes nothing more and a second replay clicks nothing.
     p.click(button("late"));
@@ -62,11 +72,13 @@ describe("clicks before hydration", () => {
     buttons[1]!.disabled = true;
     expect(replayEarlyClicks(p.window)).toBe(MAX_EARLY_CLICKS - 2);
     expect(buttons.map((b) => b.clicks)).toEqual([0, 0, 1, 1, 1, 0, 0, 0]);
+    // A button gone or disabled loses its mark too.
+    expect(buttons.some((b) => b.attributes.size > 0)).toBe(false);
   });
 
   it("clicks nothing when there is no list, or a list of things that are not buttons", () => {
     expect(replayEarlyClicks({})).toBe(0);
     expect(replayEarlyClicks({ [EARLY_CLICKS_GLOBAL]: "x" })).toBe(0);
-    expect(replayEarlyClicks({ [EARLY_CLICKS_GLOBAL]: [1, null, { click: "no" }, { click: () => undefined }] })).toBe(0);
+    expect(replayEarlyClicks({ [EARLY_CLICKS_GLOBAL]: [1, null, { click: "no" }, { click: () => undefined }, { click: () => undefined, disabled: false, isConnected: true }] })).toBe(0);
   });
 });
