@@ -79,6 +79,10 @@ describe("clicks before hydration", () => {
   it("clicks nothing when there is no list, or a list of things that are not buttons", () => {
     expect(replayEarlyClicks({})).toBe(0);
     expect(replayEarlyClicks({ [EARLY_CLICKS_GLOBAL]: "x" })).toBe(0);
-    expect(replayEarlyClicks({ [EARLY_CLICKS_GLOBAL]: [1, null, { click: "no" }, { click: () => undefined }, { click: () => undefined, disabled: false, isConnected: true }] })).toBe(0);
+    expect(
+      replayEarlyClicks({
+        [EARLY_CLICKS_GLOBAL]: [1, null, { click: "no" }, { click: () => undefined }, { click: () => undefined, disabled: false, isConnected: true }],
+      }),
+    ).toBe(0);
   });
 });
