@@ -23,14 +23,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-function controller(model: ChatRequestExtras["model"], overrides: Partial<ChatSessionConfig> = {}) {
-  const config: ChatSessionConfig = {
+function configFor(model: ChatRequestExtras["model"], overrides: Partial<ChatSessionConfig> = {}): ChatSessionConfig {
+  return {
     modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
     handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
     policy: { maxSteps: 10, returnDirectly: false },
     stepMode: false,
     ...overrides,
   };
+}
+
+function controller(model: ChatRequestExtras["model"], overrides: Partial<ChatSessionConfig> = {}) {
+  const config = configFor(model, overrides);
   return new ChatSession(() => config);
 }
 
@@ -173,12 +177,7 @@ describe("a turn sent while the page's servers are still connecting", () => {
     let release!: () => void;
     const settling = new Promise<void>((resolve) => (release = resolve));
     let configReads = 0;
-    const base: ChatSessionConfig = {
-      modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
-      handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
-      policy: { maxSteps: 10, returnDirectly: false },
-      stepMode: false,
-    };
+    const base = configFor(model);
     const c = new ChatSession(
       () => (configReads++, base),
       () => settling,
@@ -202,12 +201,7 @@ describe("a turn sent while the page's servers are still connecting", () => {
 
   it("is ended by Stop during the wait, with no request made and the message kept", async () => {
     const model = await scripted([turn.text("never")]);
-    const base: ChatSessionConfig = {
-      modelStep: httpModelStep({ body: () => ({ model, instructions: world.systemPrompt(), mode: "declarations", settings: {} }), fetch: routeFetch }),
-      handlers: { runCode: world.handlers.runCode, searchTools: world.handlers.searchTools, awaitApproval: (code) => Promise.resolve({ action: "run", code }) },
-      policy: { maxSteps: 10, returnDirectly: false },
-      stepMode: false,
-    };
+    const base = configFor(model);
     const c = new ChatSession(
       () => base,
       (signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve())),

@@ -18,6 +18,19 @@ function attached() {
 
 const hostApi = { shop: ["price"] };
 
+/** The QuickJS module, counting the runtimes made from it (the warm-up's, each run's). */
+async function countingRuntimes() {
+  const loaded = await module;
+  const counted = { runtimes: 0, module: loaded };
+  counted.module = new Proxy(loaded, {
+    get: (target, key): unknown =>
+      key === "newRuntime"
+        ? (...args: Parameters<typeof loaded.newRuntime>) => (counted.runtimes++, target.newRuntime(...args))
+        : (Reflect.get(target, key) as unknown),
+  });
+  return counted;
+}
+
 describe("worker protocol", () => {
   it("says ready once the module is loaded", async () => {
     const { main } = attached();
@@ -26,27 +39,20 @@ describe("worker protocol", () => {
 
   it("says ready; on warm makes a run of its own that a run sent at once waits for, once; nothing of the warm-up reaches the main thread", async () => {
     const { main, worker } = portPair();
-    let runtimes = 0;
-    const loaded = await module;
-    const counting = new Proxy(loaded, {
-      get: (target, key): unknown =>
-        key === "newRuntime"
-          ? (...args: Parameters<typeof loaded.newRuntime>) => (runtimes++, target.newRuntime(...args))
-          : (Reflect.get(target, key) as unknown),
-    });
-    attachSandboxWorker(worker, () => Promise.resolve(counting));
+    const counted = await countingRuntimes();
+    attachSandboxWorker(worker, () => Promise.resolve(counted.module));
     const before: WorkerToMain[] = [];
     main.addEventListener("message", ({ data }) => before.push(...unbatch(data as WorkerToMain)));
     await nextMessage(main, (m) => m.type === "ready");
     expect(before).toEqual([{ type: "ready", runId: null }]);
-    expect(runtimes).toBe(0);
+    expect(counted.runtimes).toBe(0);
     main.postMessage({ type: "warm", runId: null });
     main.postMessage({ type: "warm", runId: null });
     main.postMessage({ type: "run", runId: "r1", request: { code: "return await shop.price(1)" }, hostApi });
     const call = await nextMessage(main, (m) => m.type === "call");
     expect(call).toMatchObject({ runId: "r1", callId: 1, namespace: "shop", name: "price" });
     // The warm-up's runtime, then the run's.
-    expect(runtimes).toBe(2);
+    expect(counted.runtimes).toBe(2);
     main.postMessage({ type: "call-result", runId: "r1", callId: 1, ok: true, valueJson: "7" });
     expect(await nextMessage(main, (m) => m.type === "done")).toMatchObject({ runId: "r1", result: { ok: true, value: 7 } });
     expect(before.every((m) => m.type === "ready" || m.runId === "r1")).toBe(true);
@@ -54,27 +60,20 @@ describe("worker protocol", () => {
     main.postMessage({ type: "warm", runId: null });
     main.postMessage({ type: "warm", runId: "x" } as unknown as MainToWorker);
     expect(await nextMessage(main, (m) => m.type === "refused")).toMatchObject({ reason: "malformed message" });
-    expect(runtimes).toBe(2);
+    expect(counted.runtimes).toBe(2);
   });
 
   it("makes no warm-up after a real run has warmed it", async () => {
     const { main, worker } = portPair();
-    let runtimes = 0;
-    const loaded = await module;
-    const counting = new Proxy(loaded, {
-      get: (target, key): unknown =>
-        key === "newRuntime"
-          ? (...args: Parameters<typeof loaded.newRuntime>) => (runtimes++, target.newRuntime(...args))
-          : (Reflect.get(target, key) as unknown),
-    });
-    attachSandboxWorker(worker, () => Promise.resolve(counting));
+    const counted = await countingRuntimes();
+    attachSandboxWorker(worker, () => Promise.resolve(counted.module));
     await nextMessage(main, (m) => m.type === "ready");
     main.postMessage({ type: "run", runId: "r1", request: { code: "return 1" }, hostApi: {} });
     await nextMessage(main, (m) => m.type === "done");
     main.postMessage({ type: "warm", runId: null });
     main.postMessage({ type: "run", runId: "r2", request: { code: "return 2" }, hostApi: {} });
     expect(await nextMessage(main, (m) => m.type === "done" && m.runId === "r2")).toMatchObject({ result: { value: 2 } });
-    expect(runtimes).toBe(2);
+    expect(counted.runtimes).toBe(2);
   });
 
   it("runs a request, forwards a tool call as JSON, and answers with done", async () => {
