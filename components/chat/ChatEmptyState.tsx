@@ -7,12 +7,14 @@ interface ChatEmptyStateProps {
   onPick: (prompt: string) => void;
   /** The demo model answers only these prompts; say so when it is the one in use. */
   usingDemo: boolean;
-  /** Names of the connected servers; examples for others are marked. Undefined: unknown. */
+  /** Names of the connected servers; examples for others are marked. Undefined: unknown (the server-rendered page). */
   connectedServers?: readonly string[];
+  /** Names of the servers still connecting: their examples say so rather than "not connected". */
+  connectingServers?: readonly string[];
 }
 
 /** The empty chat: what code mode is, and the demo servers' example prompts (click to send). */
-export function ChatEmptyState({ onPick, usingDemo, connectedServers }: ChatEmptyStateProps) {
+export function ChatEmptyState({ onPick, usingDemo, connectedServers, connectingServers = [] }: ChatEmptyStateProps) {
   return (
     <div className={styles.empty}>
       <h3>Chat in code mode</h3>
@@ -28,11 +30,12 @@ export function ChatEmptyState({ onPick, usingDemo, connectedServers }: ChatEmpt
       ) : null}
       {DEMO_SERVERS_INFO.map((server) => {
         const missing = connectedServers !== undefined && !connectedServers.includes(server.name);
+        const connecting = missing && connectingServers.includes(server.name);
         return (
           <section key={server.name} className={styles.group} aria-label={`${server.title} examples`}>
             <h4>
               {server.title}
-              {missing ? <span className={styles.missing}> · not connected</span> : null}
+              {connecting ? <span className={styles.missing}> · connecting…</span> : missing ? <span className={styles.missing}> · not connected</span> : null}
             </h4>
             <ul>
               {server.examplePrompts.map((prompt) => (

@@ -34,6 +34,8 @@ export interface ChatPanelProps {
   hasDestructiveTools: boolean;
   /** Names of the connected servers, to mark example prompts whose server is missing. */
   connectedServers?: readonly string[];
+  /** Names of the servers still connecting (ChatEmptyState). */
+  connectingServers?: readonly string[];
   /** Opens a tool call's run (output panel, timeline). */
   onShowRun?: (toolCallId: string) => void;
   /** Text the page inserts into the message box. */
@@ -140,6 +142,7 @@ export function ChatPanel(props: ChatPanelProps) {
             onPick={actions.send}
             usingDemo={provider === "demo"}
             {...(props.connectedServers ? { connectedServers: props.connectedServers } : {})}
+            {...(props.connectingServers ? { connectingServers: props.connectingServers } : {})}
           />
         ) : (
           state.messages.map((message) => (

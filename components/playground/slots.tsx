@@ -134,13 +134,34 @@ export function ServersSlot({ draft }: { draft: ChatDraft }) {
   );
 }
 
+/** Who is connected and who is still connecting, by name: the chat's example groups say which. */
+interface ServerPresence {
+  connected: readonly string[];
+  connecting: readonly string[];
+}
+
+const presenceOf = (view: ServersView): ServerPresence => ({
+  connected: view.catalog.servers.map((s) => s.name),
+  connecting: view.servers.filter((s) => view.statuses[s.id]?.state === "connecting").map((s) => s.name),
+});
+const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((name, i) => name === b[i]);
+const samePresence = (a: ServerPresence | undefined, b: ServerPresence | undefined) =>
+  a === b || (a !== undefined && b !== undefined && sameNames(a.connected, b.connected) && sameNames(a.connecting, b.connecting));
+
 export function ChatSlot({ draft }: { draft: ChatDraft }) {
   const { playground } = usePage();
   const model = useChatModel();
   const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
-  const connectedServers = useMemo(() => catalog.servers.map((s) => s.name), [catalog]);
+  // Unknown on the server-rendered page (no marks there): the page connects its servers as it loads.
+  const presence = useStore<ServersView, ServerPresence | undefined>(playground.servers.view, presenceOf, { fallback: undefined, equal: samePresence });
   return (
-    <ChatPanel session={playground.chat} model={model} hasDestructiveTools={hasDestructiveTools(catalog)} connectedServers={connectedServers} draft={draft} />
+    <ChatPanel
+      session={playground.chat}
+      model={model}
+      hasDestructiveTools={hasDestructiveTools(catalog)}
+      {...(presence ? { connectedServers: presence.connected, connectingServers: presence.connecting } : {})}
+      draft={draft}
+    />
   );
 }
 

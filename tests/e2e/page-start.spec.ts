@@ -17,6 +17,8 @@ test.describe("the page's start", () => {
     const chat = page.getByRole("region", { name: "Chat" });
     const prompt = chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ });
     await expect(prompt).toBeVisible();
+    // The server-rendered page cannot know the servers' state, and does not guess "not connected".
+    await expect(chat.getByRole("region", { name: "Shipping examples" })).not.toContainText("not connected");
     await prompt.click();
     expect(await page.evaluate(() => performance.getEntriesByName("cmp:hydrated").length)).toBe(0);
     // Taken at once: the button shows it is waiting for the page.
