@@ -2,13 +2,15 @@
 
 import { JsonView } from "@/components/timeline/JsonView";
 import { readableContent } from "@/lib/mcp/result-display";
-import { useMemo, useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { useTestCall } from "@/components/hooks/use-test-call";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
 import { SchemaField } from "./SchemaForm";
+import { AppView } from "@/components/apps/AppView";
+import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import styles from "./Tools.module.css";
 
 /** A form generated from the tool's input schema (or raw JSON), a Call button, and the raw result with its time. */
@@ -134,12 +136,34 @@ export function TestCallForm({
           </span>
         ) : null}
       </div>
-      <TestCallResult state={state} />
+      <TestCallResult
+        state={state}
+        app={
+          state.status === "done" && toolResourceUri(tool) !== undefined ? (
+            <AppView
+              // A new call mounts the app anew, with that call's input and result.
+              key={`${state.ms}:${JSON.stringify(test.lastArgs ?? {})}`}
+              connection={manager?.connection(serverId)}
+              serverTools={serverToolsOf(manager, serverId, tool)}
+              tool={tool}
+              input={test.lastArgs ?? {}}
+              result={state.result}
+            />
+          ) : undefined
+        }
+      />
     </form>
   );
 }
 
-function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["state"] }) {
+/** Every tool the server listed (app-only ones too): what its app may call. */
+function serverToolsOf(manager: ConnectionManager | undefined, serverId: string, tool: Tool): readonly Tool[] {
+  const status = manager?.status(serverId);
+  return status?.state === "connected" ? status.tools : [tool];
+}
+
+/** The result: time and isError, the tool's MCP App when it has one (components/apps/AppView.tsx), then the JSON. */
+function TestCallResult({ state, app }: { state: ReturnType<typeof useTestCall>["state"]; app?: ReactNode }) {
   if (state.status === "idle") return null;
   if (state.status === "calling") return <p className="muted">Calling…</p>;
   if (state.status === "failed") {
@@ -162,6 +186,7 @@ function TestCallResult({ state }: { state: ReturnType<typeof useTestCall>["stat
         </span>
       </div>
       {warning && <div className="error-box">{warning}</div>}
+      {app}
       {result.structuredContent !== undefined && (
         <>
           <h4>structuredContent</h4>

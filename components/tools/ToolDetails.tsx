@@ -6,7 +6,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectedServer, UseMcpResult } from "@/components/hooks/use-mcp";
 import type { ToolCatalog } from "@/lib/codemode";
 import { declarationsFor } from "@/lib/codemode";
-import { annotationBadges } from "./annotations";
+import { toolBadges } from "./annotations";
 import { TestCallForm, type SaveTestCall } from "./TestCallForm";
 import { Badge } from "@/components/ui/Badge";
 import styles from "./Tools.module.css";
@@ -45,7 +45,7 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: 
         {tool.title && <span className="muted"> · {tool.title}</span>}
       </h3>
       <div className="toolbar">
-        {annotationBadges(tool.annotations).map((b) => (
+        {toolBadges(tool).map((b) => (
           <Badge key={b.label} tone={b.tone} title={b.title}>
             {b.label}
           </Badge>

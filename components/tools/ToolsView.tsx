@@ -5,7 +5,7 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import { useTokenReport } from "@/components/hooks/use-tool-catalog";
 import type { ToolCatalog } from "@/lib/codemode";
 import { ToolDetails } from "./ToolDetails";
-import { annotationBadges } from "./annotations";
+import { toolBadges } from "./annotations";
 import { Badge } from "@/components/ui/Badge";
 import { groupDigits } from "@/lib/text/display";
 import styles from "./Tools.module.css";
@@ -74,7 +74,7 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
                   <li key={t.name}>
                     <button type="button" className={styles.toolRow} onClick={() => setSelected({ server: s.config.name, tool: t.name })}>
                       <span className={styles.toolName}>{t.name}</span>
-                      {annotationBadges(t.annotations).map((b) => (
+                      {toolBadges(t).map((b) => (
                         <Badge key={b.label} tone={b.tone} title={b.title}>
                           {b.label}
                         </Badge>

@@ -24,6 +24,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { ServerConfig } from "./types";
+import { APP_MIME_TYPE, UI_EXTENSION_ID } from "../mcp-apps/tool-ui";
 import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
 import type { HttpFailure } from "./connection-errors";
 import { createLiveConnection } from "./live-connection";
@@ -79,6 +80,8 @@ export interface ConnectOptions {
   roots?: (config: ServerConfig) => Root[];
   /** The server's log messages (`notifications/message`). */
   onLog?: (config: ServerConfig, params: LoggingMessageNotification["params"]) => void;
+  /** Declares the MCP Apps extension (lib/mcp-apps/): set by hosts that render apps, the page. */
+  apps?: boolean;
 }
 
 /** Default connect timeout. */
@@ -208,6 +211,7 @@ function clientCapabilities(options: ConnectOptions): ClientCapabilities {
     ...(options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
     ...(options.sample ? { sampling: {} } : {}),
     ...(options.roots ? { roots: { listChanged: true } } : {}),
+    ...(options.apps ? { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } } } : {}),
   };
 }
 

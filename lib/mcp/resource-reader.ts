@@ -5,7 +5,7 @@
  * the Tools tab and the timeline treat it like the others, and marked in `_meta` so the host
  * function reads the resource instead of calling a tool. Pure.
  */
-import type { ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 
 export const RESOURCE_READER_NAME = "$readResource";
 const READER_META = "dev.code-mode-playground/resource-reader";
@@ -39,8 +39,13 @@ export function isResourceReader(tool: Tool): boolean {
   return tool._meta?.[READER_META] === true;
 }
 
-/** The server's tools plus the reader, when it has resources and no tool of that name. */
-export function withResourceReader(tools: readonly Tool[], capabilities: ServerCapabilities): readonly Tool[] {
+/**
+ * The server's tools plus the reader, when it has resources and no tool of that name. A server
+ * whose listed resources (when known) are all MCP Apps' `ui://` documents gets no reader: those
+ * are for the host to render, not for programs to read.
+ */
+export function withResourceReader(tools: readonly Tool[], capabilities: ServerCapabilities, resources?: readonly Pick<Resource, "uri">[]): readonly Tool[] {
   if (!capabilities.resources || tools.some((tool) => tool.name === RESOURCE_READER_NAME)) return tools;
+  if (resources && resources.length > 0 && resources.every((r) => r.uri.startsWith("ui://"))) return tools;
   return [...tools, RESOURCE_READER];
 }

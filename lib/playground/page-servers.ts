@@ -15,6 +15,7 @@ import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "../m
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
 import { withResourceReader } from "../mcp/resource-reader";
+import { modelTools } from "../mcp-apps/tool-ui";
 import { unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
@@ -26,7 +27,7 @@ import type { HostFunctions } from "../sandbox/types";
 import { Store } from "../state/store";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 
-/** A connected server with the tools it listed: what the typed API and the sandbox see. */
+/** A connected server with every tool it listed, app-only ones too (the catalog, what the model and programs see, leaves those out). */
 export interface ConnectedServer {
   config: ServerConfig;
   tools: readonly Tool[];
@@ -163,7 +164,7 @@ export class PageServers {
     const { servers, statuses, connected } = this.view.snapshot();
     const live = connected.flatMap((s) => {
       const connection = this.manager.connection(s.config.id);
-      return connection ? [{ name: s.config.name, connection, tools: s.tools }] : [];
+      return connection ? [{ name: s.config.name, connection, tools: modelTools(s.tools) }] : [];
     });
     const down = servers.flatMap((config) => (config.enabled ? (unavailableServer(config.name, statuses[config.id]) ?? []) : []));
     const built = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
@@ -218,11 +219,12 @@ export class PageServers {
       // Servers with resources get `$readResource` too (lib/mcp/resource-reader.ts).
       if (config.enabled && status?.state === "connected") {
         let tools = this.#toolsSeen.get(status.tools);
-        if (!tools) this.#toolsSeen.set(status.tools, (tools = withResourceReader(status.tools, status.capabilities)));
+        if (!tools) this.#toolsSeen.set(status.tools, (tools = withResourceReader(status.tools, status.capabilities, status.resources)));
         list.push({ config, tools });
       }
     }
     if (previous && sameConnected(previous.connected, list)) return { servers, statuses, connected: previous.connected, catalog: previous.catalog };
-    return { servers, statuses, connected: list, catalog: createToolCatalog(list.map((s) => ({ name: s.config.name, tools: s.tools }))) };
+    // The catalog is what the model and programs see: no tool only an MCP App may call.
+    return { servers, statuses, connected: list, catalog: createToolCatalog(list.map((s) => ({ name: s.config.name, tools: modelTools(s.tools) }))) };
   }
 }

@@ -16,6 +16,10 @@ export const test = base.extend<{ cspGuard: undefined }>({
     async ({ context }, use) => {
       const violations: string[] = [];
       context.on("console", (message) => {
+        // An MCP App's frame runs under its own policy (lib/mcp-apps/frame-policy.ts); the
+        // hostile-app tests provoke and check its refusals themselves.
+        const where = message.location().url;
+        if (where.includes("/api/mcp-apps/frame") || where.startsWith("about:srcdoc")) return;
         if (VIOLATION.test(message.text())) violations.push(message.text());
       });
       await use(undefined);

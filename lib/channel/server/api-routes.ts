@@ -13,6 +13,7 @@ import { healthResponse } from "../../http/server/health";
 import { enforceLimits } from "../../http/rate-limit";
 import { RouteError } from "../../http/route-error";
 import { route } from "../../http/server/route";
+import { frameResponse } from "../../mcp-apps/server/frame-page";
 import { demoMcpRoute } from "../../mcp/server/demo-route";
 import { proxyLimiters } from "../../mcp/server/proxy-limits";
 import { handleProxyRequest, proxyOptionsFor } from "../../mcp/server/proxy";
@@ -69,6 +70,11 @@ export const runsPushRoute = route({ surface: "codemode", origin: "any" }, (requ
 // Load balancers and probes send no Origin; a GET changes nothing.
 /** GET /api/health: 200 when this instance can serve everything, 503 naming what is down. */
 export const healthRoute = route({ surface: "http", origin: "any" }, () => healthResponse(process.env));
+
+// An iframe's navigation: a GET that changes nothing, with the Origin of whatever framed it
+// (its policy's frame-ancestors is what keeps other sites from framing it). Never on the channel.
+/** GET /api/mcp-apps/frame: the sandbox proxy page an MCP App runs in. */
+export const appFrameRoute = route({ surface: "http", origin: "any" }, (request) => frameResponse(request));
 
 /** Any method on /api/demo-mcp/<name>: the demo MCP servers. */
 export function demoRoute(env?: () => Env): ApiHandler<{ name: string }> {

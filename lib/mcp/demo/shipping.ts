@@ -5,7 +5,9 @@
  * file only declares the tools.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import { z } from "zod";
+import { QUOTE_APP_HTML, QUOTE_APP_URI } from "./quote-app";
 import { failure, ok } from "./result";
 import { CARRIER_IDS, COUNTRIES, COUNTRY_CODES, estimate, listCarriers, quote, surcharges } from "./shipping-rates";
 import { customsGuide, HISTORY_SIZE, HISTORY_YEAR, shipmentHistory } from "./shipping-history";
@@ -65,9 +67,12 @@ export function createShippingServer(): McpServer {
     () => ok({ carriers: listCarriers(), countries: Object.entries(COUNTRIES).map(([code, c]) => ({ code, name: c.name, region: c.region })) }),
   );
 
-  server.registerTool(
+  // The quote has an MCP App (quote-app.ts): hosts that render apps show it beside the result.
+  registerAppTool(
+    server,
     "get_quote",
     {
+      _meta: { ui: { resourceUri: QUOTE_APP_URI } },
       title: "Get a price quote",
       description:
         "Quotes the base price of shipping one parcel with one carrier. Surcharges (fuel, remote area, oversize) are not included: pass the price to apply_surcharges. Fails if the parcel is over the carrier's weight limit.",
@@ -93,6 +98,14 @@ export function createShippingServer(): McpServer {
       const q = quote(id, origin, destination, weightKg, dimensionsCm);
       return "error" in q ? failure(q.error) : ok({ ...q });
     },
+  );
+
+  registerAppResource(
+    server,
+    "Shipping quote",
+    QUOTE_APP_URI,
+    { description: "The quote of get_quote, with every carrier's price for the same parcel on request." },
+    () => ({ contents: [{ uri: QUOTE_APP_URI, mimeType: RESOURCE_MIME_TYPE, text: QUOTE_APP_HTML, _meta: { ui: { prefersBorder: false } } }] }),
   );
 
   server.registerTool(

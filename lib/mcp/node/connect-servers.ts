@@ -9,6 +9,7 @@ import { connectToServer, type McpConnection } from "../connection";
 import type { HostServer } from "../host-functions";
 import type { ServerConfig } from "../types";
 import { superviseStdio, type SupervisedState, type SupervisedStdio } from "./stdio-supervisor";
+import { modelTools } from "../../mcp-apps/tool-ui";
 import { withResourceReader } from "../resource-reader";
 
 /** Connected servers with their tools, and one close for all of them. */
@@ -39,7 +40,10 @@ export async function connectServers(configs: readonly ServerConfig[], options: 
       }
       connections.push(connection);
       // Servers with resources get `$readResource` too, as in the page (resource-reader.ts).
-      servers.push({ name: server.name, connection, tools: withResourceReader(await connection.listTools(), connection.capabilities) });
+      // Tools only an MCP App may call are not the model's (lib/mcp-apps/tool-ui.ts).
+      const lister = connection as Partial<Pick<McpConnection, "listResources">>;
+      const resources = lister.listResources && connection.capabilities.resources ? await lister.listResources().catch(() => undefined) : undefined;
+      servers.push({ name: server.name, connection, tools: withResourceReader(modelTools(await connection.listTools()), connection.capabilities, resources) });
     }
   } catch (error) {
     await close();

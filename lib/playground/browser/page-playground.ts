@@ -113,6 +113,8 @@ function createPageState(): PageState {
     proxyUrl: "/api/mcp/proxy",
     fetch: capPerOrigin(toApp, viaProxy, { max: 2, appOrigin: origin }),
     canConnectDirect: (o) => direct.has(o),
+    // The page renders MCP Apps (components/apps/AppView.tsx), so it says so to every server.
+    apps: true,
   };
   const oauth = new BrowserOAuth(browserStorageOrNone(), origin, oauthFetch(connectOptions));
   const playground = new Playground({

@@ -77,7 +77,8 @@ describe("connectToServer: demo servers, same origin", () => {
     expect(connection.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await connection.listTools()).map((t) => t.name)).toContain("get_quote");
     expect(await connection.listPrompts()).toEqual([]);
-    expect(await connection.listResources()).toEqual([]);
+    // Its one resource is the MCP App of get_quote (lib/mcp/demo/quote-app.ts).
+    expect((await connection.listResources()).map((r) => r.uri)).toEqual(["ui://shipping/quote.html"]);
   });
 
   it("calls a tool and reports progress over an SSE response (lab)", async () => {

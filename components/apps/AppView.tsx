@@ -1,0 +1,247 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConnection } from "@/lib/mcp/live-connection";
+import { appCallNeedsApproval, appCallRefusal } from "@/lib/mcp-apps/app-calls";
+import { AppRequests } from "@/lib/mcp-apps/app-requests";
+import { appResourceFrom, type AppResource } from "@/lib/mcp-apps/app-resource";
+import type { AppEvent, MountedApp } from "@/lib/mcp-apps/browser/app-frame";
+import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
+import { useStore } from "@/components/hooks/use-store";
+import styles from "./AppView.module.css";
+
+export interface AppViewProps {
+  /** The server's connection: the app's resource is read, and its calls made, through it. */
+  connection: McpConnection | undefined;
+  /** Every tool the server listed, app-only ones included (what the app may call). */
+  serverTools: readonly Tool[];
+  /** The tool whose app this is. */
+  tool: Tool;
+  input: Record<string, unknown>;
+  /** The tool's result; absent while it runs. */
+  result?: CallToolResult;
+  /** Whether the person marked a tool of this server for approval. */
+  marked?: (toolName: string) => boolean;
+}
+
+type Load = { state: "loading" } | { state: "ready"; app: AppResource } | { state: "failed"; message: string };
+
+const MAX_LOG = 50;
+const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
+
+/**
+ * A tool's MCP App (docs/ARCHITECTURE.md, "MCP Apps"): its `ui://` resource read from the server
+ * and mounted in a sandboxed frame (lib/mcp-apps/browser/app-frame.ts) with the tool's input and
+ * result; what the app asks (a tool needing approval, a link) waits beside it for the person;
+ * its calls and messages go to a log under it. Closing tears it down; "Show again" mounts it anew.
+ */
+export function AppView({ connection, serverTools, tool, input, result, marked }: AppViewProps) {
+  const uri = toolResourceUri(tool);
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [open, setOpen] = useState(true);
+  const [log, setLog] = useState<string[]>([]);
+  const [status, setStatus] = useState("starting");
+  const [requests] = useState(() => new AppRequests());
+  const pending = useStore(requests, undefined, { fallback: NO_REQUESTS });
+  const box = useRef<HTMLDivElement>(null);
+  const mounted = useRef<MountedApp | undefined>(undefined);
+  // The latest props the app's callbacks read, without mounting the app again when they change.
+  const live = useRef({ connection, serverTools, marked, result });
+  useEffect(() => {
+    live.current = { connection, serverTools, marked, result };
+  });
+
+  useEffect(() => {
+    if (!uri || !connection) return;
+    let cancelled = false;
+    connection.readResource(uri).then(
+      (read) => {
+        if (cancelled) return;
+        const app = appResourceFrom(read, uri, window.location.origin);
+        setLoad("error" in app ? { state: "failed", message: app.error } : { state: "ready", app });
+      },
+      (error: unknown) => {
+        if (!cancelled) setLoad({ state: "failed", message: `Could not read ${uri}: ${error instanceof Error ? error.message : String(error)}` });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [uri, connection]);
+
+  useEffect(() => {
+    if (load.state !== "ready" || !open || !box.current) return;
+    const container = box.current;
+    let disposed = false;
+    let app: MountedApp | undefined;
+    const note = (line: string) => setLog((lines) => [...lines.slice(-(MAX_LOG - 1)), line]);
+    const onEvent = (event: AppEvent) => {
+      switch (event.kind) {
+        case "initialized":
+          setStatus("running");
+          note(`initialized${event.app ? `: ${event.app}` : ""}`);
+          break;
+        case "size":
+          break;
+        case "log":
+          note(`log ${event.level}: ${event.text}`);
+          break;
+        case "teardown-requested":
+          note("the app asked to be closed");
+          setOpen(false);
+          break;
+        case "cut-off":
+          setStatus("cut off");
+          note(event.reason);
+          break;
+        case "error":
+          note(`error: ${event.message}`);
+          break;
+        case "refused":
+          note(`refused: ${event.what}`);
+          break;
+      }
+    };
+    setStatus("starting");
+    void import("@/lib/mcp-apps/browser/app-frame")
+      .then(({ mountApp }) =>
+        mountApp({
+          container,
+          html: load.app.html,
+          csp: load.app.csp,
+          tool,
+          input,
+          ...(live.current.result ? { result: live.current.result } : {}),
+          theme: "dark",
+          host: {
+            onEvent,
+            async callTool(name, args, signal) {
+              const { connection: conn, serverTools: tools, marked: isMarked } = live.current;
+              const refusal = appCallRefusal(tools, name);
+              if (refusal) {
+                note(`refused call ${name}: ${refusal}`);
+                return { content: [{ type: "text", text: refusal }], isError: true };
+              }
+              if (!conn) return { content: [{ type: "text", text: "The server is not connected." }], isError: true };
+              const target = tools.find((t) => t.name === name);
+              if (appCallNeedsApproval(target, isMarked?.(name) ?? false)) {
+                const allowed = await requests.ask("call", `Call ${name}`, JSON.stringify(args ?? {}, null, 2), signal);
+                if (!allowed) {
+                  note(`denied call ${name}`);
+                  return { content: [{ type: "text", text: "The person denied this call." }], isError: true };
+                }
+              }
+              note(`call ${name} ${JSON.stringify(args ?? {})}`);
+              const answer = await conn.callTool(name, args, { signal });
+              note(`${name} answered${answer.isError ? " with an error" : ""}`);
+              return answer;
+            },
+            async openLink(url, signal) {
+              let parsed: URL | undefined;
+              try {
+                parsed = new URL(url);
+              } catch {
+                parsed = undefined;
+              }
+              if (!parsed || (parsed.protocol !== "https:" && parsed.protocol !== "http:")) {
+                note(`refused to open ${url}: only http and https links open`);
+                return false;
+              }
+              const allowed = await requests.ask("link", "Open a link in a new tab", parsed.href, signal);
+              note(`${allowed ? "opened" : "did not open"} ${parsed.href}`);
+              if (allowed) window.open(parsed.href, "_blank", "noopener,noreferrer");
+              return allowed;
+            },
+          },
+        }),
+      )
+      .then(
+        (mountedApp) => {
+          if (disposed) return void mountedApp.close();
+          app = mountedApp;
+          mounted.current = mountedApp;
+        },
+        (error: unknown) => {
+          if (!disposed) {
+            setStatus("failed");
+            note(`could not start the app: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        },
+      );
+    return () => {
+      disposed = true;
+      requests.denyAll();
+      mounted.current = undefined;
+      void app?.close();
+    };
+    // The app mounts once per resource and opening; input and tool are fixed for a view's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [load, open, requests]);
+
+  useEffect(() => {
+    if (result) mounted.current?.deliverResult(result);
+  }, [result]);
+
+  if (!uri) return null;
+  return (
+    <section className={styles.appView} aria-label={`App of ${tool.name}`} data-testid="mcp-app">
+      <div className={styles.header}>
+        <b>App</b>
+        <code className={styles.uri}>{uri}</code>
+        <span className="muted" data-testid="mcp-app-status">
+          {load.state === "ready" ? (open ? status : "closed") : load.state}
+        </span>
+        <span className="spacer" />
+        {open ? (
+          <button type="button" onClick={() => setOpen(false)} disabled={load.state !== "ready"}>
+            Close app
+          </button>
+        ) : (
+          <button
+            type="button"
+            onClick={() => {
+              setLog([]);
+              setOpen(true);
+            }}
+          >
+            Show again
+          </button>
+        )}
+      </div>
+      {load.state === "failed" && (
+        <div className="error-box" role="alert">
+          {load.message}
+        </div>
+      )}
+      {pending.map((request) => (
+        <div key={request.id} className={styles.request} role="alertdialog" aria-label={request.title}>
+          <div>
+            <b>The app asks:</b> {request.title}
+          </div>
+          <pre className={styles.detail}>{request.detail}</pre>
+          <div className="toolbar">
+            <button type="button" className="primary" onClick={() => requests.decide(request.id, true)}>
+              Allow
+            </button>
+            <button type="button" onClick={() => requests.decide(request.id, false)}>
+              Deny
+            </button>
+          </div>
+        </div>
+      ))}
+      {/* Stays in the document after Close: the frame must live until the app has been told it is torn down (app-frame.ts removes it). */}
+      {load.state === "ready" && <div ref={box} hidden={!open} className={load.app.prefersBorder === false ? styles.frameBare : styles.frame} />}
+      {log.length > 0 && (
+        <details className={styles.log}>
+          <summary>App log ({log.length})</summary>
+          <ol data-testid="mcp-app-log">
+            {log.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+import { expect, test, type Page } from "./fixtures";
+import type { FrameLocator, Locator } from "@playwright/test";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { PlaygroundPage } from "./pages/playground-page";
+import { ServersPanel } from "./pages/servers-panel";
+import { counterServerFactory, hostileServerFactory } from "../fixtures/mcp/app-servers";
+import { startMcpHttpServer, type StatefulHost } from "../fixtures/mcp/test-servers";
+
+// MCP Apps in the page (docs/ARCHITECTURE.md, "MCP Apps"): the shipping demo's app, an app
+// built on the extension's own App class, and apps that attack their host.
+let counter: StatefulHost;
+let counterCalls: Map<string, number>;
+let hostile: StatefulHost;
+let hostileCalls: Map<string, number>;
+
+test.beforeAll(async () => {
+  const built = await counterServerFactory();
+  counterCalls = built.calls;
+  counter = await startMcpHttpServer(built.factory);
+  // The hostile app may reach its own server (it declares that origin) and nothing else, the
+  // playground included (it declares that too): the server's port is known once it listens.
+  const late: { factory?: () => McpServer } = {};
+  hostile = await startMcpHttpServer(() => late.factory!());
+  const attack = await hostileServerFactory({
+    playground: `http://127.0.0.1:${process.env.E2E_PORT}`,
+    allowed: new URL(hostile.url).origin,
+    other: counter.url,
+  });
+  hostileCalls = attack.calls;
+  late.factory = attack.factory;
+});
+
+test.afterAll(async () => {
+  await counter.close();
+  await hostile.close();
+});
+
+/** Test-calls a tool from the Tools view with these arguments (as JSON). */
+async function testCall(page: Page, server: string, tool: string, args: Record<string, unknown>): Promise<Locator> {
+  await new ServersPanel(page).openTool(server, tool);
+  const form = page.getByRole("form", { name: `Test-call ${tool}` });
+  const asJson = form.getByRole("button", { name: "Edit as JSON" });
+  if (await asJson.count()) {
+    await asJson.click();
+    await form.getByRole("textbox", { name: "Arguments JSON" }).fill(JSON.stringify(args));
+  }
+  await form.getByRole("button", { name: `Call ${tool}` }).click();
+  await expect(page.getByTestId("test-call-result")).toBeVisible();
+  return page.getByRole("region", { name: `App of ${tool}` });
+}
+
+/** The app's own document, inside the sandbox page's frame. */
+const appDocument = (page: Page, tool: string): FrameLocator => page.frameLocator(`iframe[title="App of ${tool}"]`).frameLocator("iframe");
+
+async function openWith(page: Page, name: string, url: string): Promise<void> {
+  const playground = new PlaygroundPage(page);
+  const servers = new ServersPanel(page);
+  await playground.goto();
+  await servers.addServer(name, url);
+  await servers.expectConnected(name);
+}
+
+test.describe("MCP Apps", () => {
+  test("the shipping demo's app in a test call: it gets the input and result, compares carriers through the host, sizes itself, and closes", async ({
+    page,
+  }, testInfo) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await new PlaygroundPage(page).goto();
+    await new ServersPanel(page).expectConnected("shipping");
+    const view = await testCall(page, "shipping", "get_quote", { carrier: "parcelnet", origin: "DE", destination: "US", weightKg: 2.5 });
+    await expect(view.getByTestId("mcp-app-status")).toHaveText("running");
+    const app = appDocument(page, "get_quote");
+    await expect(app.locator(".route")).toHaveText("DE → US · 2.5 kg");
+    await expect(app.locator(".price")).toHaveText("34.50 EUR");
+    const before = (await page.locator('iframe[title="App of get_quote"]').boundingBox())?.height ?? 0;
+    await app.getByRole("button", { name: "Compare carriers" }).click();
+    await expect(app.locator(".bar")).toHaveCount(5);
+    await expect(app.locator(".bar.current .name")).toHaveText("parcelnet");
+    // The app grew with its bars, and the frame followed.
+    await expect.poll(async () => (await page.locator('iframe[title="App of get_quote"]').boundingBox())?.height ?? 0).toBeGreaterThan(before + 60);
+    await view.getByText(/^App log/).click();
+    await expect(view.getByTestId("mcp-app-log")).toContainText("initialized: shipping-quote 1.0.0");
+    await expect(view.getByTestId("mcp-app-log")).toContainText('call get_quote {"origin":"DE","destination":"US","weightKg":2.5,"carrier":"postal"}');
+    await view.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath("demo-app-test-call-1440.png") });
+
+    await view.getByRole("button", { name: "Close app" }).click();
+    await expect(view.getByTestId("mcp-app-status")).toHaveText("closed");
+    await expect(page.locator('iframe[title="App of get_quote"]')).toHaveCount(0);
+    await view.getByRole("button", { name: "Show again" }).click();
+    await expect(appDocument(page, "get_quote").locator(".price")).toHaveText("34.50 EUR");
+  });
+
+  test("an app on the extension's App class: host context, app-only and destructive calls, links, messages, teardown", async ({ page }) => {
+    await openWith(page, "counter", counter.url);
+    // The app-only tool is listed for the person, marked, and is not in the model's typed API.
+    await new ServersPanel(page).openToolsTab();
+    await expect(page.getByRole("region", { name: "Tools of counter" }).getByRole("button", { name: /^bump/ })).toContainText("app only");
+    const playground = new PlaygroundPage(page);
+    await playground.setCode("return [typeof counter.show_counter, typeof counter.bump];");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toEqual(["function", "undefined"]);
+
+    const view = await testCall(page, "counter", "show_counter", { start: 5 });
+    const app = appDocument(page, "show_counter");
+    await expect(app.locator("#input")).toHaveText('{"start":5}');
+    await expect(app.locator("#result")).toHaveText('{"count":5}');
+    await expect(app.locator("#host")).toHaveText('{"host":"code-mode-playground","theme":"dark","tools":true}');
+
+    await app.getByRole("button", { name: "Bump" }).click();
+    await expect(app.locator("#out")).toHaveText('{"bumped":2}');
+    expect(counterCalls.get("bump")).toBe(1);
+
+    // A destructive tool waits for the person: denied, then allowed.
+    await app.getByRole("button", { name: "Wipe" }).click();
+    const ask = view.getByRole("alertdialog", { name: "Call wipe" });
+    await expect(ask).toContainText("The app asks: Call wipe");
+    await ask.getByRole("button", { name: "Deny" }).click();
+    await expect(app.locator("#out")).toHaveText("error: The person denied this call.");
+    expect(counterCalls.get("wipe")).toBeUndefined();
+    await app.getByRole("button", { name: "Wipe" }).click();
+    await view.getByRole("alertdialog", { name: "Call wipe" }).getByRole("button", { name: "Allow" }).click();
+    await expect(app.locator("#out")).toHaveText('{"wiped":true}');
+    expect(counterCalls.get("wipe")).toBe(1);
+
+    // A tool whose visibility leaves out apps is refused before it reaches the server.
+    await app.getByRole("button", { name: "Hidden" }).click();
+    await expect(app.locator("#out")).toContainText("not visible to apps");
+    expect(counterCalls.get("model_only")).toBeUndefined();
+
+    // A link opens only if the person says so.
+    await app.getByRole("button", { name: "Link" }).click();
+    await view.getByRole("alertdialog", { name: "Open a link in a new tab" }).getByRole("button", { name: "Deny" }).click();
+    await expect(app.locator("#out")).toHaveText("link refused");
+
+    // A message for the conversation: there is none in a test call, so it is refused and logged.
+    await app.getByRole("button", { name: "Message" }).click();
+    await expect(app.locator("#out")).toHaveText("message refused");
+
+    // Growing: the frame follows the app's size notifications.
+    const frame = page.locator('iframe[title="App of show_counter"]');
+    const before = (await frame.boundingBox())?.height ?? 0;
+    await app.getByRole("button", { name: "Grow" }).click();
+    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(before + 300);
+
+    // The app asks to be closed: the host tears it down, and the app's last call still reaches its server.
+    await app.getByRole("button", { name: "Close" }).click();
+    await expect(view.getByTestId("mcp-app-status")).toHaveText("closed");
+    await expect(frame).toHaveCount(0);
+    await expect.poll(() => counterCalls.get("goodbye")).toBe(1);
+    await view.getByText(/^App log/).click();
+    await expect(view.getByTestId("mcp-app-log")).toContainText("refused: a message for the conversation");
+    await expect(view.getByTestId("mcp-app-log")).toContainText("the app asked to be closed");
+  });
+
+  test("a hostile app reaches nothing of the playground, nothing it did not declare, and cannot forge the host's messages", async ({ page, context }) => {
+    await openWith(page, "hostile", hostile.url);
+    const address = page.url();
+    const view = await testCall(page, "hostile", "attack", {});
+    const report = appDocument(page, "attack").locator("#report");
+    await expect(report).toContainText('"done":"yes"');
+    const outcome = JSON.parse((await report.textContent()) ?? "{}") as Record<string, string>;
+    expect(outcome).toMatchObject({
+      parentDocument: "blocked",
+      topDocument: "blocked",
+      topStorage: "blocked",
+      ownStorage: "blocked",
+      cookie: "blocked",
+      indexedDB: "blocked",
+      fetchPlayground: "blocked",
+      fetchOther: "blocked",
+      popup: "blocked",
+      // What it declared, and only that, it may reach.
+      fetchDeclared: "GOT reached",
+    });
+    // The top window stayed where it was; no tab opened; the forged call and link went nowhere.
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(address);
+    expect(context.pages()).toHaveLength(1);
+    expect(hostileCalls.get("wipe")).toBeUndefined();
+    await expect(view.getByRole("alertdialog")).toHaveCount(0);
+  });
+
+  test("an app that floods the host is cut off, and the page keeps working", async ({ page }) => {
+    await openWith(page, "hostile", hostile.url);
+    const view = await testCall(page, "hostile", "flood", {});
+    await expect(view.getByTestId("mcp-app-status")).toHaveText("cut off");
+    await expect(page.locator('iframe[title="App of flood"]')).toHaveCount(0);
+    await view.getByText(/^App log/).click();
+    await expect(view.getByTestId("mcp-app-log")).toContainText("messages in one second, so it was stopped");
+    const playground = new PlaygroundPage(page);
+    await playground.setCode("return 6 * 7;");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toBe(42);
+  });
+});
