@@ -7,6 +7,7 @@ import type { CodeModeUIMessage, ExecuteCodeOutput, SearchToolsOutput } from "@/
 import { formatJson } from "./format";
 import styles from "./ToolCallCard.module.css";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
+import { ChatApps } from "@/components/apps/ChatApps";
 
 /** A tool part of an assistant message. */
 export type ToolPart = Extract<CodeModeUIMessage["parts"][number], { toolCallId: string }>;
@@ -131,6 +132,14 @@ export function ToolCallCard({ part, activity, onShowRun }: ToolCallCardProps) {
         </div>
       </details>
       {waitingHere ? <WaitingPrompts /> : null}
+      {part.state === "output-available" || part.state === "output-error" ? (
+        <ChatApps
+          toolCallId={part.toolCallId}
+          toolName={name}
+          input={part.input}
+          {...(part.state === "output-available" ? { output: part.output } : { errorText: part.errorText })}
+        />
+      ) : null}
     </>
   );
 }

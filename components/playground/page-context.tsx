@@ -36,3 +36,8 @@ export function usePage(): PageState {
   if (!state) throw new Error("usePage needs a PageProvider above it.");
   return state;
 }
+
+/** The page's stores, or null outside the playground (the /bench page's timeline). */
+export function usePageIfAny(): PageState | null {
+  return use(PageContext);
+}

@@ -6,6 +6,7 @@ import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";
+import { CallApp } from "@/components/apps/CallApp";
 import { JsonView } from "./JsonView";
 import styles from "./Timeline.module.css";
 import { Badge, toneOf } from "@/components/ui/Badge";
@@ -96,6 +97,16 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
           <h4>Result</h4>
           <JsonView value={record.value} label="Result" searchable copyable />
         </>
+      )}
+      {(record.value !== undefined || record.error !== undefined) && (
+        <CallApp
+          key={record.callId}
+          server={record.server}
+          tool={record.tool}
+          args={record.args}
+          value={record.value}
+          {...(record.error !== undefined ? { error: record.error } : {})}
+        />
       )}
       {record.outputFindings && record.outputFindings.length > 0 && (
         <>

@@ -8,6 +8,7 @@
  * servers and with the editor's globals (a shape called `Node` or `Response` breaks
  * lib.dom). Inside a namespace they are private to it, and the call is the same `x.f(…)`.
  */
+import { toolResourceUri } from "../mcp-apps/tool-ui";
 import type { Declarations, GenerateOptions, NamespaceDeclaration, ServerTools, SharedType, ToolDeclaration, ToolDefinition } from "./types";
 import type { NameLookup, TsType } from "./ts-type";
 import { jsDoc, printDefinition, printType } from "./ts-type";
@@ -77,7 +78,8 @@ function declareTool(c: Converted, server: string, namespace: string, lookup: Na
   const look = recording(lookup, references);
   const parameter = parameterText(c.input, look);
   const result = c.output ? printType(c.output, look) : "unknown";
-  const doc = jsDoc(toolDoc(c.tool.description, c.tool.title, c.output !== undefined));
+  const hasApp = toolResourceUri(c.tool) !== undefined;
+  const doc = jsDoc(toolDoc(c.tool.description, c.tool.title, c.output !== undefined, hasApp));
   const signature = `function ${c.name}(${parameter}):Promise<${result}>;`;
   return {
     server,
@@ -87,6 +89,7 @@ function declareTool(c: Converted, server: string, namespace: string, lookup: Na
     text: doc ? `${doc}\n${signature}` : signature,
     types: closure(references, types),
     hasOutputSchema: c.output !== undefined,
+    hasApp,
   };
 }
 

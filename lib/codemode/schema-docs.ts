@@ -68,12 +68,16 @@ export function propertyDoc(property: unknown, root: JsonSchema, limits: DocLimi
 /** The note on a tool without outputSchema: its result is whatever the unwrapping gives. */
 export const NO_OUTPUT_SCHEMA_NOTE = "@returns No output schema: inspect the value before relying on its shape.";
 
-/** A tool's JSDoc: its description (or title), then the no-output-schema note when due. */
-export function toolDoc(description: unknown, title: unknown, hasOutputSchema: boolean): string {
+/** The mark on a tool with an MCP App (docs/ARCHITECTURE.md, "MCP Apps"). */
+export const APP_NOTE = "@app Calling it shows the person its UI.";
+
+/** A tool's JSDoc: its description (or title), then the no-output-schema note and the app mark when due. */
+export function toolDoc(description: unknown, title: unknown, hasOutputSchema: boolean, hasApp = false): string {
   // Typed as unknown: a server can send anything, and a number here must not crash the API.
   const usable = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
   const text = usable(description) ? description : usable(title) ? title : "";
   const parts = text ? [docText(text)] : [];
   if (!hasOutputSchema) parts.push(NO_OUTPUT_SCHEMA_NOTE);
+  if (hasApp) parts.push(APP_NOTE);
   return parts.join("\n");
 }

@@ -27,16 +27,20 @@ const RULES = `Act through code: send one JavaScript program to ${EXECUTE_CODE_T
 - A failing call throws: catch it when the program can go on without it.
 - No network, files, timers or imports: only the tool functions.`;
 
+/** Said only when a connected tool has an MCP App (its declaration carries the mark). */
+export const APP_RULE = "- Functions marked @app show the person their UI when called, from a program too: call one when the person should see its result.";
+
 /** The system prompt: rules, then the declarations or, in search mode, the servers and the search tool. */
 export function buildSystemPrompt(declarations: Declarations, mode: PromptMode = "declarations"): string {
+  const rules = declarations.namespaces.some((ns) => ns.tools.some((t) => t.hasApp)) ? `${RULES}\n${APP_RULE}` : RULES;
   if (mode === "declarations") {
-    return `${RULES}\n\nThe tool API:\n\`\`\`ts\n${declarationsForPrompt(declarations.text)}\n\`\`\``;
+    return `${rules}\n\nThe tool API:\n\`\`\`ts\n${declarationsForPrompt(declarations.text)}\n\`\`\``;
   }
   const servers = declarations.namespaces.map((ns) => {
     const origin = ns.server === ns.namespace ? "" : ` (server ${JSON.stringify(ns.server)})`;
     return `- ${ns.namespace}${origin}: ${ns.tools.length} ${ns.tools.length === 1 ? "function" : "functions"}`;
   });
-  return `${RULES}
+  return `${rules}
 
 The catalog is too large to list here. These namespaces exist:
 ${servers.join("\n")}

@@ -17,6 +17,8 @@ export interface ToolDefinition {
   inputSchema: { readonly [keyword: string]: unknown };
   outputSchema?: { readonly [keyword: string]: unknown };
   annotations?: { readonly [hint: string]: unknown };
+  /** Read for the tool's MCP App (`_meta.ui`, lib/mcp-apps/tool-ui.ts). */
+  _meta?: { readonly [key: string]: unknown };
 }
 
 /** One connected server and the tools it listed. */
@@ -58,6 +60,8 @@ export interface ToolDeclaration {
   /** Names of the namespace's shared types this declaration needs, transitively. */
   types: string[];
   hasOutputSchema: boolean;
+  /** The tool has an MCP App: calling it shows the person its UI. */
+  hasApp: boolean;
 }
 
 /** A shared object shape declared once per namespace as `type Name={…}`. */

@@ -12,6 +12,8 @@ import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
 import { createToolWorld, type ToolWorld } from "../model/tool-world";
 import type { RunResult } from "../sandbox/types";
 import type { RunSource } from "../timeline/history";
+import type { RunRecord } from "../timeline/run-record";
+import { Store } from "../state/store";
 import type { EditorState } from "./editor-state";
 import type { RunOptions, Workbench } from "./workbench";
 
@@ -24,8 +26,21 @@ export interface PageWorldDeps {
   limits: () => LimitOverrides;
 }
 
+/** Which run each of the chat's programs was (tool call id → run record id), so its card can show that run's MCP Apps. */
+export class ChatRuns extends Store<Readonly<Record<string, string>>> {
+  constructor() {
+    super({});
+  }
+
+  link(toolCallId: string, record: RunRecord): void {
+    this.set({ ...this.snapshot(), [toolCallId]: record.id });
+  }
+}
+
 export class PageWorld {
   readonly #deps: PageWorldDeps;
+  /** The chat's programs and their runs. */
+  readonly chatRuns = new ChatRuns();
   #world: { catalog: ToolCatalog; world: ToolWorld } | undefined;
   /** The program the person just approved in step mode, when that approval covers its destructive calls. */
   #preApproved: string | undefined;
@@ -79,6 +94,11 @@ export class PageWorld {
     this.#deps.editor.show(code, toolCallId);
     const preApproved = this.#preApproved === toolCallId;
     this.#preApproved = undefined;
-    return this.#deps.workbench.run(code, { preApproved, source: "chat", limits: this.#deps.limits() });
+    return this.#deps.workbench.run(code, {
+      preApproved,
+      source: "chat",
+      limits: this.#deps.limits(),
+      onRecorded: (record) => this.chatRuns.link(toolCallId, record),
+    });
   }
 }

@@ -54,6 +54,8 @@ export interface RunOptions {
   limits?: Partial<SandboxLimits>;
   /** Wraps the prepared host functions (evals record each MCP call); `names` as the code sees them. */
   wrapHost?: (host: HostFunctions, names: ReturnType<typeof namespacesOf>) => HostFunctions;
+  /** Told the run's record once it is in the history (the chat links its tool call to it). */
+  onRecorded?: (record: RunRecord) => void;
 }
 
 /** The sandbox as the header and the editor show it. */
@@ -227,7 +229,12 @@ export class Workbench {
         // A prompt left open belongs to a run that is over.
         this.approvals.broker.denyAll();
         const finished = recorder;
-        if (finished) notify(() => this.history.add(finished.finish(result), source));
+        if (finished)
+          notify(() => {
+            const record = finished.finish(result);
+            this.history.add(record, source);
+            options.onRecorded?.(record);
+          });
         return result;
       });
   }

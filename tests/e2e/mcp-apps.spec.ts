@@ -195,4 +195,40 @@ test.describe("MCP Apps", () => {
     await expect(playground.status).toHaveText("ok");
     expect(await playground.valueJson()).toBe(42);
   });
+
+  test("apps of a chat's program: its card lists the calls with an app, the timeline's call details open one too", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping", "news", "store", "lab");
+    const chat = page.getByRole("region", { name: "Chat" });
+    await chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ }).click();
+    const waiting = page.getByRole("alert", { name: "Model code waiting" });
+    await waiting.getByRole("button", { name: "Run" }).click({ timeout: 20_000 });
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+
+    // The program quoted every carrier: its card lists those calls, each with its app.
+    const apps = chat.getByTestId("chat-apps");
+    await expect(apps).toContainText("5 calls with an MCP App");
+    await apps.locator("summary").click();
+    await expect(apps.getByText(/^shipping\.get_quote \(call #\d+\)$/)).toHaveCount(5);
+    await apps.getByRole("button", { name: "Show app" }).first().click();
+    const inChat = appDocument(page, "get_quote");
+    await expect(inChat.locator(".route")).toContainText("DE → US · 2 kg");
+    await expect(inChat.locator(".price")).toHaveText(/^\d+\.\d\d (EUR|USD|GBP)$/);
+    await chat.getByRole("region", { name: "App of get_quote" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath("demo-app-chat-1440.png") });
+    await chat.getByRole("region", { name: "App of get_quote" }).getByRole("button", { name: "Close app" }).click();
+
+    // The timeline: a get_quote call's details offer its app, with that call's input and result.
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    const quoteRow = page.getByTestId("timeline-row").filter({ hasText: "shipping.get_quote" }).first();
+    await quoteRow.getByRole("button").first().click();
+    const details = page.getByRole("region", { name: /^Call \d+ details$/ });
+    await details.getByRole("button", { name: "Show app" }).click();
+    const inTimeline = appDocument(page, "get_quote");
+    await expect(inTimeline.locator(".price")).toHaveText(/^\d+\.\d\d (EUR|USD|GBP)$/);
+    await details.getByRole("region", { name: "App of get_quote" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath("demo-app-timeline-1440.png") });
+  });
 });

@@ -14,6 +14,32 @@ const RULES = `Act through code: send one JavaScript program to execute_code; yo
 - No network, files, timers or imports: only the tool functions.`;
 
 describe("buildSystemPrompt", () => {
+  it("a tool with an MCP App is marked in its doc, and the rules say what the mark means, only when one is connected", () => {
+    const tool = (meta?: Record<string, unknown>) => ({
+      name: "quote",
+      description: "Quotes a parcel.",
+      inputSchema: { type: "object" },
+      outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
+      ...(meta ? { _meta: meta } : {}),
+    });
+    const withApp = generateDeclarations([{ name: "ship", tools: [tool({ ui: { resourceUri: "ui://ship/quote.html" } })] }]);
+    expect(withApp.namespaces[0]?.tools[0]?.hasApp).toBe(true);
+    expect(buildSystemPrompt(withApp)).toBe(`${RULES}
+- Functions marked @app show the person their UI when called, from a program too: call one when the person should see its result.
+
+The tool API:
+\`\`\`ts
+declare namespace ship{
+/** Quotes a parcel.
+@app Calling it shows the person its UI. */
+function quote():Promise<{price:number}>;
+}
+\`\`\``);
+    const without = generateDeclarations([{ name: "ship", tools: [tool({ ui: { visibility: ["model"] } })] }]);
+    expect(buildSystemPrompt(without).startsWith(`${RULES}\n\nThe tool API:`)).toBe(true);
+    expect(buildSystemPrompt(without)).not.toContain("@app");
+  });
+
   it("gives the rules, then the declarations", () => {
     const declarations = generateDeclarations([
       {

@@ -5,6 +5,7 @@ import { appCallNeedsApproval, appCallRefusal } from "@/lib/mcp-apps/app-calls";
 import { AppRequests } from "@/lib/mcp-apps/app-requests";
 import { appResourceFrom, MAX_APP_HTML } from "@/lib/mcp-apps/app-resource";
 import { FloodGate } from "@/lib/mcp-apps/flood";
+import { resultForApp } from "@/lib/mcp-apps/app-result";
 
 const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: "object" }, ...extra });
 
@@ -103,5 +104,15 @@ describe("appResourceFrom", () => {
     expect(appResourceFrom({ contents: [{ uri, mimeType: "text/html;profile=mcp-app", text: "x".repeat(MAX_APP_HTML + 1) }] }, uri)).toMatchObject({
       error: expect.stringContaining("an app may have at most") as unknown,
     });
+  });
+});
+
+describe("resultForApp", () => {
+  it("gives a kept call back as a result: an object as structuredContent and text, anything else as text, an error as isError", () => {
+    expect(resultForApp({ value: { price: 26 } })).toEqual({ content: [{ type: "text", text: '{"price":26}' }], structuredContent: { price: 26 } });
+    expect(resultForApp({ value: [1, 2] })).toEqual({ content: [{ type: "text", text: "[1,2]" }] });
+    expect(resultForApp({ value: "plain" })).toEqual({ content: [{ type: "text", text: "plain" }] });
+    expect(resultForApp({ value: undefined })).toEqual({ content: [{ type: "text", text: "" }] });
+    expect(resultForApp({ error: "over the weight limit" })).toEqual({ content: [{ type: "text", text: "over the weight limit" }], isError: true });
   });
 });

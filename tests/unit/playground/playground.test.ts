@@ -65,6 +65,12 @@ describe("Playground", () => {
     const [run] = page.workbench.history.snapshot();
     expect(run?.source).toBe("chat");
     expect(run?.record.events.some((e) => e.type === "call-start")).toBe(true);
+    // The program's tool call is linked to its run, so its card can find the calls' MCP Apps.
+    const call = page.chat
+      .snapshot()
+      .messages.flatMap((m) => m.parts)
+      .find((p) => "toolCallId" in p && p.type === "tool-execute_code");
+    expect(call && "toolCallId" in call ? page.world.chatRuns.snapshot()[call.toolCallId] : undefined).toBe(run?.record.id);
   });
 
   it("step mode (on by default with a destructive tool connected): the program waits in the editor; Run sends what the editor holds, edited", async () => {

@@ -1,0 +1,65 @@
+"use client";
+
+import { useState } from "react";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { useStore } from "@/components/hooks/use-store";
+import { usePageIfAny } from "@/components/playground/page-context";
+import { resultForApp } from "@/lib/mcp-apps/app-result";
+import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
+import type { ServersView } from "@/lib/playground/page-servers";
+import type { Playground } from "@/lib/playground/playground";
+import { AppView } from "./AppView";
+
+export interface CallAppProps {
+  /** The server and tool as registered (not the names the code used). */
+  server: string | undefined;
+  tool: string | undefined;
+  args: unknown;
+  value?: unknown;
+  error?: string;
+  /** Mount at once (the person just made the call) rather than on "Show app". */
+  open?: boolean;
+  /** What the line beside "Show app" says; default "<tool> has an MCP App". */
+  label?: string;
+}
+
+const NO_CONNECTED: ServersView["connected"] = [];
+
+/**
+ * The MCP App of one call made elsewhere (a program's call on the timeline, a chat's call), when
+ * its tool has one and its server is connected now: "Show app" mounts it with the call's
+ * arguments and its result as the page kept it (lib/mcp-apps/app-result.ts).
+ */
+export function CallApp(props: CallAppProps) {
+  const page = usePageIfAny();
+  return page ? <PageCallApp {...props} playground={page.playground} /> : null;
+}
+
+function PageCallApp({ server, tool, args, value, error, open = false, label, playground }: CallAppProps & { playground: Playground }) {
+  const connected = useStore(playground.servers.view, (v) => v.connected, { fallback: NO_CONNECTED });
+  const [shown, setShown] = useState(open);
+  const entry = connected.find((s) => s.config.name === server);
+  const definition: Tool | undefined = entry?.tools.find((t) => t.name === tool);
+  const uri = definition ? toolResourceUri(definition) : undefined;
+  if (!entry || !definition || !uri) return null;
+  if (!shown) {
+    return (
+      <div className="toolbar">
+        <button type="button" onClick={() => setShown(true)} title={`Show the UI of ${tool} (${uri}) with this call's input and result`}>
+          Show app
+        </button>
+        <span className="muted">{label ?? `${tool} has an MCP App`}</span>
+      </div>
+    );
+  }
+  const input = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  return (
+    <AppView
+      connection={playground.servers.manager.connection(entry.config.id)}
+      serverTools={entry.tools}
+      tool={definition}
+      input={input}
+      result={resultForApp({ value, ...(error !== undefined ? { error } : {}) })}
+    />
+  );
+}
