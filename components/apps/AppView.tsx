@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnection } from "@/lib/mcp/live-connection";
-import { appCallNeedsApproval, appCallRefusal } from "@/lib/mcp-apps/app-calls";
+import { appCallRefusal } from "@/lib/mcp-apps/app-calls";
+import { usePage } from "@/components/playground/page-context";
 import { AppRequests } from "@/lib/mcp-apps/app-requests";
 import { appResourceFrom, type AppResource } from "@/lib/mcp-apps/app-resource";
 import type { AppEvent, MountedApp } from "@/lib/mcp-apps/browser/app-frame";
@@ -12,7 +13,9 @@ import { useStore } from "@/components/hooks/use-store";
 import styles from "./AppView.module.css";
 
 export interface AppViewProps {
-  /** The server's connection: the app's resource is read, and its calls made, through it. */
+  /** The server as registered. */
+  server: string;
+  /** The server's connection: the app's resource is read through it. */
   connection: McpConnection | undefined;
   /** Every tool the server listed, app-only ones included (what the app may call). */
   serverTools: readonly Tool[];
@@ -21,8 +24,6 @@ export interface AppViewProps {
   input: Record<string, unknown>;
   /** The tool's result; absent while it runs. */
   result?: CallToolResult;
-  /** Whether the person marked a tool of this server for approval. */
-  marked?: (toolName: string) => boolean;
 }
 
 type Load = { state: "loading" } | { state: "ready"; app: AppResource } | { state: "failed"; message: string };
@@ -36,7 +37,8 @@ const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
  * result; what the app asks (a tool needing approval, a link) waits beside it for the person;
  * its calls and messages go to a log under it. Closing tears it down; "Show again" mounts it anew.
  */
-export function AppView({ connection, serverTools, tool, input, result, marked }: AppViewProps) {
+export function AppView({ server, connection, serverTools, tool, input, result }: AppViewProps) {
+  const { playground } = usePage();
   const uri = toolResourceUri(tool);
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [open, setOpen] = useState(true);
@@ -47,9 +49,9 @@ export function AppView({ connection, serverTools, tool, input, result, marked }
   const box = useRef<HTMLDivElement>(null);
   const mounted = useRef<MountedApp | undefined>(undefined);
   // The latest props the app's callbacks read, without mounting the app again when they change.
-  const live = useRef({ connection, serverTools, marked, result });
+  const live = useRef({ serverTools, result });
   useEffect(() => {
-    live.current = { connection, serverTools, marked, result };
+    live.current = { serverTools, result };
   });
 
   useEffect(() => {
@@ -117,24 +119,18 @@ export function AppView({ connection, serverTools, tool, input, result, marked }
           host: {
             onEvent,
             async callTool(name, args, signal) {
-              const { connection: conn, serverTools: tools, marked: isMarked } = live.current;
-              const refusal = appCallRefusal(tools, name);
+              const refusal = appCallRefusal(live.current.serverTools, name);
               if (refusal) {
                 note(`refused call ${name}: ${refusal}`);
                 return { content: [{ type: "text", text: refusal }], isError: true };
               }
-              if (!conn) return { content: [{ type: "text", text: "The server is not connected." }], isError: true };
-              const target = tools.find((t) => t.name === name);
-              if (appCallNeedsApproval(target, isMarked?.(name) ?? false)) {
-                const allowed = await requests.ask("call", `Call ${name}`, JSON.stringify(args ?? {}, null, 2), signal);
-                if (!allowed) {
-                  note(`denied call ${name}`);
-                  return { content: [{ type: "text", text: "The person denied this call." }], isError: true };
-                }
-              }
               note(`call ${name} ${JSON.stringify(args ?? {})}`);
-              const answer = await conn.callTool(name, args, { signal });
-              note(`${name} answered${answer.isError ? " with an error" : ""}`);
+              // Through the host functions every call goes through, recorded on the timeline (Workbench.callForApp).
+              const answer = await playground.workbench.callForApp(server, name, args, {
+                signal,
+                ask: (call, asked) => requests.ask("call", `Call ${name}`, JSON.stringify(call.args ?? {}, null, 2), asked),
+              });
+              note(`${name} answered${answer.isError ? ` with an error: ${answer.content.map((c) => (c.type === "text" ? c.text : c.type)).join(" ")}` : ""}`);
               return answer;
             },
             async openLink(url, signal) {
@@ -177,7 +173,7 @@ export function AppView({ connection, serverTools, tool, input, result, marked }
     };
     // The app mounts once per resource and opening; input and tool are fixed for a view's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load, open, requests]);
+  }, [load, open, requests, playground, server]);
 
   useEffect(() => {
     if (result) mounted.current?.deliverResult(result);

@@ -55,6 +55,7 @@ function PageCallApp({ server, tool, args, value, error, open = false, label, pl
   const input = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   return (
     <AppView
+      server={entry.config.name}
       connection={playground.servers.manager.connection(entry.config.id)}
       serverTools={entry.tools}
       tool={definition}

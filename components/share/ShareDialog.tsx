@@ -42,6 +42,7 @@ const SOURCE_LABEL: Record<RunSource, string> = {
   compare: "a comparison",
   eval: "an eval",
   agent: "an agent (code-mode MCP server)",
+  app: "an MCP App",
 };
 
 export function ShareDialog({ inputs, runs, onClose, onOpenFile }: ShareDialogProps) {

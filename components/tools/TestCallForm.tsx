@@ -21,6 +21,7 @@ export function TestCallForm({
   store,
   manager,
   serverId,
+  serverName,
   tool,
   onSaveCase,
 }: {
@@ -28,6 +29,8 @@ export function TestCallForm({
   store: TestCallStore;
   manager: ConnectionManager | undefined;
   serverId: string;
+  /** The server as registered (an app's calls are recorded under it). */
+  serverName: string;
   tool: Tool;
   /** Saves these arguments as an eval case (the Evals dialog's suite). */
   onSaveCase?: (args: Record<string, unknown>) => void;
@@ -143,6 +146,7 @@ export function TestCallForm({
             <AppView
               // A new call mounts the app anew, with that call's input and result.
               key={`${state.ms}:${JSON.stringify(test.lastArgs ?? {})}`}
+              server={serverName}
               connection={manager?.connection(serverId)}
               serverTools={serverToolsOf(manager, serverId, tool)}
               tool={tool}

@@ -91,6 +91,7 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: 
         store={mcp.testCalls}
         manager={mcp.manager}
         serverId={server.config.id}
+        serverName={server.config.name}
         tool={tool}
         {...(onSaveCase ? { onSaveCase: (args: Record<string, unknown>) => onSaveCase(server.config.name, tool.name, args) } : {})}
       />

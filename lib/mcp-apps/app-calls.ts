@@ -1,7 +1,7 @@
 /**
- * Which tools an MCP App may call (docs/ARCHITECTURE.md, "MCP Apps"): only its own server's,
- * only those whose visibility includes "app", and a destructive one only after the person
- * allows it. Pure.
+ * Which tools an MCP App may call (docs/ARCHITECTURE.md, "MCP Apps"): only its own server's, and
+ * only those whose visibility includes "app". What needs the person's approval is decided where
+ * every call's is (Workbench.callForApp, through the host functions). Pure.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { callableByApp } from "./tool-ui";
@@ -12,9 +12,4 @@ export function appCallRefusal(tools: readonly Tool[], name: string): string | u
   if (!tool) return `The server has no tool "${name}".`;
   if (!callableByApp(tool)) return `"${name}" is not visible to apps (its _meta.ui.visibility leaves out "app").`;
   return undefined;
-}
-
-/** Whether a call from an app waits for the person: the tool says it is destructive, or the person marked it. */
-export function appCallNeedsApproval(tool: Tool | undefined, marked: boolean): boolean {
-  return marked || tool?.annotations?.destructiveHint === true;
 }

@@ -14,14 +14,15 @@ import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/h
 import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "../mcp/server-requests";
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
-import { withResourceReader } from "../mcp/resource-reader";
-import { modelTools } from "../mcp-apps/tool-ui";
+import { isResourceReader, withResourceReader } from "../mcp/resource-reader";
+import { callableByApp, modelTools } from "../mcp-apps/tool-ui";
 import { unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
 import { mapHost } from "../host-calls/host-table";
 import { withToolDiscovery } from "../mcp/tool-discovery";
 import { createToolCatalog, type ToolCatalog } from "../codemode/tool-catalog";
+import type { ServerTools } from "../codemode/types";
 import type { CallProgress } from "../timeline/call-records";
 import type { HostFunctions } from "../sandbox/types";
 import { Store } from "../state/store";
@@ -167,7 +168,34 @@ export class PageServers {
       return connection ? [{ name: s.config.name, connection, tools: modelTools(s.tools) }] : [];
     });
     const down = servers.flatMap((config) => (config.enabled ? (unavailableServer(config.name, statuses[config.id]) ?? []) : []));
-    const built = buildHostFunctions([...live, ...down], { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+    const calls = this.#hostOf([...live, ...down], onCallInfo, onProgress);
+    // Programs can discover the connected servers' functions while they run (lib/mcp/tool-discovery.ts).
+    return withToolDiscovery(calls, this.view.snapshot().catalog);
+  };
+
+  /**
+   * Host functions for the calls of one server's MCP App (docs/ARCHITECTURE.md, "MCP Apps"): that
+   * server alone, with every tool an app may call (app-only ones too), wrapped as a run's are (the
+   * server's cap, what it asks and logs tied to the call). Undefined when it is not connected.
+   */
+  readonly appHostFor = (
+    server: string,
+    onCallInfo: (callId: number, info: HostCallReport) => void,
+    onProgress?: (callId: number, progress: CallProgress) => void,
+  ): { host: HostFunctions; server: ServerTools } | undefined => {
+    const entry = this.view.snapshot().connected.find((s) => s.config.name === server);
+    const connection = entry && this.manager.connection(entry.config.id);
+    if (!entry || !connection) return undefined;
+    const tools = entry.tools.filter((tool) => callableByApp(tool) && !isResourceReader(tool));
+    return { host: this.#hostOf([{ name: server, connection, tools }], onCallInfo, onProgress), server: { name: server, tools } };
+  };
+
+  #hostOf(
+    servers: Parameters<typeof buildHostFunctions>[0],
+    onCallInfo: (callId: number, info: HostCallReport) => void,
+    onProgress?: (callId: number, progress: CallProgress) => void,
+  ): HostFunctions {
+    const built = buildHostFunctions(servers, { onCallInfo, ...(onProgress ? { onProgress } : {}) });
     const namespaces = built.namespaces;
     const host = this.#caps.wrap(built.host, namespaces, onCallInfo);
     const whereOf = originalNames(namespaces);
@@ -199,9 +227,8 @@ export class PageServers {
         }
       };
     });
-    // Programs can discover the connected servers' functions while they run (lib/mcp/tool-discovery.ts).
-    return withToolDiscovery(calls, this.view.snapshot().catalog);
-  };
+    return calls;
+  }
 
   /** Closes every connection and answers every open question as cancelled. */
   async dispose(): Promise<void> {

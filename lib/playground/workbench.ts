@@ -11,6 +11,8 @@ import { RunController, type WorkerLike } from "../sandbox/run-controller";
 import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
 import { hostApiOf } from "../sandbox/host-api";
 import type { ServerTools } from "../codemode/types";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { resultForApp } from "../mcp-apps/app-result";
 import { buildDebugHost } from "../host-calls/debug-host";
 import type { Divergence } from "../host-calls/replay";
 import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/approvals";
@@ -33,6 +35,19 @@ export interface LiveHost {
   hostFor(report: (callId: number, info: HostReport) => void, onProgress?: (callId: number, progress: CallProgress) => void): HostFunctions;
   /** The connected servers' names and tools now. */
   servers(): readonly ServerTools[];
+  /** Host functions for one server's MCP App: every tool an app may call (PageServers.appHostFor). */
+  appHostFor?(
+    server: string,
+    report: (callId: number, info: HostReport) => void,
+    onProgress?: (callId: number, progress: CallProgress) => void,
+  ): { host: HostFunctions; server: ServerTools } | undefined;
+}
+
+/** How an MCP App's call is decided and followed (Workbench.callForApp). */
+export interface AppCallOptions {
+  signal: AbortSignal;
+  /** Asks the person about a call that needs approval; resolves true when they allow it. */
+  ask: (call: { server: string; tool: string; args: unknown }, signal: AbortSignal) => Promise<boolean>;
 }
 
 /** The next run replays this recorded run. */
@@ -237,6 +252,66 @@ export class Workbench {
           });
         return result;
       });
+  }
+
+  /**
+   * One `tools/call` from an MCP App of `server` (docs/ARCHITECTURE.md, "MCP Apps"), through the
+   * host functions every program's call goes through: arguments checked against the input
+   * schema, the person's mocks, approval for destructive and marked tools (asked through
+   * `options.ask`, beside the app), the server's cap. It is recorded as a one-call run from
+   * "app" in the history, so the timeline shows it. Resolves with the raw result the server sent
+   * (a mock's value, or a refusal, as a result built from it); never rejects.
+   */
+  async callForApp(server: string, tool: string, args: Record<string, unknown> | undefined, options: AppCallOptions): Promise<CallToolResult> {
+    const raw = new Map<number, CallToolResult>();
+    // The host reports during the call, once the recorder (which needs the names) exists.
+    const late: { recorder?: RunRecorder } = {};
+    const onInfo = (callId: number, info: HostReport) => {
+      if ("result" in info && info.result) raw.set(callId, info.result as CallToolResult);
+      late.recorder?.onCallInfo(callId, info);
+    };
+    const built = this.#options.live.appHostFor?.(server, onInfo);
+    const found = built?.server.tools.find((t) => t.name === tool);
+    if (!built || !found) return resultForApp({ error: built ? `${server} has no tool "${tool}" an app may call.` : `${server} is not connected.` });
+    const names = namespacesOf([built.server]);
+    const where = names[0];
+    const fn = where?.tools.find((t) => t.tool === tool)?.fn;
+    if (!where || !fn) return resultForApp({ error: `${tool} has no function name.` });
+    const destructive = found.annotations?.destructiveHint === true;
+    const ask = options.ask;
+    const policy: Pick<ApprovalPolicy, "needsApproval" | "decider"> = {
+      needsApproval: (s, t) => (s === server && t === tool && destructive) || this.approvals.needsApproval(s, t),
+      decider: () => ({
+        by: "person",
+        request: async (_callId, request) => ((await ask({ server, tool, args: request.args }, request.signal)) ? "approve" : "deny"),
+      }),
+    };
+    const host = buildDebugHost({ live: built.host, names, onInfo, policy, mocks: this.mocks.snapshot(), runScript: this.mocks.runScript });
+    const input = args ?? {};
+    const recorder = new RunRecorder({
+      id: `app-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      code: `// Called by the MCP App of ${tool}\nreturn await ${where.namespace}.${fn}(${JSON.stringify(input)});`,
+      api: { [where.namespace]: where.tools.map((t) => t.fn) },
+      names,
+      title: `${server}.${tool} from its app`,
+    });
+    late.recorder = recorder;
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    recorder.onEvent({ type: "call-start", callId: 1, namespace: where.namespace, name: fn, args: input, time: 0 });
+    let result: RunResult;
+    try {
+      const value = await host[where.namespace]![fn]!(input, options.signal, { callId: 1 });
+      recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: true, value });
+      result = { ok: true, value, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: false, error: message });
+      result = { ok: false, error: { kind: "tool", message }, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
+    }
+    const record = recorder.finish(result);
+    notify(() => this.history.add(record, "app"));
+    return raw.get(1) ?? resultForApp(result.ok ? { value: result.value } : { error: result.error.message });
   }
 
   /** Cancels the run that is going, if any. */

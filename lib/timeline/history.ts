@@ -30,7 +30,7 @@ export interface RunSummary {
 export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** Every RunSource, to check one read from storage. */
-export const RUN_SOURCES = ["chat", "editor", "compare", "eval", "agent"] as const;
+export const RUN_SOURCES = ["chat", "editor", "compare", "eval", "agent", "app"] as const;
 
 /** A run in the history. */
 export interface HistoryEntry {

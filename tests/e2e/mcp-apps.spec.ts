@@ -3,6 +3,7 @@ import type { FrameLocator, Locator } from "@playwright/test";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+import { TimelinePanel } from "./pages/timeline-panel";
 import { counterServerFactory, hostileServerFactory } from "../fixtures/mcp/app-servers";
 import { startMcpHttpServer, type StatefulHost } from "../fixtures/mcp/test-servers";
 
@@ -111,13 +112,18 @@ test.describe("MCP Apps", () => {
     await app.getByRole("button", { name: "Bump" }).click();
     await expect(app.locator("#out")).toHaveText('{"bumped":2}');
     expect(counterCalls.get("bump")).toBe(1);
+    // The app's call went through the host functions and is on the timeline as a run of its own.
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await timeline.openView("Runs");
+    await expect(timeline.runs).toContainText("counter.bump from its app");
 
     // A destructive tool waits for the person: denied, then allowed.
     await app.getByRole("button", { name: "Wipe" }).click();
     const ask = view.getByRole("alertdialog", { name: "Call wipe" });
     await expect(ask).toContainText("The app asks: Call wipe");
     await ask.getByRole("button", { name: "Deny" }).click();
-    await expect(app.locator("#out")).toHaveText("error: The person denied this call.");
+    await expect(app.locator("#out")).toHaveText("error: denied by the person");
     expect(counterCalls.get("wipe")).toBeUndefined();
     await app.getByRole("button", { name: "Wipe" }).click();
     await view.getByRole("alertdialog", { name: "Call wipe" }).getByRole("button", { name: "Allow" }).click();

@@ -1,7 +1,7 @@
 /** The pure pieces of the page's MCP App host: the flood cap, the person's requests, which calls an app may make, reading the app's resource. */
 import { describe, expect, it } from "vitest";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { appCallNeedsApproval, appCallRefusal } from "@/lib/mcp-apps/app-calls";
+import { appCallRefusal } from "@/lib/mcp-apps/app-calls";
 import { AppRequests } from "@/lib/mcp-apps/app-requests";
 import { appResourceFrom, MAX_APP_HTML } from "@/lib/mcp-apps/app-resource";
 import { FloodGate } from "@/lib/mcp-apps/flood";
@@ -62,12 +62,6 @@ describe("app calls", () => {
     expect(appCallRefusal(tools, "refresh")).toBeUndefined();
     expect(appCallRefusal(tools, "model_only")).toMatch(/not visible to apps/);
     expect(appCallRefusal(tools, "other_server_tool")).toMatch(/no tool "other_server_tool"/);
-  });
-
-  it("destructive or marked tools wait for the person", () => {
-    expect(appCallNeedsApproval(tools[3], false)).toBe(true);
-    expect(appCallNeedsApproval(tools[0], false)).toBe(false);
-    expect(appCallNeedsApproval(tools[0], true)).toBe(true);
   });
 });
 

@@ -73,6 +73,43 @@ describe("Playground", () => {
     expect(call && "toolCallId" in call ? page.world.chatRuns.snapshot()[call.toolCallId] : undefined).toBe(run?.record.id);
   });
 
+  it("an MCP App's calls go through the host functions: mocks, approval beside the app, the history as runs from 'app', the raw result back", async () => {
+    const page = await openPage();
+    const asked: unknown[] = [];
+    const options = (allow: boolean) => ({
+      signal: new AbortController().signal,
+      ask: (call: unknown) => {
+        asked.push(call);
+        return Promise.resolve(allow);
+      },
+    });
+    const quote = { carrier: "postal", origin: "DE", destination: "US", weightKg: 2 };
+    const live = await page.workbench.callForApp("shipping", "get_quote", quote, options(true));
+    expect(live.structuredContent).toMatchObject({ carrier: "postal", currency: "EUR" });
+    expect(live.content[0]).toMatchObject({ type: "text" });
+    const [entry] = page.workbench.history.snapshot();
+    expect(entry?.source).toBe("app");
+    expect(entry?.record.events.filter((e) => e.type === "call-start")).toMatchObject([{ namespace: "shipping", name: "get_quote", args: quote }]);
+
+    // The arguments are checked like a program's; a mock answers instead of the server.
+    expect(await page.workbench.callForApp("shipping", "get_quote", { carrier: "nobody" }, options(true))).toMatchObject({ isError: true });
+    page.workbench.mocks.setMock("shipping", "get_quote", { kind: "value", value: { price: 1 } });
+    expect(await page.workbench.callForApp("shipping", "get_quote", quote, options(true))).toEqual({
+      content: [{ type: "text", text: '{"price":1}' }],
+      structuredContent: { price: 1 },
+    });
+
+    // A destructive tool asks the person (beside the app); a denial never reaches the server.
+    expect(asked).toEqual([]);
+    const denied = await page.workbench.callForApp("store", "place_order", { cartId: "c1" }, options(false));
+    expect(denied).toEqual({ content: [{ type: "text", text: "denied by the person" }], isError: true });
+    expect(asked).toEqual([{ server: "store", tool: "place_order", args: { cartId: "c1" } }]);
+    expect(await page.workbench.callForApp("nowhere", "x", {}, options(true))).toMatchObject({
+      isError: true,
+      content: [{ text: "nowhere is not connected." }],
+    });
+  });
+
   it("step mode (on by default with a destructive tool connected): the program waits in the editor; Run sends what the editor holds, edited", async () => {
     const page = await openPage();
     const sending = page.chat.send(examplePrompt("shipping", 0));
