@@ -27,11 +27,13 @@ const nextConfig = {
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "X-Frame-Options", value: "DENY" },
         ],
       },
-      // Nothing may frame the app, except the page framing an MCP App's sandbox page, whose own
-      // policy says who may (frame-ancestors 'self'; lib/mcp-apps/frame-policy.ts).
-      { source: "/((?!api/mcp-apps/frame$).*)", headers: [{ key: "X-Frame-Options", value: "DENY" }] },
+      // Nothing may frame the app, except the page framing an MCP App's sandbox page (a later rule
+      // overrides an earlier one's key); its own policy says who may (frame-ancestors 'self',
+      // lib/mcp-apps/frame-policy.ts), which browsers read instead of X-Frame-Options.
+      { source: "/api/mcp-apps/frame", headers: [{ key: "X-Frame-Options", value: "SAMEORIGIN" }] },
       { source: "/_sandbox/:path*", headers: [{ key: "Content-Security-Policy", value: SANDBOX_WORKER_CSP }] },
     ];
   },

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { chatBusy } from "@/lib/model/chat-session";
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import { appCallRefusal } from "@/lib/mcp-apps/app-calls";
 import { usePage } from "@/components/playground/page-context";
@@ -24,11 +25,18 @@ export interface AppViewProps {
   input: Record<string, unknown>;
   /** The tool's result; absent while it runs. */
   result?: CallToolResult;
+  /** The app is in the chat: its messages and context may reach the conversation, once the person allows each. */
+  conversation?: boolean;
 }
 
 type Load = { state: "loading" } | { state: "ready"; app: AppResource } | { state: "failed"; message: string };
 
 const MAX_LOG = 50;
+
+/** An app's content blocks as text (text blocks as they are, others named). */
+function contentText(content: readonly ContentBlock[] | undefined): string {
+  return (content ?? []).map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+}
 const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
 
 /**
@@ -37,7 +45,7 @@ const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
  * result; what the app asks (a tool needing approval, a link) waits beside it for the person;
  * its calls and messages go to a log under it. Closing tears it down; "Show again" mounts it anew.
  */
-export function AppView({ server, connection, serverTools, tool, input, result }: AppViewProps) {
+export function AppView({ server, connection, serverTools, tool, input, result, conversation = false }: AppViewProps) {
   const { playground } = usePage();
   const uri = toolResourceUri(tool);
   const [load, setLoad] = useState<Load>({ state: "loading" });
@@ -133,6 +141,30 @@ export function AppView({ server, connection, serverTools, tool, input, result }
               note(`${name} answered${answer.isError ? ` with an error: ${answer.content.map((c) => (c.type === "text" ? c.text : c.type)).join(" ")}` : ""}`);
               return answer;
             },
+            ...(conversation
+              ? {
+                  async message(content, signal) {
+                    const text = contentText(content);
+                    if (text.trim() === "") return false;
+                    if (chatBusy(playground.chat.snapshot())) {
+                      note("the conversation is busy, so the app's message was not sent");
+                      return false;
+                    }
+                    const allowed = await requests.ask("message", "Send this message to the conversation", text, signal);
+                    note(allowed ? "sent a message to the conversation" : "did not send its message");
+                    if (allowed) void playground.chat.send(text);
+                    return allowed;
+                  },
+                  async updateContext(content, structured, signal) {
+                    const text = [contentText(content), structured === undefined ? "" : JSON.stringify(structured, null, 2)].filter(Boolean).join("\n");
+                    if (text.trim() === "") return false;
+                    const allowed = await requests.ask("context", "Give the model this context with your next message", text, signal);
+                    note(allowed ? "its context goes with your next message" : "its context was not taken");
+                    if (allowed) playground.appContexts.put(`${server}\u0000${tool.name}`, `the app of ${server}.${tool.name}`, text);
+                    return allowed;
+                  },
+                }
+              : {}),
             async openLink(url, signal) {
               let parsed: URL | undefined;
               try {
@@ -173,7 +205,7 @@ export function AppView({ server, connection, serverTools, tool, input, result }
     };
     // The app mounts once per resource and opening; input and tool are fixed for a view's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load, open, requests, playground, server]);
+  }, [load, open, requests, playground, server, conversation]);
 
   useEffect(() => {
     if (result) mounted.current?.deliverResult(result);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { useStore } from "@/components/hooks/use-store";
 import { usePageIfAny } from "@/components/playground/page-context";
@@ -21,6 +21,8 @@ export interface CallAppProps {
   open?: boolean;
   /** What the line beside "Show app" says; default "<tool> has an MCP App". */
   label?: string;
+  /** The app is in the chat (AppViewProps.conversation). */
+  conversation?: boolean;
 }
 
 const NO_CONNECTED: ServersView["connected"] = [];
@@ -35,9 +37,11 @@ export function CallApp(props: CallAppProps) {
   return page ? <PageCallApp {...props} playground={page.playground} /> : null;
 }
 
-function PageCallApp({ server, tool, args, value, error, open = false, label, playground }: CallAppProps & { playground: Playground }) {
+function PageCallApp({ server, tool, args, value, error, open = false, label, conversation = false, playground }: CallAppProps & { playground: Playground }) {
   const connected = useStore(playground.servers.view, (v) => v.connected, { fallback: NO_CONNECTED });
   const [shown, setShown] = useState(open);
+  // One result per call: a new object would be handed to the app again (AppView delivers each new result).
+  const result = useMemo(() => resultForApp({ value, ...(error !== undefined ? { error } : {}) }), [value, error]);
   const entry = connected.find((s) => s.config.name === server);
   const definition: Tool | undefined = entry?.tools.find((t) => t.name === tool);
   const uri = definition ? toolResourceUri(definition) : undefined;
@@ -60,7 +64,8 @@ function PageCallApp({ server, tool, args, value, error, open = false, label, pl
       serverTools={entry.tools}
       tool={definition}
       input={input}
-      result={resultForApp({ value, ...(error !== undefined ? { error } : {}) })}
+      result={result}
+      conversation={conversation}
     />
   );
 }

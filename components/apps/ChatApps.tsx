@@ -90,6 +90,7 @@ function PageChatApps({ toolCallId, toolName, input, output, errorText, playgrou
       {calls.map((call) => (
         <div key={call.key} className={styles.chatApp}>
           <CallApp
+            conversation
             label={call.label}
             server={call.server}
             tool={call.tool}

@@ -22,7 +22,10 @@ interface ChatMessageProps {
 }
 
 function UserMessage({ message, onEdit }: Pick<ChatMessageProps, "message" | "onEdit">) {
-  const text = message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
+  // The last text part is what the person wrote; any before it is context an MCP App gave (lib/playground/app-contexts.ts).
+  const texts = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
+  const text = texts.at(-1) ?? "";
+  const contexts = texts.slice(0, -1);
   const [draft, setDraft] = useState<string | null>(null);
   if (draft !== null && onEdit) {
     return (
@@ -48,6 +51,11 @@ function UserMessage({ message, onEdit }: Pick<ChatMessageProps, "message" | "on
   }
   return (
     <div className={styles.user}>
+      {contexts.map((context, i) => (
+        <p key={i} className={`${styles.userText} ${styles.appContext}`} aria-label="Context from an app">
+          {context}
+        </p>
+      ))}
       <p className={styles.userText}>{text}</p>
       {onEdit ? (
         <button type="button" className={styles.edit} onClick={() => setDraft(text)}>

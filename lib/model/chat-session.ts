@@ -62,6 +62,8 @@ export class ChatSession extends Store<ChatSessionState> {
   constructor(
     private readonly config: () => ChatSessionConfig,
     private readonly settle?: (signal: AbortSignal) => Promise<void>,
+    /** Context to send with the next message as a part of its own (MCP Apps' context, lib/playground/app-contexts.ts); taking it forgets it. */
+    private readonly takeContext?: () => string | undefined,
   ) {
     super(EMPTY_CHAT);
   }
@@ -73,7 +75,8 @@ export class ChatSession extends Store<ChatSessionState> {
   /** Sends a message; a run in progress is stopped first. Resolves when the loop ends. */
   send(text: string): Promise<void> {
     if (text.trim() === "") return Promise.resolve();
-    return this.restart((messages) => [...messages, userMessage(text)]);
+    const context = this.takeContext?.();
+    return this.restart((messages) => [...messages, userMessage(text, undefined, context)]);
   }
 
   /** Resends after an error, keeping every completed step. */
@@ -164,6 +167,16 @@ export class ChatSession extends Store<ChatSessionState> {
   }
 }
 
-function userMessage(text: string, id: string = generateId()): CodeModeUIMessage {
-  return { id, role: "user", parts: [{ type: "text", text }] };
+function userMessage(text: string, id: string = generateId(), context?: string): CodeModeUIMessage {
+  return {
+    id,
+    role: "user",
+    parts:
+      context === undefined
+        ? [{ type: "text", text }]
+        : [
+            { type: "text", text: context },
+            { type: "text", text },
+          ],
+  };
 }

@@ -22,6 +22,7 @@ import { EditorState } from "./editor-state";
 import { ModelSettings, modelChoice, requestExtras } from "./model-settings";
 import { PageServers } from "./page-servers";
 import { PageWorld } from "./page-world";
+import { AppContexts } from "./app-contexts";
 import { RunLimits } from "./run-limits";
 import { Workbench } from "./workbench";
 import { CompareTask, EvalsTask } from "./page-tasks";
@@ -70,6 +71,8 @@ export class Playground {
   readonly limits: RunLimits;
   readonly world: PageWorld;
   readonly chat: ChatSession;
+  /** What MCP Apps asked to tell the model, allowed by the person, for the next message. */
+  readonly appContexts = new AppContexts();
   /** The last run started from the editor, until it is sent to the chat or another starts. */
   readonly editorRun = new EditorRunStore(undefined);
   readonly compare: CompareTask;
@@ -113,6 +116,7 @@ export class Playground {
         };
       },
       (signal) => this.servers.settled(signal),
+      this.appContexts.take,
     );
     this.compare = new CompareTask(this);
     this.evals = new EvalsTask(this);

@@ -51,7 +51,7 @@ async function testCall(page: Page, server: string, tool: string, args: Record<s
 }
 
 /** The app's own document, inside the sandbox page's frame. */
-const appDocument = (page: Page, tool: string): FrameLocator => page.frameLocator(`iframe[title="App of ${tool}"]`).frameLocator("iframe");
+const appDocument = (within: Page | Locator, tool: string): FrameLocator => within.frameLocator(`iframe[title="App of ${tool}"]`).frameLocator("iframe");
 
 async function openWith(page: Page, name: string, url: string): Promise<void> {
   const playground = new PlaygroundPage(page);
@@ -222,9 +222,18 @@ test.describe("MCP Apps", () => {
     const inChat = appDocument(page, "get_quote");
     await expect(inChat.locator(".route")).toContainText("DE → US · 2 kg");
     await expect(inChat.locator(".price")).toHaveText(/^\d+\.\d\d (EUR|USD|GBP)$/);
-    await chat.getByRole("region", { name: "App of get_quote" }).scrollIntoViewIfNeeded();
+    // In the chat, the app may ask the model: the message waits for the person, then is sent.
+    await inChat.getByRole("button", { name: "Compare carriers" }).click();
+    await inChat.getByRole("button", { name: "Ask the model about these prices" }).click();
+    const appView = chat.getByRole("region", { name: "App of get_quote" });
+    const ask = appView.getByRole("alertdialog", { name: "Send this message to the conversation" });
+    await expect(ask).toContainText("Which of these carriers should I pick for DE → US, 2 kg?");
+    await appView.scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath("demo-app-chat-1440.png") });
-    await chat.getByRole("region", { name: "App of get_quote" }).getByRole("button", { name: "Close app" }).click();
+    await ask.getByRole("button", { name: "Allow" }).click();
+    await expect(inChat.getByRole("button", { name: "Sent to the chat" })).toBeVisible();
+    const conversation = chat.getByRole("log", { name: "Conversation" });
+    await expect(conversation.getByText(/^Which of these carriers should I pick for DE → US, 2 kg\? /)).toBeVisible();
 
     // The timeline: a get_quote call's details offer its app, with that call's input and result.
     await page.getByRole("tab", { name: "Timeline" }).click();
@@ -232,7 +241,7 @@ test.describe("MCP Apps", () => {
     await quoteRow.getByRole("button").first().click();
     const details = page.getByRole("region", { name: /^Call \d+ details$/ });
     await details.getByRole("button", { name: "Show app" }).click();
-    const inTimeline = appDocument(page, "get_quote");
+    const inTimeline = appDocument(details, "get_quote");
     await expect(inTimeline.locator(".price")).toHaveText(/^\d+\.\d\d (EUR|USD|GBP)$/);
     await details.getByRole("region", { name: "App of get_quote" }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath("demo-app-timeline-1440.png") });

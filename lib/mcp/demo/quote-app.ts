@@ -2,7 +2,8 @@
  * The shipping demo's MCP App (docs/ARCHITECTURE.md, "MCP Apps"): the UI of `get_quote`, at
  * `ui://shipping/quote.html`. It shows the quote it is given, and on "Compare carriers" it asks
  * the host to call `list_carriers` and `get_quote` for every carrier (tools/call from an app),
- * and draws their prices as bars. One self-contained document with no dependency, speaking the
+ * and draws their prices as bars; where the host takes messages (the chat), it can ask the model
+ * about them (`ui/message`). One self-contained document with no dependency, speaking the
  * extension's JSON-RPC over postMessage directly, so it reads as a small example of the protocol:
  * `ui/initialize`, then `ui/notifications/initialized`, then tool input and result arrive;
  * `ui/notifications/size-changed` whenever its height changes. Everything it shows is text.
@@ -16,6 +17,8 @@ const pending = new Map();
 let nextId = 1;
 let input = {};
 let quote;
+let host = {};
+let compared = [];
 
 function send(message) {
   window.parent.postMessage({ jsonrpc: "2.0", ...message }, "*");
@@ -112,6 +115,20 @@ async function compare(button) {
     }
     for (const q of quotes.filter((q) => q.r.isError)) bars.append(el("div", q.id + ": " + ((q.r.content || [])[0] || {}).text, "muted"));
     button.textContent = "Compare again";
+    compared = priced.map((q) => q.id + " " + money(q.r.structuredContent.price, q.r.structuredContent.currency));
+    // Only a host that takes messages (it said so in its capabilities) gets the button.
+    if (host.message && !document.getElementById("ask")) {
+      const ask = el("button", "Ask the model about these prices");
+      ask.id = "ask";
+      ask.type = "button";
+      ask.addEventListener("click", () => {
+        const route = input.origin + " → " + input.destination + ", " + input.weightKg + " kg";
+        request("ui/message", { role: "user", content: [{ type: "text", text: "Which of these carriers should I pick for " + route + "? " + compared.join(", ") }] })
+          .then((r) => { ask.textContent = r && r.isError ? "Not sent" : "Sent to the chat"; })
+          .catch(() => { ask.textContent = "Not sent"; });
+      });
+      bars.after(ask);
+    }
   } catch (error) {
     bars.append(el("div", "The host refused: " + error.message, "error"));
     button.textContent = "Compare carriers";
@@ -128,7 +145,8 @@ request("ui/initialize", {
   protocolVersion: "2026-01-26",
   appInfo: { name: "shipping-quote", version: "1.0.0" },
   appCapabilities: {},
-}).then(() => {
+}).then((result) => {
+  host = (result && result.hostCapabilities) || {};
   send({ method: "ui/notifications/initialized", params: {} });
   render();
 });
@@ -143,6 +161,7 @@ body{margin:0;padding:12px;font:13px/1.4 system-ui,sans-serif;color:#d8dee9;back
 .muted{color:#8b95a5}.error{color:#f85149}
 button{font:inherit;color:#fff;background:#1f6feb;border:0;border-radius:4px;padding:4px 10px;cursor:pointer}
 button:disabled{opacity:.6}
+#ask{margin-top:10px}
 .bars{margin-top:10px;display:flex;flex-direction:column;gap:4px}
 .bar{display:grid;grid-template-columns:90px 1fr 90px;gap:8px;align-items:center}
 .bar .fill{height:10px;background:#3b82d6;border-radius:2px}

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
 import { ChatSession, chatBusy, type ChatSessionConfig } from "@/lib/model/chat-session";
+import { AppContexts } from "@/lib/playground/app-contexts";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
 import type { ChatRequestExtras } from "@/lib/model/request-schema";
 import { startDemoWorld, type DemoWorld } from "../../fixtures/model/demo-world";
@@ -214,5 +215,23 @@ describe("a turn sent while the page's servers are still connecting", () => {
     expect(server!.requests).toHaveLength(0);
     expect(c.snapshot().messages[0]?.parts).toEqual([{ type: "text", text: "hello" }]);
     expect(chatBusy(c.snapshot())).toBe(false);
+  });
+
+  it("context an MCP App gave goes with the next message as a part of its own, once", async () => {
+    const model = await scripted([turn.text("One."), turn.text("Two.")]);
+    const contexts = new AppContexts();
+    contexts.put("shipping\u0000get_quote", "the app of shipping.get_quote", "postal 26.00 EUR");
+    contexts.put("shipping\u0000get_quote", "the app of shipping.get_quote", "postal 26.00 EUR, swiftair 61.00 EUR");
+    const base = configFor(model);
+    const c = new ChatSession(() => base, undefined, contexts.take);
+    await c.send("Which one?");
+    expect(c.snapshot().messages[0]?.parts).toEqual([
+      { type: "text", text: "Context from the app of shipping.get_quote:\npostal 26.00 EUR, swiftair 61.00 EUR" },
+      { type: "text", text: "Which one?" },
+    ]);
+    expect(JSON.stringify(server!.requests[0])).toContain("postal 26.00 EUR, swiftair 61.00 EUR");
+    await c.send("And now?");
+    expect(c.snapshot().messages.at(-2)?.parts).toEqual([{ type: "text", text: "And now?" }]);
+    expect(contexts.snapshot()).toEqual([]);
   });
 });
