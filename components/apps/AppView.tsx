@@ -27,6 +27,8 @@ export interface AppViewProps {
   result?: CallToolResult;
   /** The app is in the chat: its messages and context may reach the conversation, once the person allows each. */
   conversation?: boolean;
+  /** The app as a recorded run kept it (lib/mcp-apps/recorded-app.ts): shown without reading the server. */
+  resource?: AppResource;
 }
 
 type Load = { state: "loading" } | { state: "ready"; app: AppResource } | { state: "failed"; message: string };
@@ -45,10 +47,10 @@ const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
  * result; what the app asks (a tool needing approval, a link) waits beside it for the person;
  * its calls and messages go to a log under it. Closing tears it down; "Show again" mounts it anew.
  */
-export function AppView({ server, connection, serverTools, tool, input, result, conversation = false }: AppViewProps) {
+export function AppView({ server, connection, serverTools, tool, input, result, conversation = false, resource }: AppViewProps) {
   const { playground } = usePage();
   const uri = toolResourceUri(tool);
-  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [load, setLoad] = useState<Load>(() => (resource ? { state: "ready", app: resource } : { state: "loading" }));
   const [open, setOpen] = useState(true);
   const [log, setLog] = useState<string[]>([]);
   const [status, setStatus] = useState("starting");
@@ -57,13 +59,13 @@ export function AppView({ server, connection, serverTools, tool, input, result, 
   const box = useRef<HTMLDivElement>(null);
   const mounted = useRef<MountedApp | undefined>(undefined);
   // The latest props the app's callbacks read, without mounting the app again when they change.
-  const live = useRef({ serverTools, result });
+  const live = useRef({ serverTools, result, connected: connection !== undefined });
   useEffect(() => {
-    live.current = { serverTools, result };
+    live.current = { serverTools, result, connected: connection !== undefined };
   });
 
   useEffect(() => {
-    if (!uri || !connection) return;
+    if (!uri || !connection || resource) return;
     let cancelled = false;
     connection.readResource(uri).then(
       (read) => {
@@ -78,7 +80,7 @@ export function AppView({ server, connection, serverTools, tool, input, result, 
     return () => {
       cancelled = true;
     };
-  }, [uri, connection]);
+  }, [uri, connection, resource]);
 
   useEffect(() => {
     if (load.state !== "ready" || !open || !box.current) return;
@@ -127,6 +129,11 @@ export function AppView({ server, connection, serverTools, tool, input, result, 
           host: {
             onEvent,
             async callTool(name, args, signal) {
+              if (!live.current.connected) {
+                const text = `${server} is not connected: this app shows a recorded run.`;
+                note(`refused call ${name}: ${text}`);
+                return { content: [{ type: "text", text }], isError: true };
+              }
               const refusal = appCallRefusal(live.current.serverTools, name);
               if (refusal) {
                 note(`refused call ${name}: ${refusal}`);

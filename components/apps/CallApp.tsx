@@ -8,6 +8,8 @@ import { resultForApp } from "@/lib/mcp-apps/app-result";
 import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import type { ServersView } from "@/lib/playground/page-servers";
 import type { Playground } from "@/lib/playground/playground";
+import type { HistoryEntry } from "@/lib/timeline/history";
+import { appKey, readRecordedApp, type RecordedApp } from "@/lib/mcp-apps/recorded-app";
 import { AppView } from "./AppView";
 
 export interface CallAppProps {
@@ -26,11 +28,24 @@ export interface CallAppProps {
 }
 
 const NO_CONNECTED: ServersView["connected"] = [];
+const NO_HISTORY: readonly HistoryEntry[] = [];
+
+/** The app of `server`'s `tool` as the newest run in the history kept it, read back strictly. */
+export function recordedAppIn(history: readonly HistoryEntry[], server: string, tool: string): RecordedApp | undefined {
+  const key = appKey(server, tool);
+  for (const entry of history) {
+    const kept = entry.record.apps?.[key];
+    const app = kept === undefined ? undefined : readRecordedApp(kept, typeof window === "undefined" ? undefined : window.location.origin);
+    if (app) return app;
+  }
+  return undefined;
+}
 
 /**
  * The MCP App of one call made elsewhere (a program's call on the timeline, a chat's call), when
- * its tool has one and its server is connected now: "Show app" mounts it with the call's
- * arguments and its result as the page kept it (lib/mcp-apps/app-result.ts).
+ * its tool has one: from its server when connected, else as the newest run in the history kept it
+ * (a replay, an imported run, a shared link; its calls then fail as not connected). "Show app"
+ * mounts it with the call's arguments and its result as the page kept it (lib/mcp-apps/app-result.ts).
  */
 export function CallApp(props: CallAppProps) {
   const page = usePageIfAny();
@@ -42,10 +57,18 @@ function PageCallApp({ server, tool, args, value, error, open = false, label, co
   const [shown, setShown] = useState(open);
   // One result per call: a new object would be handed to the app again (AppView delivers each new result).
   const result = useMemo(() => resultForApp({ value, ...(error !== undefined ? { error } : {}) }), [value, error]);
+  const history = useStore(playground.workbench.history, undefined, { fallback: NO_HISTORY });
   const entry = connected.find((s) => s.config.name === server);
-  const definition: Tool | undefined = entry?.tools.find((t) => t.name === tool);
+  const live: Tool | undefined = entry?.tools.find((t) => t.name === tool);
+  // Not connected (a replay, an imported run, a shared link): the app as the newest run kept it.
+  const found = live !== undefined;
+  const recorded = useMemo(
+    () => (found || server === undefined || tool === undefined ? undefined : recordedAppIn(history, server, tool)),
+    [found, history, server, tool],
+  );
+  const definition: Tool | undefined = live ?? recorded?.tool;
   const uri = definition ? toolResourceUri(definition) : undefined;
-  if (!entry || !definition || !uri) return null;
+  if (!definition || !uri || server === undefined) return null;
   if (!shown) {
     return (
       <div className="toolbar">
@@ -59,10 +82,11 @@ function PageCallApp({ server, tool, args, value, error, open = false, label, co
   const input = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   return (
     <AppView
-      server={entry.config.name}
-      connection={playground.servers.manager.connection(entry.config.id)}
-      serverTools={entry.tools}
+      server={server}
+      connection={entry ? playground.servers.manager.connection(entry.config.id) : undefined}
+      serverTools={entry ? entry.tools : [definition]}
       tool={definition}
+      {...(recorded ? { resource: recorded.resource } : {})}
       input={input}
       result={result}
       conversation={conversation}

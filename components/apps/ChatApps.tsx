@@ -7,7 +7,7 @@ import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import type { Playground } from "@/lib/playground/playground";
 import type { HistoryEntry } from "@/lib/timeline/history";
 import { recordedCalls } from "@/lib/timeline/run-record";
-import { CallApp } from "./CallApp";
+import { CallApp, recordedAppIn } from "./CallApp";
 import styles from "./AppView.module.css";
 
 export interface ChatAppsProps {
@@ -49,7 +49,7 @@ function PageChatApps({ toolCallId, toolName, input, output, errorText, playgrou
   const calls = useMemo((): AppCall[] => {
     const hasApp = (server: string, tool: string) => {
       const found = view.connected.find((s) => s.config.name === server)?.tools.find((t) => t.name === tool);
-      return found !== undefined && toolResourceUri(found) !== undefined;
+      return found !== undefined ? toolResourceUri(found) !== undefined : recordedAppIn(history, server, tool) !== undefined;
     };
     if (toolName === "execute_code") {
       const record = history.find((entry) => entry.record.id === runId)?.record;

@@ -92,6 +92,11 @@ export function RunHistory({ history, agentFeed, viewing, onView, onReplay, onEx
                   <td title={summary.startedAt}>
                     {summary.title ?? summary.id}
                     {summary.replayOf && <span className="muted"> (replay of {summary.replayOf})</span>}
+                    {record.apps && Object.keys(record.apps).length > 0 && (
+                      <Badge title="Keeps the MCP Apps of its calls: they show from this run without their server">
+                        {Object.keys(record.apps).length === 1 ? "1 app" : `${Object.keys(record.apps).length} apps`}
+                      </Badge>
+                    )}
                     <div className="muted">{new Date(summary.startedAt).toLocaleTimeString()}</div>
                   </td>
                   <td>

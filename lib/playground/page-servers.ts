@@ -15,7 +15,11 @@ import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "../m
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
 import { isResourceReader, withResourceReader } from "../mcp/resource-reader";
-import { callableByApp, modelTools } from "../mcp-apps/tool-ui";
+import { callableByApp, modelTools, toolResourceUri } from "../mcp-apps/tool-ui";
+import { appResourceFrom, type AppResource } from "../mcp-apps/app-resource";
+import { appKey, recordApp, type RecordedApp } from "../mcp-apps/recorded-app";
+import { recordedCalls, type RunRecord } from "../timeline/run-record";
+import type { McpConnection } from "../mcp/live-connection";
 import { unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
@@ -86,8 +90,11 @@ export class PageServers {
   /** Each connected server's tools as listed, and as the API sees them: a status change keeps the same array. */
   readonly #toolsSeen = new WeakMap<readonly Tool[], readonly Tool[]>();
 
+  readonly #appOrigin: string | undefined;
+
   constructor(options: PageServersOptions) {
     const { registry, roots } = options;
+    this.#appOrigin = URL.canParse(options.connectOptions.baseUrl) ? new URL(options.connectOptions.baseUrl).origin : undefined;
     this.registry = registry;
     this.roots = roots;
     const inFlight = this.#inFlight;
@@ -189,6 +196,49 @@ export class PageServers {
     const tools = entry.tools.filter((tool) => callableByApp(tool) && !isResourceReader(tool));
     return { host: this.#hostOf([{ name: server, connection, tools }], onCallInfo, onProgress), server: { name: server, tools } };
   };
+
+  /**
+   * The MCP Apps of a run's calls (docs/ARCHITECTURE.md, "MCP Apps"): for each tool with an app
+   * whose server is connected, its definition and resource (read once per connection and URI),
+   * by appKey, to keep with the run's record.
+   */
+  readonly appsOf = async (record: RunRecord): Promise<Readonly<Record<string, unknown>>> => {
+    const apps: Record<string, RecordedApp> = {};
+    const connected = this.view.snapshot().connected;
+    const seen = new Set<string>();
+    for (const call of recordedCalls(record)) {
+      const key = appKey(call.server, call.tool);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = connected.find((s) => s.config.name === call.server);
+      const tool = entry?.tools.find((t) => t.name === call.tool);
+      const uri = tool && toolResourceUri(tool);
+      const connection = entry && this.manager.connection(entry.config.id);
+      if (!tool || !uri || !connection) continue;
+      const resource = await this.#appResource(connection, uri);
+      if (resource) apps[key] = recordApp(tool, resource);
+    }
+    return apps;
+  };
+
+  readonly #appResources = new WeakMap<McpConnection, Map<string, Promise<AppResource | undefined>>>();
+
+  #appResource(connection: McpConnection, uri: string): Promise<AppResource | undefined> {
+    let byUri = this.#appResources.get(connection);
+    if (!byUri) this.#appResources.set(connection, (byUri = new Map<string, Promise<AppResource | undefined>>()));
+    let read = byUri.get(uri);
+    if (!read) {
+      read = connection.readResource(uri).then(
+        (result) => {
+          const app = appResourceFrom(result, uri, this.#appOrigin);
+          return "error" in app ? undefined : app;
+        },
+        () => undefined,
+      );
+      byUri.set(uri, read);
+    }
+    return read;
+  }
 
   #hostOf(
     servers: Parameters<typeof buildHostFunctions>[0],

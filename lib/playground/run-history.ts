@@ -14,6 +14,13 @@ export class RunHistory extends Store<readonly HistoryEntry[]> {
     this.set(addToHistory(this.snapshot(), record, source));
   }
 
+  /** Keeps the MCP Apps of a run's calls with its record, in place (they are read after the run ends). */
+  attachApps(id: string, apps: Readonly<Record<string, unknown>>): void {
+    const entries = this.snapshot();
+    if (!entries.some((e) => e.record.id === id)) return;
+    this.set(entries.map((e) => (e.record.id === id ? { ...e, record: { ...e.record, apps: { ...e.record.apps, ...apps } } } : e)));
+  }
+
   remove(id: string): void {
     this.set(removeFromHistory(this.snapshot(), id));
   }

@@ -41,6 +41,8 @@ export interface LiveHost {
     report: (callId: number, info: HostReport) => void,
     onProgress?: (callId: number, progress: CallProgress) => void,
   ): { host: HostFunctions; server: ServerTools } | undefined;
+  /** The MCP Apps of a finished run's calls, to keep with its record (PageServers.appsOf). */
+  appsOf?(record: RunRecord): Promise<Readonly<Record<string, unknown>>>;
 }
 
 /** How an MCP App's call is decided and followed (Workbench.callForApp). */
@@ -249,6 +251,11 @@ export class Workbench {
             const record = finished.finish(result);
             this.history.add(record, source);
             options.onRecorded?.(record);
+            // The apps of its calls' tools come along once read, so the run shows them offline too.
+            void this.#options.live.appsOf?.(record).then(
+              (apps) => Object.keys(apps).length > 0 && this.history.attachApps(record.id, apps),
+              () => undefined,
+            );
           });
         return result;
       });

@@ -98,6 +98,8 @@ export const runRecordSchema = z.object({
   title: z.string().optional(),
   startedAt: z.string(),
   events: z.array(event).min(1),
+  // Read strictly where shown (readRecordedApp: its shape, the HTML cap, the policy checked again).
+  apps: z.record(z.string(), z.unknown()).optional(),
 });
 
 // Compile-time check that what the schema accepts is a RunRecord.

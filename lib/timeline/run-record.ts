@@ -85,6 +85,12 @@ export interface RunRecord {
   /** Wall-clock start on the person's machine, ISO 8601. */
   startedAt: string;
   events: RecordedEvent[];
+  /**
+   * The MCP Apps of its calls' tools, by appKey, as recordApp made them (lib/mcp-apps/recorded-app.ts):
+   * shown where the server is not connected. A file or a link is anyone's to write, so each is
+   * read with readRecordedApp, never trusted as typed.
+   */
+  apps?: Readonly<Record<string, unknown>>;
 }
 
 /** How a recorded call ended. "pending": the run ended first; "truncated": the value was too large to keep. */

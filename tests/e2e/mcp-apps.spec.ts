@@ -246,4 +246,31 @@ test.describe("MCP Apps", () => {
     await details.getByRole("region", { name: "App of get_quote" }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath("demo-app-timeline-1440.png") });
   });
+
+  test("a run keeps its apps: with the server switched off, a call's app still shows, from the record", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping");
+    await playground.setCode('return await shipping.get_quote({ carrier: "swiftair", origin: "FR", destination: "JP", weightKg: 3 });');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    // The record gets its apps just after the run; switching the server off then leaves only the record.
+    await timeline.openView("Runs");
+    await expect(timeline.runs).toContainText("1 app");
+    await page.getByRole("checkbox", { name: "Enable shipping" }).uncheck();
+    await expect(page.getByTestId("server-status-shipping")).not.toHaveText("connected");
+    await timeline.openView("Calls");
+    await timeline.call(1).click();
+    const details = page.getByRole("region", { name: "Call 1 details" });
+    await details.getByRole("button", { name: "Show app" }).click();
+    const app = appDocument(details, "get_quote");
+    await expect(app.locator(".route")).toHaveText("FR → JP · 3 kg");
+    await expect(app.locator(".carrier")).toHaveText("swiftair");
+    // Its calls back have no server to reach, and say so.
+    await app.getByRole("button", { name: "Compare carriers" }).click();
+    await details.getByText(/^App log/).click();
+    await expect(details.getByTestId("mcp-app-log")).toContainText("shipping is not connected: this app shows a recorded run.");
+  });
 });

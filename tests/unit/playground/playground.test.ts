@@ -65,6 +65,11 @@ describe("Playground", () => {
     const [run] = page.workbench.history.snapshot();
     expect(run?.source).toBe("chat");
     expect(run?.record.events.some((e) => e.type === "call-start")).toBe(true);
+    // The apps of its calls' tools are kept with the run, read once, so it shows them offline too.
+    await until(() => page.workbench.history.snapshot()[0]?.record.apps !== undefined, "the run's apps");
+    const kept = page.workbench.history.snapshot()[0]?.record.apps ?? {};
+    expect(Object.keys(kept)).toEqual(["shipping\u0000get_quote"]);
+    expect(kept["shipping\u0000get_quote"]).toMatchObject({ tool: { name: "get_quote" }, resource: { uri: "ui://shipping/quote.html" } });
     // The program's tool call is linked to its run, so its card can find the calls' MCP Apps.
     const call = page.chat
       .snapshot()
