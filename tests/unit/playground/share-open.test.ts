@@ -4,7 +4,8 @@ import { applyShare, readySharedReplay } from "@/lib/playground/share-open";
 import type { ShareTargets } from "@/lib/playground/share-open";
 import { shareStateSchema } from "@/lib/share/schema";
 import { syntheticRun } from "@/lib/timeline/synthetic-run";
-import { recordStart } from "@/lib/timeline/run-record";
+import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
+import { appKey, readRecordedApp } from "@/lib/mcp-apps/recorded-app";
 
 function targets() {
   const done: string[] = [];
@@ -38,6 +39,17 @@ describe("applyShare", () => {
     const { t, done } = targets();
     expect(applyShare(state, t)).toEqual({ runs: 2, leftOut: 1 });
     expect(done).toEqual(["run run-older chat", "run run-newer chat", "code return 42;", 'limits {"wallMs":5000}', "conversation 1"]);
+  });
+
+  it("a shared run keeps the MCP Apps it carried (the share schema lets them through), for the page to read strictly", () => {
+    const app = {
+      tool: { name: "get_quote", inputSchema: { type: "object" }, _meta: { ui: { resourceUri: "ui://s/q.html" } } },
+      resource: { uri: "ui://s/q.html", html: "<p>quote</p>", csp: { connect: [], resource: [], frame: [] } },
+    };
+    const state = shareStateSchema.parse({ version: 1, servers: [], runs: [{ ...newer, apps: { [appKey("s", "get_quote")]: app } }] });
+    const added: RunRecord[] = [];
+    applyShare(state, { ...targets().t, addRun: (record) => added.push(record) });
+    expect(readRecordedApp(added[0]?.apps?.[appKey("s", "get_quote")])).toEqual(app);
   });
 
   it("a share with nothing but servers changes nothing", () => {
