@@ -22,6 +22,7 @@ export const DEFAULT_GENERATE_OPTIONS: Required<GenerateOptions> = {
   maxDepth: 16,
   maxEnumMembers: 64,
   maxNodesPerTool: 20_000,
+  markApps: false,
 };
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -36,7 +37,7 @@ export function generateDeclarations(servers: readonly ServerTools[], options: G
   };
   const resolved = resolveNames(servers);
   const namespaces = servers
-    .map((server, s) => buildNamespace(server, resolved.servers[s] ?? "_", resolved.tools[s] ?? [], limits))
+    .map((server, s) => buildNamespace(server, resolved.servers[s] ?? "_", resolved.tools[s] ?? [], limits, settings.markApps))
     .sort((a, b) => byCodeUnit(a.namespace, b.namespace));
   return {
     text: namespaces.map((n) => n.text).join("\n"),
@@ -53,7 +54,7 @@ interface Converted {
   output?: TsType;
 }
 
-function buildNamespace(server: ServerTools, namespace: string, toolNames: readonly string[], limits: ConvertLimits): NamespaceDeclaration {
+function buildNamespace(server: ServerTools, namespace: string, toolNames: readonly string[], limits: ConvertLimits, markApps: boolean): NamespaceDeclaration {
   const converted: Converted[] = server.tools
     .map((tool, t) => {
       const input = schemaToType(tool.inputSchema, limits, { name: `${tool.name} input`, strength: 0, role: "Input" });
@@ -68,17 +69,17 @@ function buildNamespace(server: ServerTools, namespace: string, toolNames: reado
     const body = printDefinition(node, recording(shared.lookup, references));
     return { name, text: `type ${name}=${body}`, references: [...references] };
   });
-  const tools = converted.map((c) => declareTool(c, server.name, namespace, shared.lookup, types));
+  const tools = converted.map((c) => declareTool(c, server.name, namespace, shared.lookup, types, markApps));
   const lines = [`declare namespace ${namespace}{`, ...types.map((t) => t.text), ...tools.map((t) => t.text), "}"];
   return { server: server.name, namespace, text: lines.join("\n"), types, tools };
 }
 
-function declareTool(c: Converted, server: string, namespace: string, lookup: NameLookup, types: readonly SharedType[]): ToolDeclaration {
+function declareTool(c: Converted, server: string, namespace: string, lookup: NameLookup, types: readonly SharedType[], markApps: boolean): ToolDeclaration {
   const references = new Set<string>();
   const look = recording(lookup, references);
   const parameter = parameterText(c.input, look);
   const result = c.output ? printType(c.output, look) : "unknown";
-  const hasApp = toolResourceUri(c.tool) !== undefined;
+  const hasApp = markApps && toolResourceUri(c.tool) !== undefined;
   const doc = jsDoc(toolDoc(c.tool.description, c.tool.title, c.output !== undefined, hasApp));
   const signature = `function ${c.name}(${parameter}):Promise<${result}>;`;
   return {

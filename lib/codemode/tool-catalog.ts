@@ -29,8 +29,8 @@ export interface ToolCatalog {
 }
 
 /** The catalog of `servers`. */
-export function createToolCatalog(servers: readonly ServerTools[]): ToolCatalog {
-  const declarations = generateDeclarations(servers);
+export function createToolCatalog(servers: readonly ServerTools[], options: { markApps?: boolean } = {}): ToolCatalog {
+  const declarations = generateDeclarations(servers, { markApps: options.markApps ?? false });
   const prompts = new Map<PromptMode, string>();
   let lint: readonly LintFinding[] | undefined;
   let classic: readonly ClassicTool[] | undefined;

@@ -99,4 +99,6 @@ export interface GenerateOptions {
   maxEnumMembers?: number;
   /** Type nodes built per tool before the rest becomes `unknown` (exponential `$ref` fans). Default 20 000. */
   maxNodesPerTool?: number;
+  /** Mark tools that have an MCP App (`@app`): only where the host shows apps (the page). Default false. */
+  markApps?: boolean;
 }

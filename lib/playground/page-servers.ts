@@ -302,6 +302,15 @@ export class PageServers {
     }
     if (previous && sameConnected(previous.connected, list)) return { servers, statuses, connected: previous.connected, catalog: previous.catalog };
     // The catalog is what the model and programs see: no tool only an MCP App may call.
-    return { servers, statuses, connected: list, catalog: createToolCatalog(list.map((s) => ({ name: s.config.name, tools: modelTools(s.tools) }))) };
+    return {
+      servers,
+      statuses,
+      connected: list,
+      catalog: createToolCatalog(
+        list.map((s) => ({ name: s.config.name, tools: modelTools(s.tools) })),
+        // The page shows apps, so its typed API marks the tools that have one.
+        { markApps: true },
+      ),
+    };
   }
 }

@@ -210,7 +210,13 @@ export class EvalsTask extends Store<EvalsState> {
             return result;
           };
           // The case's own tool world, as the headless runner opens one per case (lib/model/tool-world.ts).
-          const world = createToolWorld(createToolCatalog(catalog.servers.filter((s) => planned.servers.includes(s.name))), { runCode });
+          const world = createToolWorld(
+            createToolCatalog(
+              catalog.servers.filter((s) => planned.servers.includes(s.name)),
+              { markApps: true },
+            ),
+            { runCode },
+          );
           const form = choosePromptForm(world.catalog.declarations.text, suite.discovery, suite.declarationsBudgetTokens);
           const lane: LaneChoice = { toolMode: mode, provider: ref.provider, modelId: ref.modelId };
           const result = await runAgentLoop({

@@ -14,7 +14,7 @@ const RULES = `Act through code: send one JavaScript program to execute_code; yo
 - No network, files, timers or imports: only the tool functions.`;
 
 describe("buildSystemPrompt", () => {
-  it("a tool with an MCP App is marked in its doc, and the rules say what the mark means, only when one is connected", () => {
+  it("a tool with an MCP App is marked in its doc where the host shows apps, and the rules say what the mark means, only when one is connected", () => {
     const tool = (meta?: Record<string, unknown>) => ({
       name: "quote",
       description: "Quotes a parcel.",
@@ -22,7 +22,11 @@ describe("buildSystemPrompt", () => {
       outputSchema: { type: "object", properties: { price: { type: "number" } }, required: ["price"] },
       ...(meta ? { _meta: meta } : {}),
     });
-    const withApp = generateDeclarations([{ name: "ship", tools: [tool({ ui: { resourceUri: "ui://ship/quote.html" } })] }]);
+    const withApp = generateDeclarations([{ name: "ship", tools: [tool({ ui: { resourceUri: "ui://ship/quote.html" } })] }], { markApps: true });
+    // A host that shows no apps (the headless runner, the code-mode server) does not mark them.
+    expect(generateDeclarations([{ name: "ship", tools: [tool({ ui: { resourceUri: "ui://ship/quote.html" } })] }]).namespaces[0]?.tools[0]?.hasApp).toBe(
+      false,
+    );
     expect(withApp.namespaces[0]?.tools[0]?.hasApp).toBe(true);
     expect(buildSystemPrompt(withApp)).toBe(`${RULES}
 - Functions marked @app show the person their UI when called, from a program too: call one when the person should see its result.
