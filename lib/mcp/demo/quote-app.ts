@@ -156,7 +156,7 @@ const STYLE = `
 :root{color-scheme:dark}
 body{margin:0;padding:12px;font:13px/1.4 system-ui,sans-serif;color:#d8dee9;background:transparent}
 .route{font-weight:600;margin-bottom:8px}
-.card{display:flex;gap:12px;align-items:baseline;margin-bottom:10px}
+.card{display:flex;flex-wrap:wrap;gap:4px 12px;align-items:baseline;margin-bottom:10px}
 .carrier{font-weight:600}.price{font-size:18px;color:#5aa9ff}
 .muted{color:#8b95a5}.error{color:#f85149}
 button{font:inherit;color:#fff;background:#1f6feb;border:0;border-radius:4px;padding:4px 10px;cursor:pointer}
