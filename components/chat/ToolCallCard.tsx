@@ -7,7 +7,10 @@ import type { CodeModeUIMessage, ExecuteCodeOutput, SearchToolsOutput } from "@/
 import { formatJson } from "./format";
 import styles from "./ToolCallCard.module.css";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
-import { ChatApps } from "@/components/apps/ChatApps";
+import dynamic from "next/dynamic";
+
+// Loads when the chat first shows a finished tool call, not on the page's start (docs/ARCHITECTURE.md, "MCP Apps").
+const ChatApps = dynamic(() => import("@/components/apps/ChatApps").then((m) => m.ChatApps));
 
 /** A tool part of an assistant message. */
 export type ToolPart = Extract<CodeModeUIMessage["parts"][number], { toolCallId: string }>;

@@ -6,10 +6,13 @@ import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";
-import { CallApp } from "@/components/apps/CallApp";
+import dynamic from "next/dynamic";
 import { JsonView } from "./JsonView";
 import styles from "./Timeline.module.css";
 import { Badge, toneOf } from "@/components/ui/Badge";
+
+// Loads when a finished call is first shown, not on the page's start (docs/ARCHITECTURE.md, "MCP Apps").
+const CallApp = dynamic(() => import("@/components/apps/CallApp").then((m) => m.CallApp));
 
 /** What the details pane needs besides the call. */
 export interface CallDetailsProps {

@@ -9,9 +9,12 @@ import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, ty
 import { useTestCall } from "@/components/hooks/use-test-call";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
 import { SchemaField } from "./SchemaForm";
-import { AppView } from "@/components/apps/AppView";
+import dynamic from "next/dynamic";
 import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import styles from "./Tools.module.css";
+
+// An app's view (and its bridge) loads when a tool with an app is first called, never on the page's start.
+const AppView = dynamic(() => import("@/components/apps/AppView").then((m) => m.AppView));
 
 /** A form generated from the tool's input schema (or raw JSON), a Call button, and the raw result with its time. */
 /** Saves a test call (server and tool as registered, and its arguments) as an eval case. */
