@@ -22,6 +22,8 @@ const LAYERS = {
   timeline: 3,
   // Wrappers of host calls (approvals, mocks, replay): above the timeline types they report in.
   "host-calls": 3.5,
+  // Skills: programs kept as tools, over the replay and the timeline they are tested with.
+  skills: 3.75,
   share: 4,
   model: 4,
   "codemode-mcp": 4,

@@ -67,17 +67,27 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, top, heigh
   const label = toolLabel(record);
   const simulated = record.source === "mock" || record.source === "replay";
   const barTitle = `${label}: ${status}, ${formatDuration(record.start)} → ${record.end === undefined ? "…" : formatDuration(record.end)}`;
+  // A call made inside a skill's call sits under it, marked by an arrow instead of its (internal) id.
+  const nested = row.depth > 0 && record.parent !== undefined;
+  const where = nested ? `inside call ${record.parent}` : `call ${record.callId}`;
   return (
-    <div className={`${styles.row} ${selected ? styles.selected : ""}`} style={style} role="listitem" data-testid="timeline-row" data-status={status}>
+    <div
+      className={`${styles.row} ${selected ? styles.selected : ""} ${nested ? styles.nested : ""}`}
+      style={style}
+      role="listitem"
+      data-testid="timeline-row"
+      data-status={status}
+      {...(nested ? { "data-parent": record.parent } : {})}
+    >
       <button
         type="button"
         className={styles.label}
         onClick={() => onSelect(record.callId)}
         aria-pressed={selected}
-        aria-label={`${label}, call ${record.callId}, ${status}${simulated ? `, ${record.source ?? ""}` : ""}`}
-        title={label}
+        aria-label={`${label}, ${where}, ${status}${simulated ? `, ${record.source ?? ""}` : ""}`}
+        title={nested ? `${label}, ${where}` : label}
       >
-        <span className={styles.callId}>{record.callId}</span>
+        <span className={styles.callId}>{nested ? "↳" : record.callId}</span>
         <span className={styles.labelText}>{label}</span>
         {simulated && <Badge>{record.source === "mock" ? "mock" : "replay"}</Badge>}
         {record.serverRequests && record.serverRequests.length > 0 && (

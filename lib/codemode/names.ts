@@ -141,6 +141,8 @@ const RESERVED_GLOBALS = new Set([
   "status",
   // Programs discover tools through it (discovery-api.ts).
   DISCOVERY_NAMESPACE,
+  // Programs call the page's skills through it (lib/skills/skill.ts).
+  "skills",
   "window",
 ]);
 
@@ -222,8 +224,15 @@ export interface ResolvedNames {
 
 /** Sanitises all server and tool names, resolving collisions deterministically. */
 export function resolveNames(servers: readonly ServerTools[]): ResolvedNames {
-  const serverNames = servers.map((server) => server.name);
-  const serverIds = assign(serverNames, true);
+  // A server with a fixed namespace keeps it; the rest are assigned among themselves (the fixed
+  // ones are reserved globals, so no other server's name sanitises to one of them).
+  const free = servers.flatMap((server, index) => (server.namespace === undefined ? [index] : []));
+  const assigned = assign(
+    free.map((index) => servers[index]?.name ?? ""),
+    true,
+  );
+  const serverIds: Assigned = { ids: servers.map((server) => server.namespace ?? ""), collisions: assigned.collisions };
+  free.forEach((index, i) => (serverIds.ids[index] = assigned.ids[i] ?? "_"));
   const names: NameMapping[] = [];
   const collisions: NameCollision[] = serverIds.collisions.map((c) => ({ kind: "server", ...c }));
   const tools = servers.map((server, s) => {

@@ -25,6 +25,8 @@ export interface ToolDefinition {
 export interface ServerTools {
   /** The server's name as the person registered it; sanitised into the namespace name. */
   name: string;
+  /** A namespace taken as is (the page's skills, lib/skills/skill.ts); it must be reserved so no server's name becomes it. */
+  namespace?: string;
   tools: readonly ToolDefinition[];
 }
 

@@ -83,6 +83,8 @@ export interface CallRecord {
   readonly capWait?: CallCapWait;
   /** 1-based line of the code that made the call, when the engine reports it. */
   readonly line?: number;
+  /** The call this one was made inside: a skill's call (lib/skills/skill-host.ts). */
+  readonly parent?: number;
 }
 
 /** Waiting for a server's cap on calls in flight, then how long it waited. */
@@ -106,6 +108,7 @@ export interface CallInfo {
   serverLogs?: readonly CallServerLog[];
   capWait?: CallCapWait;
   line?: number;
+  parent?: number;
 }
 
 // Every CallInfo field mergeInfo copies onto the record; the rest of a host's report is ignored.
@@ -122,6 +125,7 @@ const INFO_FIELDS = [
   "serverLogs",
   "capWait",
   "line",
+  "parent",
 ] as const;
 
 /** The reducer's state. Treat as opaque except through the accessors below. */

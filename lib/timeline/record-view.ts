@@ -57,6 +57,7 @@ function toCallRecord(call: RecordedCall, endTime: number | undefined, ended: st
   if (info.resultBytes !== undefined) record.resultBytes = info.resultBytes;
   if (info.source !== undefined) record.source = info.source;
   if (info.line !== undefined) record.line = info.line;
+  if (info.parent !== undefined) record.parent = info.parent;
   if (call.approval !== undefined) record.approval = call.approval;
   if (call.progress !== undefined) record.progress = call.progress;
   let end = call.end;

@@ -37,6 +37,8 @@ export interface RecorderOptions {
   names?: RecordedNamespace[];
   title?: string;
   replayOf?: string;
+  /** The run's `data` globals, kept (redacted) in its start event. */
+  data?: Record<string, unknown>;
   /** Keep the (scrubbed) code in the record; default true, so a run file can be replayed. */
   keepCode?: boolean;
   maxValueChars?: number;
@@ -69,6 +71,7 @@ export class RunRecorder {
       api: Object.fromEntries(Object.entries(options.api ?? {}).map(([ns, fns]) => [ns, [...fns]])),
       ...(options.names ? { names: options.names } : {}),
       ...(options.replayOf ? { replayOf: options.replayOf } : {}),
+      ...(options.data && Object.keys(options.data).length > 0 ? { data: redactDeep(options.data) } : {}),
     });
   }
 
@@ -174,6 +177,7 @@ function recordedInfo(report: HostReport): RecordedCallInfo {
   if (report.isError !== undefined) info.isError = report.isError;
   if (report.source !== undefined) info.source = report.source;
   if (report.line !== undefined) info.line = report.line;
+  if (report.parent !== undefined) info.parent = report.parent;
   if (report.capWait !== undefined) info.capWait = { ...report.capWait };
   if (report.serverRequests !== undefined)
     info.serverRequests = report.serverRequests.map(({ kind, message, state }) => ({ kind, message: scrubText(message), state }));

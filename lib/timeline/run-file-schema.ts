@@ -32,6 +32,7 @@ const start = z.object({
   api: z.record(z.string(), z.array(z.string())),
   names: z.array(z.object({ namespace: z.string(), server: z.string(), tools: z.array(z.object({ fn: z.string(), tool: z.string() })) })).optional(),
   replayOf: z.string().optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 
 const callInfo = z.object({
@@ -49,6 +50,7 @@ const callInfo = z.object({
     .optional(),
   capWait: z.object({ cap: z.number().int().positive(), state: z.enum(["waiting", "done"]), waitedMs: z.number().min(0).optional() }).optional(),
   line: z.number().int().positive().optional(),
+  parent: z.number().int().positive().optional(),
 });
 
 const callEnd = z.discriminatedUnion("ok", [

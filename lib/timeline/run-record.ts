@@ -44,6 +44,8 @@ export interface RecordedCallInfo {
   /** The call waited for its server's cap on calls in flight. */
   capWait?: { cap: number; state: "waiting" | "done"; waitedMs?: number };
   line?: number;
+  /** The call this one was made inside (a skill's call): nested on the timeline, left out of the code's own calls. */
+  parent?: number;
 }
 
 /** The run began: what ran and under which limits. */
@@ -60,6 +62,8 @@ export interface RecordedStart {
   names?: RecordedNamespace[];
   /** The id of the run this one replayed, when it was a replay. */
   replayOf?: string;
+  /** The run's `data` globals (redacted), when it had any: a skill's inputs. */
+  data?: Record<string, unknown>;
 }
 
 /** Everything a run record's log may hold, in time order. */

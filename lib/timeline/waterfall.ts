@@ -13,7 +13,18 @@ import { callMatcher, displayStatus, isFilterEmpty, serverOf, type DisplayStatus
 /** One row of the waterfall. */
 export type WaterfallRow =
   | { kind: "lane"; key: string; lane: number; label: string; count: number }
-  | { kind: "call"; key: string; lane: number; record: CallRecord; status: DisplayStatus; startMs: number; endMs: number; open: boolean }
+  | {
+      kind: "call";
+      key: string;
+      lane: number;
+      record: CallRecord;
+      status: DisplayStatus;
+      startMs: number;
+      endMs: number;
+      open: boolean;
+      /** 1 for a call made inside another (a skill's), shown under it. */
+      depth: number;
+    }
   | { kind: "log"; key: string; entry: LogEntry };
 
 /** Rows in time order, or grouped under a header per server. */
@@ -72,8 +83,10 @@ export function buildWaterfall(records: readonly CallRecord[], options: Waterfal
       // An open call runs to the end of the axis.
       endMs: Math.max(record.start, record.end ?? spanMs),
       open,
+      depth: 0,
     });
   }
+  nestUnderParents(calls);
   const shownLogs = visibleLogs(logs, options.filter).map(({ entry, index }): Extract<WaterfallRow, { kind: "log" }> => ({
     kind: "log",
     key: `l${index}`,
@@ -82,6 +95,28 @@ export function buildWaterfall(records: readonly CallRecord[], options: Waterfal
 
   const rows = options.groupBy === "server" ? groupedRows(calls, shownLogs, lanes) : mergedByTime(calls, shownLogs);
   return { rows, lanes, spanMs, ticks: axisTicks(spanMs), shown: calls.length, total: records.length };
+}
+
+/**
+ * Moves each call made inside another (a skill's inner calls, `parent`) right under its parent
+ * and its parent's earlier children, with depth 1; in place, O(n). A call whose parent is not
+ * shown stays where it is, at depth 0.
+ */
+function nestUnderParents(calls: Array<Extract<WaterfallRow, { kind: "call" }>>): void {
+  if (!calls.some((call) => call.record.parent !== undefined)) return;
+  const shown = new Set(calls.map((call) => call.record.callId));
+  const children = new Map<number, Array<Extract<WaterfallRow, { kind: "call" }>>>();
+  const top: Array<Extract<WaterfallRow, { kind: "call" }>> = [];
+  for (const call of calls) {
+    const parent = call.record.parent;
+    if (parent !== undefined && shown.has(parent)) {
+      const list = children.get(parent) ?? [];
+      list.push({ ...call, depth: 1 });
+      children.set(parent, list);
+    } else top.push(call);
+  }
+  calls.length = 0;
+  for (const call of top) calls.push(call, ...(children.get(call.record.callId) ?? []));
 }
 
 /** Console lines show unless the filter narrows calls by server, tool or status; search applies to their text. */

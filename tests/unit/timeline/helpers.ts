@@ -14,7 +14,7 @@ let nextRun = 1;
 export async function recordRun(
   code: string,
   makeHost: (report: (callId: number, info: HostReport) => void) => HostFunctions,
-  options: { limits?: Partial<SandboxLimits>; id?: string; replayOf?: string } = {},
+  options: { limits?: Partial<SandboxLimits>; id?: string; replayOf?: string; data?: Record<string, unknown> } = {},
 ): Promise<{ result: RunResult; record: RunRecord }> {
   // Host functions are built before the recorder knows the api they offer, so reports go through a holder.
   const holder: { recorder?: RunRecorder } = {};
@@ -26,8 +26,9 @@ export async function recordRun(
     limits,
     api: hostApiOf(host),
     ...(options.replayOf ? { replayOf: options.replayOf } : {}),
+    ...(options.data ? { data: options.data } : {}),
   }));
-  const result = await runInNode({ code, limits }, host, { onEvent: (event) => recorder.onEvent(event) });
+  const result = await runInNode({ code, limits, ...(options.data ? { data: options.data } : {}) }, host, { onEvent: (event) => recorder.onEvent(event) });
   return { result, record: recorder.finish(result) };
 }
 
