@@ -20,4 +20,4 @@ export function useEditorState(): EditorSnapshot {
 }
 
 const codeOf = (state: EditorSnapshot) => state.code;
-const EMPTY: EditorSnapshot = { code: SAMPLE_CODE, history: [], pending: undefined };
+const EMPTY: EditorSnapshot = { code: SAMPLE_CODE, data: "", history: [], pending: undefined };

@@ -2,9 +2,13 @@
 export interface CodeStore {
   load(): string | undefined;
   save(code: string): void;
+  /** The editor's inputs (JSON text), kept beside the code. */
+  loadData?(): string | undefined;
+  saveData?(text: string): void;
 }
 
 const KEY = "cmp:editor-code:v1";
+const DATA_KEY = "cmp:editor-data:v1";
 /** Larger scripts are not persisted: localStorage quotas are small and shared with the rest of the app. */
 const MAX_PERSISTED_CHARS = 512 * 1024;
 
@@ -25,6 +29,22 @@ export function createCodeStore(storage: Pick<Storage, "getItem" | "setItem"> | 
         storage?.setItem(KEY, code);
       } catch {
         // Quota exceeded or storage disabled: the code stays in memory for this session.
+      }
+    },
+    loadData() {
+      try {
+        const value = storage?.getItem(DATA_KEY);
+        return typeof value === "string" ? value : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    saveData(text) {
+      if (text.length > MAX_PERSISTED_CHARS) return;
+      try {
+        storage?.setItem(DATA_KEY, text);
+      } catch {
+        // As for the code: kept in memory only.
       }
     },
   };

@@ -23,6 +23,8 @@ export interface PendingCodeApproval {
 
 export interface EditorSnapshot {
   code: string;
+  /** The program's inputs as the person typed them: a JSON object whose keys become globals (lib/editor/data-globals.ts). */
+  data: string;
   history: readonly ChatCodeEntry[];
   pending: PendingCodeApproval | undefined;
 }
@@ -46,7 +48,7 @@ export class EditorState extends Store<EditorSnapshot> {
   #resolve: ((decision: CodeApprovalDecision) => void) | undefined;
 
   constructor(options: EditorStateOptions = {}) {
-    super({ code: options.codeStore?.load() ?? SAMPLE_CODE, history: [], pending: undefined });
+    super({ code: options.codeStore?.load() ?? SAMPLE_CODE, data: options.codeStore?.loadData?.() ?? "", history: [], pending: undefined });
     this.#codeStore = options.codeStore;
     this.#saveDelayMs = options.saveDelayMs ?? 300;
     this.#now = options.now ?? Date.now;
@@ -58,6 +60,13 @@ export class EditorState extends Store<EditorSnapshot> {
     this.set({ ...this.snapshot(), code });
     clearTimeout(this.#saveTimer);
     this.#saveTimer = setTimeout(() => this.#codeStore?.save(code), this.#saveDelayMs);
+  };
+
+  /** Replaces the inputs' text; kept at once (it changes by typing in a small box, rarely). */
+  readonly setData = (data: string): void => {
+    if (data === this.snapshot().data) return;
+    this.set({ ...this.snapshot(), data });
+    this.#codeStore?.saveData?.(data);
   };
 
   /** Back to the sample program. */

@@ -31,6 +31,8 @@ import type { CallProgress } from "../timeline/call-records";
 import type { HostFunctions } from "../sandbox/types";
 import { Store } from "../state/store";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadableStore } from "../state/store";
+import { skillsServer, type Skill } from "../skills/skill";
 
 /** A connected server with every tool it listed, app-only ones too (the catalog, what the model and programs see, leaves those out). */
 export interface ConnectedServer {
@@ -57,7 +59,11 @@ export interface PageServersOptions {
   /** Opens a connection (the browser's adds the stdio bridge). */
   connector?: Connector;
   restart?: ConstructorParameters<typeof ConnectionManager>[1]["restart"];
+  /** The skills programs and the model may use: the catalog declares them under `skills` (lib/skills/). */
+  skills?: { store: ReadableStore<unknown>; trusted: () => readonly Skill[] };
 }
+
+const NO_SKILLS: readonly Skill[] = [];
 
 /** Server logs a call's row shows; the server's own view keeps the rest. */
 const MAX_LOGS_PER_CALL = 20;
@@ -91,8 +97,10 @@ export class PageServers {
   readonly #toolsSeen = new WeakMap<readonly Tool[], readonly Tool[]>();
 
   readonly #appOrigin: string | undefined;
+  readonly #skills: (() => readonly Skill[]) | undefined;
 
   constructor(options: PageServersOptions) {
+    this.#skills = options.skills?.trusted;
     const { registry, roots } = options;
     this.#appOrigin = URL.canParse(options.connectOptions.baseUrl) ? new URL(options.connectOptions.baseUrl).origin : undefined;
     this.registry = registry;
@@ -119,6 +127,7 @@ export class PageServers {
     this.view = new ServersViewStore(this.#compute(undefined));
     const refresh = () => this.view.refresh(this.#compute(this.view.snapshot()));
     this.#unsubscribe.push(registry.subscribe(refresh), this.manager.subscribe(refresh));
+    if (options.skills) this.#unsubscribe.push(options.skills.store.subscribe(refresh));
     // A server connected while its roots change hears about it.
     if (roots) this.#unsubscribe.push(roots.subscribe((id) => void this.manager.connection(id)?.notifyRootsChanged()));
   }
@@ -287,8 +296,12 @@ export class PageServers {
     await this.manager.dispose();
   }
 
+  /** The skills the catalog was built with (the store keeps the same array while they do not change). */
+  #catalogSkills: readonly Skill[] | undefined;
+
   #compute(previous: ServersView | undefined): ServersView {
     const servers = this.registry.snapshot();
+    const skills = this.#skills?.() ?? NO_SKILLS;
     const statuses = this.manager.snapshot();
     const list: ConnectedServer[] = [];
     for (const config of servers) {
@@ -300,14 +313,17 @@ export class PageServers {
         list.push({ config, tools });
       }
     }
-    if (previous && sameConnected(previous.connected, list)) return { servers, statuses, connected: previous.connected, catalog: previous.catalog };
-    // The catalog is what the model and programs see: no tool only an MCP App may call.
+    if (previous && sameConnected(previous.connected, list) && this.#catalogSkills === skills)
+      return { servers, statuses, connected: previous.connected, catalog: previous.catalog };
+    this.#catalogSkills = skills;
+    const skillServer = skillsServer(skills);
+    // The catalog is what the model and programs see: no tool only an MCP App may call; the trusted skills under `skills`.
     return {
       servers,
       statuses,
       connected: list,
       catalog: createToolCatalog(
-        list.map((s) => ({ name: s.config.name, tools: modelTools(s.tools) })),
+        [...list.map((s) => ({ name: s.config.name, tools: modelTools(s.tools) })), ...(skillServer ? [skillServer] : [])],
         // The page shows apps, so its typed API marks the tools that have one.
         { markApps: true },
       ),

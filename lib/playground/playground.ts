@@ -31,6 +31,9 @@ import { manualResultMessage } from "../model/manual-result";
 import type { RunResult } from "../sandbox/types";
 import type { ShareState } from "../share/schema";
 import { applyShare, readySharedReplay } from "./share-open";
+import { SkillStore } from "./skill-store";
+import type { KeyValueStore } from "./session-keeper";
+import { parseDataGlobals } from "../editor/data-globals";
 
 /** A run the person started from the editor, which they can hand to the model as their next message. */
 export interface EditorRun {
@@ -61,9 +64,13 @@ export interface PlaygroundEnv {
   limitsStorage?: Pick<Storage, "getItem" | "setItem">;
   /** The chat's model step over the next request's body fields (the browser: POST /api/chat, lib/model/browser/http-model-step.ts). */
   modelStep: (body: () => ChatRequestExtras) => ModelStep;
+  /** Where skills are kept (the browser: IndexedDB); none: only for this page's life. */
+  skillStorage?: KeyValueStore;
 }
 
 export class Playground {
+  /** The person's skills: programs kept as tools (lib/skills/). */
+  readonly skills: SkillStore;
   readonly servers: PageServers;
   readonly workbench: Workbench;
   readonly editor: EditorState;
@@ -81,7 +88,9 @@ export class Playground {
   readonly modelStep: PlaygroundEnv["modelStep"];
 
   constructor(env: PlaygroundEnv) {
+    this.skills = new SkillStore(env.skillStorage);
     this.servers = new PageServers({
+      skills: { store: this.skills, trusted: this.skills.trusted },
       registry: env.registry,
       connectOptions: env.connectOptions,
       ...(env.oauth ? { oauth: env.oauth } : {}),
@@ -91,6 +100,7 @@ export class Playground {
     this.workbench = new Workbench({
       createWorker: env.createWorker,
       live: this.servers,
+      skills: this.skills.trusted,
       ...(env.afterRunStart ? { afterStart: env.afterRunStart } : {}),
       ...(env.whenIdle ? { whenIdle: env.whenIdle } : {}),
     });
@@ -130,7 +140,10 @@ export class Playground {
   /** Runs `code` (the editor's, by default) as the person's run; its result can then go to the chat. */
   runFromEditor(code: string = this.editor.snapshot().code): void {
     this.editorRun.put(undefined);
-    void this.workbench.run(code, { limits: this.limits.snapshot() }).then((result) => this.editorRun.put({ code, result }));
+    // Inputs that do not parse are refused where they are typed; a run never guesses them.
+    const inputs = parseDataGlobals(this.editor.snapshot().data);
+    const data = inputs.ok ? inputs.data : {};
+    void this.workbench.run(code, { limits: this.limits.snapshot(), data }).then((result) => this.editorRun.put({ code, result }));
   }
 
   /** Sends the editor run's result to the model as the person's next message (only into a conversation). */
@@ -160,6 +173,7 @@ export class Playground {
   /** Reads the settings, starts the sandbox worker and connects the servers. */
   start(): void {
     this.model.load();
+    void this.skills.load();
     this.workbench.start();
     void this.servers.start();
   }

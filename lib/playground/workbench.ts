@@ -8,7 +8,7 @@
  */
 import { errorResult, NO_RUN_STATS } from "../sandbox/errors";
 import { RunController, type WorkerLike } from "../sandbox/run-controller";
-import type { HostFunctions, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
+import type { HostFunctions, RunEvent, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
 import { hostApiOf } from "../sandbox/host-api";
 import type { ServerTools } from "../codemode/types";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +28,8 @@ import { Store } from "../state/store";
 import { RunHistory } from "./run-history";
 import { MockStore } from "./mock-store";
 import { PageApprovals } from "./page-approvals";
+import type { Skill } from "../skills/skill";
+import { withSkills } from "../skills/skill-host";
 
 /** The connected servers, as a run reads them when it starts. */
 export interface LiveHost {
@@ -73,6 +75,8 @@ export interface RunOptions {
   wrapHost?: (host: HostFunctions, names: ReturnType<typeof namespacesOf>) => HostFunctions;
   /** Told the run's record once it is in the history (the chat links its tool call to it). */
   onRecorded?: (record: RunRecord) => void;
+  /** The program's `data` globals (the editor's inputs); kept in the record, a skill's inputs. */
+  data?: Record<string, unknown>;
 }
 
 /** The sandbox as the header and the editor show it. */
@@ -101,6 +105,8 @@ export interface WorkbenchOptions {
   whenIdle?: (warm: () => void) => void;
   /** How often a streaming run reaches the live store (default 50 ms: reads as live, leaves the thread to the calls). */
   renderIntervalMs?: number;
+  /** The skills a run may call (`skills.<name>`), read when it starts (lib/skills/). */
+  skills?: () => readonly Skill[];
 }
 
 class SandboxStore extends Store<SandboxState> {
@@ -138,6 +144,8 @@ export class Workbench {
   readonly approvals: PageApprovals;
   readonly replay = new ReplayStore({ choice: undefined, divergence: undefined });
   readonly #controller: RunController;
+  /** The worker skills' programs run in, started on first use: the main one is busy with the run that called the skill. */
+  #skillController: RunController | undefined;
   readonly #queue: FrameQueue<[RunViewAction | undefined, CallRecordsAction]>;
   readonly #options: WorkbenchOptions;
   #cancel: (() => void) | undefined;
@@ -199,22 +207,22 @@ export class Workbench {
       if (recorder) recorder.onCallInfo(callId, info);
       else early.push([callId, info]);
     };
+    const onEvent = (event: RunEvent) => {
+      this.#queue.push([
+        { type: "event", runId, event },
+        { type: "event", runId, event },
+      ]);
+      notify(() => recorder?.onEvent(event));
+    };
     this.replay.diverged(undefined);
-    const host = this.#prepareHost(onInfo, names, replay, options);
-    const request: RunRequest = options.limits && Object.keys(options.limits).length > 0 ? { code, limits: options.limits } : { code };
+    const host = this.#prepareHost(onInfo, onEvent, names, replay, options);
+    const request: RunRequest = {
+      code,
+      ...(options.limits && Object.keys(options.limits).length > 0 ? { limits: options.limits } : {}),
+      ...(options.data && Object.keys(options.data).length > 0 ? { data: options.data } : {}),
+    };
     this.sandbox.update({ ranCode: code });
-    const handle = this.#controller.run(
-      request,
-      host,
-      (event) => {
-        this.#queue.push([
-          { type: "event", runId: handle.runId, event },
-          { type: "event", runId: handle.runId, event },
-        ]);
-        notify(() => recorder?.onEvent(event));
-      },
-      this.#options.afterStart ? { after: this.#options.afterStart() } : {},
-    );
+    const handle = this.#controller.run(request, host, onEvent, this.#options.afterStart ? { after: this.#options.afterStart() } : {});
     runId = handle.runId;
     notify(() => {
       recorder = new RunRecorder({
@@ -223,6 +231,7 @@ export class Workbench {
         api: hostApiOf(host),
         names,
         ...(request.limits ? { limits: request.limits } : {}),
+        ...(request.data ? { data: request.data } : {}),
         ...(replay ? { replayOf: replay.record.id } : {}),
       });
       for (const [callId, info] of early.splice(0)) recorder.onCallInfo(callId, info);
@@ -332,8 +341,21 @@ export class Workbench {
     this.#queue.dispose();
     this.approvals.broker.denyAll();
     this.#controller.dispose();
+    this.#skillController?.dispose();
     this.mocks.dispose();
   }
+
+  /**
+   * Runs a skill's program (lib/skills/skill-host.ts) in the skills' own worker; runs queue there,
+   * one at a time. Its host functions are the calling run's (or a test's replay).
+   */
+  readonly runSkill = (request: RunRequest, host: HostFunctions, onEvent: (event: RunEvent) => void, signal: AbortSignal): Promise<RunResult> => {
+    if (this.#disposed) return Promise.resolve(failed("The sandbox was shut down."));
+    this.#skillController ??= new RunController({ createWorker: this.#options.createWorker });
+    const handle = this.#skillController.run(request, host, onEvent);
+    signal.addEventListener("abort", handle.cancel, { once: true });
+    return handle.result.finally(() => signal.removeEventListener("abort", handle.cancel));
+  };
 
   /**
    * Who approves a run's calls (lib/host-calls/approvals.ts): the calls that need approval (the
@@ -361,6 +383,7 @@ export class Workbench {
 
   #prepareHost(
     onInfo: (callId: number, info: HostReport) => void,
+    onEvent: (event: RunEvent) => void,
     names: ReturnType<typeof namespacesOf>,
     replay: ReplayChoice | undefined,
     options: RunOptions,
@@ -376,6 +399,9 @@ export class Workbench {
       runScript: this.mocks.runScript,
       ...(replay ? { replay: { record: replay.record, onMismatch: replay.onMismatch, onDivergence: (d) => this.replay.diverged(d) } } : {}),
     });
-    return options.wrapHost ? options.wrapHost(host, names) : host;
+    const wrapped = options.wrapHost ? options.wrapHost(host, names) : host;
+    // Skills run their programs over the same host functions (mocks, approvals, replay), their calls nested under theirs.
+    const skills = this.#options.skills?.() ?? [];
+    return withSkills(wrapped, skills, { run: this.runSkill, onEvent, onInfo, ...(options.limits ? { limits: options.limits } : {}) });
   }
 }

@@ -6,6 +6,7 @@
  * Pure: what a skill is, its tool definition, the pseudo-server the catalog reads.
  */
 import type { JsonSchema, ServerTools, ToolDefinition } from "../codemode/types";
+import { sanitiseIdentifier } from "../codemode/names";
 
 /** The namespace skills are called through (`skills.cheapest_carrier({...})`); no server takes it (lib/codemode/names.ts). */
 export const SKILLS_NAMESPACE = "skills";
@@ -53,6 +54,8 @@ export interface Skill {
 /** Why a name cannot be a skill's, or undefined when it can. */
 export function skillNameProblem(name: string): string | undefined {
   if (!SKILL_NAME_PATTERN.test(name)) return "A skill's name is its function name: letters, digits and _, not starting with a digit, at most 64 characters.";
+  // The typed API would rename a reserved word ("delete" → "delete_"), and an object's own names are not for tables.
+  if (sanitiseIdentifier(name) !== name || name.startsWith("__") || name in Object.prototype) return `"${name}" is a reserved name; choose another.`;
   return undefined;
 }
 

@@ -117,6 +117,8 @@ function createPageState(): PageState {
     apps: true,
   };
   const oauth = new BrowserOAuth(browserStorageOrNone(), origin, oauthFetch(connectOptions));
+  // One IndexedDB store holds the session and the skills, under their own keys.
+  const kv = idbStore();
   const playground = new Playground({
     registry,
     connectOptions,
@@ -130,6 +132,7 @@ function createPageState(): PageState {
     codeStore: createCodeStore(browserStorage()),
     ...(browserStorage() ? { settingsStorage: browserStorage(), limitsStorage: browserStorage() } : {}),
     modelStep: (body) => httpModelStep({ body }),
+    ...(kv ? { skillStorage: kv } : {}),
   });
   playground.start();
   const sandboxReady = playground.workbench.sandbox.subscribe(() => {
@@ -166,7 +169,7 @@ function createPageState(): PageState {
     .catch(() => undefined);
 
   // A page opened from a shared link keeps the link's conversation rather than the saved one.
-  const session = new SessionKeeper(playground, idbStore());
+  const session = new SessionKeeper(playground, kv);
   void session.start({ restoreConversation: readShareFromLocation(window.location).kind === "none" });
 
   window.addEventListener("pagehide", () => {

@@ -16,6 +16,11 @@ import { SAMPLE_CODE } from "@/lib/editor/sample-code";
 import { liveWorker } from "../sandbox/ports";
 import { sleep } from "../timeline/helpers";
 import { routeFetch } from "../../fixtures/model/route-fetch";
+import { SHIPPING_SCRIPTS } from "@/lib/model/demo/scripts-shipping";
+import { SkillStore } from "@/lib/playground/skill-store";
+import { inferInputSchema, inferSchema } from "@/lib/skills/infer-schema";
+import { runSkillTest, testFromRun } from "@/lib/skills/skill-tests";
+import { recordedCalls } from "@/lib/timeline/run-record";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 beforeAll(async () => {
@@ -233,5 +238,97 @@ describe("Playground", () => {
     await restored.clear();
     expect([second.chat.snapshot().messages.length, second.workbench.history.snapshot().length, saved.size]).toEqual([0, 0, 0]);
     restored.dispose();
+  });
+});
+
+describe("Playground skills", () => {
+  const program = (SHIPPING_SCRIPTS[0]?.code ?? "").replace("o.maxDays <= 5", "o.maxDays <= maxDays");
+
+  /** Runs the shipping example with an input from the editor, and saves it as a skill from its run. */
+  async function savedSkill(page: Playground) {
+    page.editor.setCode(program);
+    page.editor.setData('{ "maxDays": 5 }');
+    page.runFromEditor();
+    await until(() => page.editorRun.snapshot() !== undefined, "the editor's run");
+    const [run] = page.workbench.history.snapshot();
+    expect(run?.record.events[0]).toMatchObject({ type: "start", data: { maxDays: 5 } });
+    const made = testFromRun(run!.record, "within 5 days");
+    if (!made.ok) throw new Error(made.message);
+    const value = page.editorRun.snapshot()?.result;
+    const skill = page.skills.save({
+      name: "cheapest_carrier",
+      description: "The cheapest carrier from DE to US within maxDays.",
+      inputSchema: inferInputSchema([made.test.input]),
+      outputSchema: inferSchema([value?.ok ? value.value : undefined]),
+      code: program,
+      destructive: false,
+      tests: [made.test],
+    });
+    return { skill, value };
+  }
+
+  it("a program run with inputs becomes a skill: declared under skills, callable by programs, its calls nested under its call", async () => {
+    const page = await openPage();
+    const { value } = await savedSkill(page);
+    const catalog = page.servers.view.snapshot().catalog;
+    expect(catalog.declarations.text).toContain("declare namespace skills{");
+    expect(catalog.declarations.text).toContain("function cheapest_carrier(input:{maxDays:number})");
+    const result = await page.workbench.run("return await skills.cheapest_carrier({ maxDays: 5 });");
+    expect(result).toMatchObject({ ok: true, value: value?.ok ? value.value : "?" });
+    const calls = recordedCalls(page.workbench.history.snapshot()[0]!.record);
+    expect(calls[0]).toMatchObject({ namespace: "skills", name: "cheapest_carrier" });
+    const nested = calls.filter((c) => c.info.parent === calls[0]?.callId);
+    expect(nested.length).toBeGreaterThan(3);
+    expect(nested.every((c) => c.server === "shipping" && c.outcome.kind !== "pending")).toBe(true);
+  });
+
+  it("a skill's test replays offline in the skills' worker, and fails when its code changes", async () => {
+    const page = await openPage();
+    const { skill } = await savedSkill(page);
+    const run = (request: Parameters<typeof page.workbench.runSkill>[0], host: Parameters<typeof page.workbench.runSkill>[1]) =>
+      page.workbench.runSkill(request, host, () => undefined, new AbortController().signal);
+    const tools = (server: string, tool: string) =>
+      page.servers.view
+        .snapshot()
+        .connected.find((s) => s.config.name === server)
+        ?.tools.find((t) => t.name === tool);
+    expect(await runSkillTest(skill, skill.tests[0]!, run, tools)).toMatchObject({ passed: true, problems: [] });
+    const broken = await runSkillTest({ code: skill.code.replace("o.maxDays <= maxDays", "o.maxDays <= maxDays + 3") }, skill.tests[0]!, run, tools);
+    expect(broken.passed).toBe(false);
+    expect(broken.problems[0]?.message).toBe('value.cheapest.carrier is "EuroDash"; it was "SwiftAir Express" when recorded.');
+  });
+
+  it("skills are kept; an imported one is offered to nothing until the person trusts it", async () => {
+    const saved = new Map<string, unknown>();
+    const kv: KeyValueStore = {
+      get: (k) => Promise.resolve(saved.get(k)),
+      set: (k, v) => Promise.resolve(void saved.set(k, v)),
+      del: (k) => Promise.resolve(void saved.delete(k)),
+    };
+    const first = new SkillStore(kv);
+    const skill = {
+      name: "double",
+      description: "Twice x.",
+      inputSchema: { type: "object", properties: { x: { type: "number" } } },
+      code: "return x * 2",
+      destructive: false,
+      tests: [],
+    };
+    first.save(skill);
+    await sleep(0);
+    const second = new SkillStore(kv);
+    await second.load();
+    expect(second.trusted().map((s) => s.name)).toEqual(["double"]);
+    const imported = second.importSkills([{ ...skill, name: "triple", code: "return x * 3", createdAt: "x", updatedAt: "x" }], "skills.json");
+    expect(imported).toEqual({ added: ["triple"], refused: [] });
+    expect(second.importSkills([{ ...skill, createdAt: "x", updatedAt: "x" }], "skills.json").refused).toEqual([
+      "double: you already have a skill of this name (delete yours first to import this one)",
+    ]);
+    expect(second.trusted().map((s) => s.name)).toEqual(["double"]);
+    const third = new SkillStore(kv);
+    await third.load();
+    expect(third.get("triple")).toMatchObject({ status: "review", from: "skills.json" });
+    third.trust("triple");
+    expect(third.trusted().map((s) => s.name)).toEqual(["double", "triple"]);
   });
 });

@@ -148,3 +148,14 @@ describe("a skills folder", () => {
     });
   });
 });
+
+describe("skill names", () => {
+  it("refuses reserved words and an object's own names", async () => {
+    const { skillNameProblem } = await import("@/lib/skills/skill");
+    expect(skillNameProblem("cheapest_carrier")).toBeUndefined();
+    expect(skillNameProblem("delete")).toBe('"delete" is a reserved name; choose another.');
+    expect(skillNameProblem("__proto__")).toBe('"__proto__" is a reserved name; choose another.');
+    expect(skillNameProblem("constructor")).toBe('"constructor" is a reserved name; choose another.');
+    expect(skillNameProblem("9lives")).toMatch(/^A skill's name is its function name/);
+  });
+});
