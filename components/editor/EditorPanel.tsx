@@ -33,6 +33,13 @@ export interface EditorPanelProps {
   /** Filled in when Monaco mounts (the page reveals lines through it). */
   editorHandle?: { current: EditorHandle | null };
   limits?: UseRunLimitsResult;
+  /** The program's inputs (a JSON object whose keys become globals), as typed. */
+  data?: string;
+  onDataChange?: (data: string) => void;
+  /** Why the inputs cannot be used, when they cannot (Run waits until they can). */
+  dataProblem?: string | undefined;
+  /** Opens "Save as skill" for the last run of this code that worked; undefined when there is none. */
+  onSaveSkill?: (() => void) | undefined;
 }
 
 /**
@@ -58,7 +65,14 @@ export function EditorPanel(props: EditorPanelProps) {
     history = [],
     editorHandle: handleRef,
     limits,
+    data = "",
+    onDataChange,
+    dataProblem,
+    onSaveSkill,
   } = props;
+  const inputCount = dataProblem ? undefined : data.trim() === "" ? 0 : Object.keys(JSON.parse(data) as object).length;
+  const [inputsOpen, setInputsOpen] = useState(false);
+  const showInputs = inputsOpen || dataProblem !== undefined;
   const [wanted, setWanted] = useState(false);
   // A line asked for before Monaco mounted, and whether the person was in the code then.
   const [onMount, setOnMount] = useState<{ line?: number; focus: boolean }>({ focus: false });
@@ -103,6 +117,24 @@ export function EditorPanel(props: EditorPanelProps) {
           </select>
         )}
         <span className="spacer" />
+        {onDataChange && (
+          <button
+            type="button"
+            aria-pressed={showInputs}
+            onClick={() => setInputsOpen((open) => !open)}
+            title="The program's inputs: a JSON object whose keys become globals (a skill's parameters)"
+          >
+            Inputs <span className="muted">{inputCount ?? "!"}</span>
+          </button>
+        )}
+        <button
+          type="button"
+          onClick={onSaveSkill}
+          disabled={!onSaveSkill || running}
+          title={onSaveSkill ? "Keep this program as a tool with tests: skills.name(input)" : "Run the code first: a skill is saved from a run that worked"}
+        >
+          Save as skill…
+        </button>
         {limits && <LimitsControl limits={limits} />}
         <button type="button" onClick={onReset} disabled={running} title="Replace the code with the sample script">
           Reset
@@ -112,11 +144,36 @@ export function EditorPanel(props: EditorPanelProps) {
         </button>
         {/* In step mode the banner below holds the one Run (it sends the result to the model). */}
         {!pending && (
-          <button type="button" className="primary" onClick={() => onRun()} disabled={running} aria-keyshortcuts="Control+Enter Meta+Enter">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => onRun()}
+            disabled={running || dataProblem !== undefined}
+            aria-keyshortcuts="Control+Enter Meta+Enter"
+          >
             Run <kbd>Ctrl+Enter</kbd>
           </button>
         )}
       </div>
+      {showInputs && onDataChange && (
+        <div className={styles.inputsBar} role="group" aria-label="Inputs">
+          <span className={`muted small ${styles.inputsHelp}`}>Inputs: each key is a global of the program, and a parameter when it is saved as a skill.</span>
+          <textarea
+            rows={Math.min(6, Math.max(2, data.split("\n").length))}
+            value={data}
+            onChange={(e) => onDataChange(e.target.value)}
+            placeholder='{ "maxDays": 5 }'
+            spellCheck={false}
+            aria-label="Inputs JSON"
+            aria-invalid={dataProblem !== undefined}
+          />
+          {dataProblem && (
+            <span className="field-error" role="alert">
+              {dataProblem}
+            </span>
+          )}
+        </div>
+      )}
       {pending && (
         <div className={styles.stepBanner} role="alert" aria-label="Model code waiting">
           <span>

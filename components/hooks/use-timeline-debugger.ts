@@ -14,6 +14,7 @@ import { exportRunFile, runFileName, type RunFileError } from "@/lib/timeline/ru
 import type { RunRecord } from "@/lib/timeline/run-record";
 import { otlpTraces, runRecordSpan } from "@/lib/timeline/otlp";
 import { destructiveTools } from "@/lib/playground/page-approvals";
+import { downloadText } from "@/components/ui/download";
 import type { ReplayChoice, ReplayState } from "@/lib/playground/workbench";
 import type { ServersView } from "@/lib/playground/page-servers";
 
@@ -65,17 +66,6 @@ export interface UseTimelineDebuggerResult {
   agentFeed: FeedStatus | undefined;
 }
 
-/** Starts a download of a JSON text. */
-function saveJson(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  // Revoked on the next task: the click has started the download by then.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 const NO_RUNS: readonly HistoryEntry[] = [];
 const NO_PENDING: readonly PendingApproval[] = [];
 const NO_MARKS: ReadonlySet<string> = new Set();
@@ -104,8 +94,9 @@ export function useTimelineDebugger(): UseTimelineDebuggerResult {
       remove: (id) => workbench.history.remove(id),
       clear: () => workbench.history.clear(),
       importFile: async (file) => workbench.history.importText(await file.text()),
-      download: (record) => saveJson(exportRunFile(record), runFileName(record)),
-      downloadTrace: (record) => saveJson(JSON.stringify(otlpTraces([runRecordSpan(record)]), null, 2), runFileName(record).replace(/\.json$/, ".otlp.json")),
+      download: (record) => downloadText(exportRunFile(record), runFileName(record)),
+      downloadTrace: (record) =>
+        downloadText(JSON.stringify(otlpTraces([runRecordSpan(record)]), null, 2), runFileName(record).replace(/\.json$/, ".otlp.json")),
     }),
     [runs, workbench],
   );

@@ -16,6 +16,7 @@ import {
   EditorSlot,
   OutputSlot,
   SandboxStatus,
+  SaveSkillSlot,
   ServerAsksSlot,
   ServersSlot,
   ShareBannerSlot,
@@ -85,6 +86,7 @@ function PlaygroundLayout() {
         <ChannelBanner />
         {!shareHidden && <ShareBannerSlot link={shareLink} onHide={() => setShareHidden(true)} />}
         <ServerAsksSlot />
+        <SaveSkillSlot />
         {dialog === "evals" && (
           <EvalsDialog
             onClose={() => {

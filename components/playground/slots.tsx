@@ -38,11 +38,16 @@ import type { SandboxState } from "@/lib/playground/workbench";
 import { errorLocation, type RunView } from "@/lib/timeline/run-view";
 import type { LiveRun } from "@/lib/timeline/live-run-store";
 import { createToolCatalog, DISCOVERY_DECLARATION } from "@/lib/codemode";
+import { dataDeclarations, parseDataGlobals } from "@/lib/editor/data-globals";
+import type { HistoryEntry } from "@/lib/timeline/history";
+import type { RunRecord } from "@/lib/timeline/run-record";
 
 // Loaded when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
 const ShareDialog = dynamic(() => import("@/components/share/ShareDialog").then((m) => m.ShareDialog));
+const SaveSkillDialog = dynamic(() => import("@/components/skills/SaveSkillDialog").then((m) => m.SaveSkillDialog));
 
 const NO_ASKS: readonly PendingServerRequest[] = [];
+const NO_RUNS: readonly HistoryEntry[] = [];
 const NO_PENDING: readonly PendingApproval[] = [];
 const STARTING: SandboxState = { ready: false, ranCode: undefined };
 const IDLE: RunView = { status: "idle" };
@@ -116,9 +121,11 @@ export function ServerAsksSlot() {
 export function ServersSlot({ draft }: { draft: ChatDraft }) {
   const { playground } = usePage();
   const mcp = useMcp();
+  const skillCount = useStore(playground.skills, (s) => s.entries.length, { fallback: 0 });
   return (
     <ServersPanel
       mcp={mcp}
+      skillCount={skillCount}
       catalog={mcp.catalog}
       onSaveCase={(server, tool, args) => playground.evals.addCase(caseFromTestCall(server, tool, args))}
       onUseInChat={(text) => draft.insert(text)}
@@ -168,7 +175,11 @@ export function ChatSlot({ draft }: { draft: ChatDraft }) {
 export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHandle | null> }) {
   const { playground } = usePage();
   const { workbench, editor, world } = playground;
-  const { code, history, pending } = useEditorState();
+  const { code, data, history, pending } = useEditorState();
+  const inputs = useMemo(() => parseDataGlobals(data), [data]);
+  // "Save as skill" saves the newest run of this very code that worked.
+  const runs = useStore(workbench.history, undefined, { fallback: NO_RUNS });
+  const toSave = useMemo(() => (runs.length > 0 ? playground.runToSave(code) : undefined), [runs, code, playground]);
   const sandbox = useStore(workbench.sandbox, undefined, { fallback: STARTING });
   // This slot re-renders when a run starts or ends, not on every frame of it.
   const running = useStore(workbench.live, isRunning, { fallback: false });
@@ -176,8 +187,11 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
   const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
   const askEachDestructive = useStore(playground.model, (m) => m.settings.askEachDestructive, { fallback: false });
   const limits = useRunLimits();
-  // The editor knows `tools.search` and `tools.describe` too (lib/codemode/discovery-api.ts).
-  const editorTypes = useMemo(() => `${catalog.declarations.text}\n${DISCOVERY_DECLARATION}`, [catalog]);
+  // The editor knows `tools.search` and `tools.describe` too (lib/codemode/discovery-api.ts), and the inputs' globals.
+  const editorTypes = useMemo(
+    () => `${catalog.declarations.text}\n${DISCOVERY_DECLARATION}\n${inputs.ok ? dataDeclarations(inputs.data) : ""}`,
+    [catalog, inputs],
+  );
   return (
     <EditorPanel
       code={code}
@@ -185,7 +199,7 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
       onReset={editor.reset}
       running={running}
       // Ctrl+Enter passes Monaco's text: a shortcut pressed right after a paste comes before React's render.
-      onRun={pending ? () => world.approve({ askEachDestructive }) : (typed) => playground.runFromEditor(typed)}
+      onRun={pending ? () => world.approve({ askEachDestructive }) : (typed) => inputs.ok && playground.runFromEditor(typed)}
       pending={pending}
       onSkip={() => world.skip()}
       history={history}
@@ -195,6 +209,10 @@ export function EditorSlot({ editorHandle }: { editorHandle: RefObject<EditorHan
       // A marker belongs to the code that failed: editing the code clears it.
       errorMarker={sandbox.ranCode === code ? errorLocation(settled) : undefined}
       declarations={editorTypes}
+      data={data}
+      onDataChange={editor.setData}
+      dataProblem={inputs.ok ? undefined : inputs.message}
+      onSaveSkill={toSave ? () => playground.skillDialog.open(toSave) : undefined}
     />
   );
 }
@@ -249,4 +267,11 @@ export function ShareDialogSlot({ onOpenFile, onClose }: { onOpenFile: (file: Bl
     };
   });
   return <ShareDialog inputs={inputs} runs={playground.workbench.history.snapshot()} onOpenFile={onOpenFile} onClose={onClose} />;
+}
+
+/** "Save as skill", open for the run the editor or the Runs list chose. */
+export function SaveSkillSlot() {
+  const { playground } = usePage();
+  const record = useStore<RunRecord | undefined>(playground.skillDialog, undefined, { fallback: undefined });
+  return record ? <SaveSkillDialog key={record.id} record={record} onClose={() => playground.skillDialog.close()} /> : null;
 }

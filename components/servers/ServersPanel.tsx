@@ -6,10 +6,14 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import type { ToolCatalog } from "@/lib/codemode";
 import { ServerList } from "./ServerList";
 import { ToolsView } from "@/components/tools/ToolsView";
+import dynamic from "next/dynamic";
+
+// The Skills tab loads when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+const SkillsView = dynamic(() => import("@/components/skills/SkillsView").then((m) => m.SkillsView));
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
 
 /** Tabs whose choice survives a reload. */
-const LEFT_TABS = ["servers", "tools"] as const;
+const LEFT_TABS = ["servers", "tools", "skills"] as const;
 
 /** The left column: registered servers and their tools. */
 export function ServersPanel({
@@ -18,6 +22,7 @@ export function ServersPanel({
   onSaveCase,
   onExplore,
   onUseInChat,
+  skillCount,
 }: {
   mcp: UseMcpResult;
   catalog: ToolCatalog;
@@ -26,6 +31,8 @@ export function ServersPanel({
   onExplore?: (serverName: string) => void;
   /** Puts a server prompt's text into the chat's message box. */
   onUseInChat?: (text: string) => void;
+  /** Skills kept in this browser. */
+  skillCount: number;
 }) {
   countRender("servers");
   const [tab, setTab] = useStoredChoice("cmp.tab.left", LEFT_TABS, "servers");
@@ -40,14 +47,15 @@ export function ServersPanel({
           <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
             Tools <span className="muted">{toolCount}</span>
           </button>
+          <button type="button" role="tab" aria-selected={tab === "skills"} onClick={() => setTab("skills")}>
+            Skills <span className="muted">{skillCount}</span>
+          </button>
         </div>
       </div>
       <div className="panel-body" role="tabpanel">
-        {tab === "servers" ? (
-          <ServerList mcp={mcp} {...(onExplore ? { onExplore } : {})} {...(onUseInChat ? { onUseInChat } : {})} />
-        ) : (
-          <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />
-        )}
+        {tab === "servers" && <ServerList mcp={mcp} {...(onExplore ? { onExplore } : {})} {...(onUseInChat ? { onUseInChat } : {})} />}
+        {tab === "tools" && <ToolsView mcp={mcp} catalog={catalog} {...(onSaveCase ? { onSaveCase } : {})} />}
+        {tab === "skills" && <SkillsView />}
       </div>
     </section>
   );

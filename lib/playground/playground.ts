@@ -31,7 +31,12 @@ import { manualResultMessage } from "../model/manual-result";
 import type { RunResult } from "../sandbox/types";
 import type { ShareState } from "../share/schema";
 import { applyShare, readySharedReplay } from "./share-open";
-import { SkillStore } from "./skill-store";
+import { SkillDialogStore, SkillStore } from "./skill-store";
+import { runSkillTest } from "../skills/skill-tests";
+import { SKILLS_NAMESPACE, skillNameProblem } from "../skills/skill";
+import { NO_RUN_STATS } from "../sandbox/errors";
+import { hashCode } from "../text/hash";
+import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
 import type { KeyValueStore } from "./session-keeper";
 import { parseDataGlobals } from "../editor/data-globals";
 
@@ -71,6 +76,8 @@ export interface PlaygroundEnv {
 export class Playground {
   /** The person's skills: programs kept as tools (lib/skills/). */
   readonly skills: SkillStore;
+  /** The run the Save as skill dialog is open for. */
+  readonly skillDialog = new SkillDialogStore(undefined);
   readonly servers: PageServers;
   readonly workbench: Workbench;
   readonly editor: EditorState;
@@ -144,6 +151,49 @@ export class Playground {
     const inputs = parseDataGlobals(this.editor.snapshot().data);
     const data = inputs.ok ? inputs.data : {};
     void this.workbench.run(code, { limits: this.limits.snapshot(), data }).then((result) => this.editorRun.put({ code, result }));
+  }
+
+  /** The newest run of the editor's code as it is now that worked: what "Save as skill" saves. */
+  runToSave(code: string = this.editor.snapshot().code): RunRecord | undefined {
+    const hash = hashCode(code);
+    return this.workbench.history
+      .snapshot()
+      .find((entry) => recordStart(entry.record)?.codeHash === hash && recordEnd(entry.record)?.ok === true && entry.source !== "app")?.record;
+  }
+
+  /**
+   * Replays a skill's tests offline in the skills' worker (docs/ARCHITECTURE.md, "Skills"),
+   * checking the recorded calls against the tools connected now; the results land in the skill store.
+   */
+  async testSkill(name: string): Promise<void> {
+    const entry = this.skills.get(name);
+    if (!entry) return;
+    const { skill } = entry;
+    if (skill.tests.length === 0)
+      return this.skills.setTests(name, { state: "failed", message: "This skill has no tests: save it again from a run that worked." });
+    this.skills.setTests(name, { state: "running" });
+    const signal = new AbortController().signal;
+    const run: Parameters<typeof runSkillTest>[2] = (request, host) =>
+      this.workbench.runSkill({ ...request, limits: this.limits.snapshot() }, host, () => undefined, signal);
+    const connected = this.servers.view.snapshot().connected;
+    const tools = (server: string, tool: string) => connected.find((s) => s.config.name === server)?.tools.find((t) => t.name === tool);
+    try {
+      const results = [];
+      for (const test of skill.tests) results.push(await runSkillTest(skill, test, run, tools));
+      // A skill changed while its tests ran keeps no stale results.
+      if (this.skills.get(name)?.skill === skill) this.skills.setTests(name, { state: "done", results, at: Date.now() });
+    } catch (error) {
+      this.skills.setTests(name, { state: "failed", message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Calls a skill as a program of its own from the editor's side (its test-call form): the run and its nested calls land on the timeline. */
+  callSkill(name: string, input: Record<string, unknown>): Promise<RunResult> {
+    const entry = this.skills.get(name);
+    // Only a kept, trusted skill's name (an identifier, checked when kept) is ever written into code.
+    if (entry?.status !== "trusted" || skillNameProblem(name))
+      return Promise.resolve({ ok: false, error: { kind: "runtime", message: `There is no skill "${name}" to call.` }, logs: [], stats: NO_RUN_STATS });
+    return this.workbench.run(`return await ${SKILLS_NAMESPACE}.${name}(${JSON.stringify(input)});`, { limits: this.limits.snapshot() });
   }
 
   /** Sends the editor run's result to the model as the person's next message (only into a conversation). */

@@ -10,6 +10,7 @@ import type { KeyValueStore } from "./session-keeper";
 import type { Skill, SkillTest } from "../skills/skill";
 import { parseSkillsFile, skillsFileText } from "../skills/skill-file";
 import type { SkillTestResult } from "../skills/skill-tests";
+import type { RunRecord } from "../timeline/run-record";
 
 /** A kept skill, and whether it may run yet. */
 export interface SkillEntry {
@@ -38,6 +39,16 @@ interface Saved {
   text: string;
   review: string[];
   from?: Record<string, string>;
+}
+
+/** The run the Save as skill dialog is open for (undefined: closed). */
+export class SkillDialogStore extends Store<RunRecord | undefined> {
+  open(record: RunRecord): void {
+    this.set(record);
+  }
+  close(): void {
+    this.set(undefined);
+  }
 }
 
 const trustedOf = new WeakMap<readonly SkillEntry[], readonly Skill[]>();

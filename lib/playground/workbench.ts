@@ -207,7 +207,10 @@ export class Workbench {
       if (recorder) recorder.onCallInfo(callId, info);
       else early.push([callId, info]);
     };
+    // When each call started on the engine's clock: a skill's nested calls are timed from their parent's start.
+    const callStarts = new Map<number, number>();
     const onEvent = (event: RunEvent) => {
+      if (event.type === "call-start") callStarts.set(event.callId, event.time);
       this.#queue.push([
         { type: "event", runId, event },
         { type: "event", runId, event },
@@ -215,7 +218,7 @@ export class Workbench {
       notify(() => recorder?.onEvent(event));
     };
     this.replay.diverged(undefined);
-    const host = this.#prepareHost(onInfo, onEvent, names, replay, options);
+    const host = this.#prepareHost(onInfo, onEvent, (callId) => callStarts.get(callId), names, replay, options);
     const request: RunRequest = {
       code,
       ...(options.limits && Object.keys(options.limits).length > 0 ? { limits: options.limits } : {}),
@@ -384,6 +387,7 @@ export class Workbench {
   #prepareHost(
     onInfo: (callId: number, info: HostReport) => void,
     onEvent: (event: RunEvent) => void,
+    callStart: (callId: number) => number | undefined,
     names: ReturnType<typeof namespacesOf>,
     replay: ReplayChoice | undefined,
     options: RunOptions,
@@ -402,6 +406,6 @@ export class Workbench {
     const wrapped = options.wrapHost ? options.wrapHost(host, names) : host;
     // Skills run their programs over the same host functions (mocks, approvals, replay), their calls nested under theirs.
     const skills = this.#options.skills?.() ?? [];
-    return withSkills(wrapped, skills, { run: this.runSkill, onEvent, onInfo, ...(options.limits ? { limits: options.limits } : {}) });
+    return withSkills(wrapped, skills, { run: this.runSkill, onEvent, onInfo, callStart, ...(options.limits ? { limits: options.limits } : {}) });
   }
 }

@@ -31,6 +31,8 @@ export interface SkillHostOptions {
   limits?: Partial<SandboxLimits>;
   /** Milliseconds since the outer run started; defaults to a clock started when the host is built. */
   now?: () => number;
+  /** When the outer run's call started on its engine's clock, when known: nested calls are timed from it, so they sit inside their parent's bar. */
+  callStart?: (callId: number) => number | undefined;
 }
 
 /** The error a failed skill throws in the caller's program. */
@@ -54,6 +56,7 @@ export function withSkills(host: HostFunctions, skills: readonly Skill[], option
   const fnFor =
     (skill: Skill): HostFunction =>
     async (args, signal, outer) => {
+      const invokedAt = performance.now();
       const label = `${SKILLS_NAMESPACE}.${skill.name}`;
       const input = args ?? {};
       const check = validateArguments(skill.inputSchema, input);
@@ -67,7 +70,7 @@ export function withSkills(host: HostFunctions, skills: readonly Skill[], option
         if (id === undefined) ids.set(innerId, (id = nextId++));
         return id;
       };
-      const offset = now();
+      const offset = (options.callStart?.(outer.callId) ?? now()) + (performance.now() - invokedAt);
       const innerHost = mapHost(inner, (fn) => (callArgs, callSignal, call) => fn(callArgs, callSignal, nestedCall(call, idOf(call.callId), outer)));
       const onEvent = (event: RunEvent): void => {
         if (!options.onEvent) return;
