@@ -13,6 +13,7 @@ import type { DemoScript } from "./demo-script";
 import { normalisePrompt } from "./demo-script";
 import { DEMO_SCRIPTS } from "./scripts";
 import { CATALOG_SCRIPTS } from "./scripts-catalog";
+import { skillScript } from "./scripts-skills";
 import { SAMPLING_PREAMBLE } from "../sampling";
 
 /** What the demo model does next: say something, or call tools (one call in code mode, a round in classic mode). */
@@ -39,7 +40,15 @@ function textOf(message: PromptMessage): string {
 
 function findScript(text: string): DemoScript | undefined {
   const wanted = normalisePrompt(text);
-  return [...DEMO_SCRIPTS, ...CATALOG_SCRIPTS].find((s) => normalisePrompt(s.prompt) === wanted);
+  return [...DEMO_SCRIPTS, ...CATALOG_SCRIPTS].find((s) => normalisePrompt(s.prompt) === wanted) ?? skillScript(text);
+}
+
+/** What the demo model says when the script's server is not offered. */
+function notOffered(script: DemoScript): string {
+  return (
+    script.notOffered ??
+    `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`
+  );
 }
 
 /** True when the system prompt offers the server's namespace (declarations or search-mode list). */
@@ -117,10 +126,7 @@ async function classicTurn(script: DemoScript, prompt: ModelPrompt, userIndex: n
   const offered = new Set(toolNames);
   const searching = offered.has(SEARCH_TOOLS_TOOL);
   if (searching ? !serverOffered(system, script.server) : !toolNames.some((name) => name.startsWith(`${script.server}__`))) {
-    return {
-      kind: "text",
-      text: `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
-    };
+    return { kind: "text", text: notOffered(script) };
   }
   const { answered, rounds } = answeredCalls(prompt, userIndex);
   if (rounds >= MAX_CLASSIC_ROUNDS) return { kind: "text", text: `I stopped after ${rounds} rounds of tool calls without an answer.` };
@@ -161,10 +167,7 @@ export async function decideDemoTurn(prompt: ModelPrompt, toolNames: readonly st
     .join("\n");
   if (toolNames.length > 0 && !toolNames.includes(EXECUTE_CODE_TOOL)) return classicTurn(script, prompt, userIndex, toolNames, system);
   if (!serverOffered(system, script.server)) {
-    return {
-      kind: "text",
-      text: `This example needs the **${script.server}** ${script.namespaces ? "" : "demo "}server, which is not connected. Enable it in the Servers panel, then send the prompt again.`,
-    };
+    return { kind: "text", text: notOffered(script) };
   }
   const results = resultsAfter(prompt, userIndex);
   const codeResult = results.findLast((r) => r.toolName === EXECUTE_CODE_TOOL);

@@ -22,6 +22,8 @@ export interface DemoScript {
   code: string;
   /** Markdown answer built from the run's value. */
   summarise(value: unknown): string;
+  /** What to say when its server is not offered (default: enable the server). */
+  notOffered?: string;
 }
 
 /** The catalog's example prompt `index` of `server`; throws when the catalog changed shape. */

@@ -282,6 +282,27 @@ describe("Playground skills", () => {
     expect(nested.every((c) => c.server === "shipping" && c.outcome.kind !== "pending")).toBe(true);
   });
 
+  it("the demo model calls a skill the message names, in code and classic mode", async () => {
+    const page = await openPage();
+    page.model.update({ stepMode: false });
+    await page.chat.send('Use skills.nothing_here with { "maxDays": 5 }');
+    await until(() => idle(page), "the answer");
+    expect(JSON.stringify(page.chat.snapshot().messages.at(-1))).toContain("There is no skill `skills.nothing_here` to call.");
+    await page.chat.clear();
+    await savedSkill(page);
+    await page.chat.send('Use skills.cheapest_carrier with { "maxDays": 5 }');
+    await until(() => idle(page), "the answer");
+    expect(JSON.stringify(page.chat.snapshot().messages.at(-1))).toContain("`skills.cheapest_carrier` returned:");
+    const calls = recordedCalls(page.workbench.history.snapshot()[0]!.record);
+    expect(calls[0]).toMatchObject({ namespace: "skills", name: "cheapest_carrier", args: { maxDays: 5 } });
+    expect(calls.filter((c) => c.info.parent === calls[0]?.callId).length).toBeGreaterThan(3);
+    await page.chat.clear();
+    page.model.update({ toolMode: "classic" });
+    await page.chat.send('Use skills.cheapest_carrier with { "maxDays": 5 }');
+    await until(() => idle(page), "the classic answer");
+    expect(JSON.stringify(page.chat.snapshot().messages.at(-1))).toContain("`skills.cheapest_carrier` returned:");
+  });
+
   it("a skill's test replays offline in the skills' worker, and fails when its code changes", async () => {
     const page = await openPage();
     const { skill } = await savedSkill(page);
