@@ -1,6 +1,6 @@
 // The `code-mode-playground` command (bin/code-mode-playground.mjs).
 //
-//   code-mode-playground mcp --config mcp.json [--base-url URL] [--playground LINK]
+//   code-mode-playground mcp --config mcp.json [--skills DIR|FILE] [--base-url URL] [--playground LINK]
 //
 // Serves the servers of an mcp.json as one code-mode MCP server on stdio: `execute_code` runs a
 // program against their typed API in the QuickJS sandbox, `search_tools` finds functions.
@@ -11,7 +11,7 @@ import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node
 import { serveStdio } from "../lib/codemode-mcp/node/stdio";
 import { playgroundPublisher, type PlaygroundPublisher } from "../lib/codemode-mcp/node/playground-push";
 
-const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--base-url <url>] [--playground <link>]
+const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--skills <dir|file>] [--base-url <url>] [--playground <link>]
 
 Serves the MCP servers of an mcp.json as one code-mode MCP server over stdio, with two tools:
 execute_code (a JavaScript program against their typed API, run in a QuickJS sandbox) and
@@ -20,6 +20,8 @@ server (refuse, allow, ask), mocks, limits and the concurrency cap; see docs/age
 
 Options:
   --config <file>    the mcp.json to serve (required)
+  --skills <path>    a skills folder or skills.json exported from the playground: each skill
+                     becomes a tool, and skills.<name> inside programs (or codeMode.skills)
   --base-url <url>   resolves relative server URLs in the file
   --playground <link>  show every run live in a running playground: the link \`npm start\` printed
                      (http://127.0.0.1:3000/#cmp-token=…)`;
@@ -28,6 +30,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     config: { type: "string" },
+    skills: { type: "string" },
     "base-url": { type: "string" },
     playground: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -49,7 +52,7 @@ if (!values.config) fail("--config is required.");
 let opened: Awaited<ReturnType<typeof openCodeModeServer>>;
 let pusher: PlaygroundPublisher | undefined;
 try {
-  const config = await readCodeModeConfig(values.config);
+  const config = await readCodeModeConfig(values.config, values.skills);
   const warn = (message: string) => process.stderr.write(`code-mode-playground: ${message}\n`);
   pusher = values.playground ? playgroundPublisher(values.playground, warn) : undefined;
   opened = await openCodeModeServer(config, { baseUrl: values["base-url"] ?? "http://127.0.0.1", ...(pusher ? { publish: pusher.publish } : {}) });
@@ -59,7 +62,7 @@ try {
 }
 for (const warning of opened.warnings) process.stderr.write(`warning: ${warning}\n`);
 process.stderr.write(
-  `code-mode-playground: serving ${opened.serverNames.join(", ")} as execute_code on stdio (${opened.service.searchFirst ? "search first: the API is over the description budget" : "API in the description"})\n`,
+  `code-mode-playground: serving ${opened.serverNames.join(", ")} as execute_code${opened.skillNames.length > 0 ? ` and ${opened.skillNames.length === 1 ? "1 skill" : `${opened.skillNames.length} skills`} (${opened.skillNames.join(", ")})` : ""} on stdio (${opened.service.searchFirst ? "search first: the API is over the description budget" : "API in the description"})\n`,
 );
 const stop = async () => {
   await pusher?.drain();

@@ -7,7 +7,8 @@
  *   "codeMode": { "destructive": { "store": "ask" }, "declarationsBudgetTokens": 4000,
  *                 "maxConcurrent": 2, "queueLimit": 64, "queueWaitMs": 30000, "limits": { "wallMs": 30000 },
  *                 "callsInFlight": { "memory": 1 },
- *                 "mocks": { "store": { "place_order": { "kind": "value", "value": { "ok": true } } } } } }
+ *                 "mocks": { "store": { "place_order": { "kind": "value", "value": { "ok": true } } } },
+ *                 "skills": "./skills" } }
  * ```
  * Pure: parsing and defaults only; errors name their path.
  */
@@ -38,6 +39,8 @@ export interface CodeModeOptions {
   /** Sandbox limits for every program (the playground's defaults otherwise). */
   limits: Partial<SandboxLimits>;
   mocks: MockTable;
+  /** A skills folder or file (relative to the config file), each skill offered as a tool (lib/skills/). */
+  skills?: string;
 }
 
 export { DEFAULT_DECLARATIONS_BUDGET_TOKENS };
@@ -77,6 +80,7 @@ const section = z
     callsInFlight: z.record(z.string(), positiveInt).optional(),
     limits: limits.optional(),
     mocks: z.record(z.string(), z.record(z.string(), mock)).optional(),
+    skills: z.string().min(1, "must name a folder or a file").optional(),
   })
   .strict();
 
@@ -123,6 +127,7 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
       callsInFlight: c.callsInFlight ?? {},
       limits: c.limits ?? {},
       mocks: c.mocks ?? {},
+      ...(c.skills ? { skills: c.skills } : {}),
     },
   };
 }

@@ -21,7 +21,8 @@ import {
   SEARCH_TOOLS_INPUT_SCHEMA,
   SEARCH_TOOLS_TOOL,
 } from "../codemode/system-prompt";
-import type { AskClient, CodeModeService, ExecuteOutcome } from "./service";
+import type { AskClient, CallContext, CodeModeService, ExecuteOutcome } from "./service";
+import { skillTool } from "../skills/skill";
 
 /** The server's name and version in initialize. */
 export const CODE_MODE_SERVER_INFO = { name: "code-mode-playground", version: "0.1.0" } as const;
@@ -49,6 +50,20 @@ export function outcomeResult(outcome: ExecuteOutcome): CallToolResult {
   return { isError: true, content: [{ type: "text", text: lines.join("\n") }] };
 }
 
+/**
+ * A skill's tool result: its value as JSON text, and as structured content when it is an object
+ * (what an output schema describes); a failure as isError with the kind, as execute_code's.
+ */
+export function skillResult(outcome: ExecuteOutcome): CallToolResult {
+  if (!outcome.ok) return outcomeResult(outcome);
+  const { value } = outcome;
+  const structured = typeof value === "object" && value !== null && !Array.isArray(value);
+  return {
+    content: [{ type: "text", text: JSON.stringify(value ?? null, null, 2) }],
+    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
+}
+
 /** A Server for one client connection. */
 export function createCodeModeMcpServer(service: CodeModeService): Server {
   const server = new Server(CODE_MODE_SERVER_INFO, {
@@ -69,7 +84,17 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       inputSchema: SEARCH_TOOLS_INPUT_SCHEMA as unknown as Tool["inputSchema"],
       annotations: { title: "Search the tool API", readOnlyHint: true },
     },
+    // Each skill is a tool of its own (docs/ARCHITECTURE.md, "Skills"); an output schema only when it describes an object.
+    ...service.skills.map((skill): Tool => {
+      const { outputSchema, ...tool } = skillTool(skill);
+      return {
+        ...tool,
+        inputSchema: tool.inputSchema as Tool["inputSchema"],
+        ...(outputSchema?.type === "object" ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
+      };
+    }),
   ];
+  const skillNames = new Set(service.skills.map((skill) => skill.name));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
@@ -79,8 +104,11 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
         ? { content: [{ type: "text", text: found.text }] }
         : { isError: true, content: [{ type: "text", text: `input error: ${found.message}` }] };
     }
-    if (name !== EXECUTE_CODE_TOOL) {
-      return { isError: true, content: [{ type: "text", text: `Unknown tool "${name}". This server offers ${EXECUTE_CODE_TOOL} and ${SEARCH_TOOLS_TOOL}.` }] };
+    if (name !== EXECUTE_CODE_TOOL && !skillNames.has(name)) {
+      return {
+        isError: true,
+        content: [{ type: "text", text: `Unknown tool "${name}". This server offers ${EXECUTE_CODE_TOOL}, ${SEARCH_TOOLS_TOOL} and its skills.` }],
+      };
     }
     const client = server.getClientVersion();
     const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
@@ -108,17 +136,18 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       );
       return answer.action === "accept" && answer.content?.approve === true;
     };
-    const outcome = await service.execute(args ?? {}, {
+    const context: CallContext = {
       clientName: client?.name ?? "MCP client",
       // The session is the unit of fairness on the thread pool (a stdio server has one client).
       clientId: extra.sessionId ?? "stdio",
       signal: extra.signal,
       ...(canAsk ? { ask } : {}),
       onLog: (level, text) => {
-        void server.sendLoggingMessage({ level: LOG_LEVELS[level] ?? "info", logger: EXECUTE_CODE_TOOL, data: text }, extra.sessionId).catch(() => undefined);
+        void server.sendLoggingMessage({ level: LOG_LEVELS[level] ?? "info", logger: name, data: text }, extra.sessionId).catch(() => undefined);
       },
-    });
-    return outcomeResult(outcome);
+    };
+    if (name !== EXECUTE_CODE_TOOL) return skillResult(await service.callSkill(name, args ?? {}, context));
+    return outcomeResult(await service.execute(args ?? {}, context));
   });
   return server;
 }

@@ -20,6 +20,9 @@ import { withMocks, type ScriptRunner } from "../host-calls/mocks";
 import { RunRecorder } from "../timeline/recorder";
 import type { RunRecord } from "../timeline/run-record";
 import { destructivePolicyFor, type CodeModeOptions } from "./config";
+import { skillsServer, type Skill } from "../skills/skill";
+import { skillInputProblem, withSkills, type SkillRunner } from "../skills/skill-host";
+import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import { throttledPublisher, type FeedUpdate } from "./run-feed";
 
 /** Runs one program (the thread pool's run). */
@@ -43,6 +46,13 @@ export interface CodeModeServiceDeps {
   runScript?: ScriptRunner;
   /** Receives each run's record while it goes and when it ends. */
   publish?: (update: FeedUpdate) => void;
+  /** Skills offered as tools of their own and, inside programs, as `skills.<name>` (lib/skills/). */
+  skills?: readonly Skill[];
+  /**
+   * Runs a skill's program called from inside another program. Node gives an in-process run, so
+   * a pool whose every thread holds a program waiting on a skill cannot deadlock; default: `run`.
+   */
+  runNested?: SkillRunner;
 }
 
 /** Who called, and how to reach them. */
@@ -78,6 +88,16 @@ export interface CodeModeService {
   searchFirst: boolean;
   execute(input: unknown, context: CallContext): Promise<ExecuteOutcome>;
   search(input: unknown): { ok: true; text: string } | { ok: false; message: string };
+  /** The skills offered, each marked destructive when a call it recorded goes to a destructive tool. */
+  skills: readonly Skill[];
+  /** Runs a skill as its own tool call: its input checked against its schema, its program run like execute_code's. */
+  callSkill(name: string, input: unknown, context: CallContext): Promise<ExecuteOutcome>;
+}
+
+/** Why the skills cannot be offered beside execute_code, or undefined. */
+export function skillNamesProblem(skills: readonly Skill[]): string | undefined {
+  const clash = skills.find((s) => s.name === EXECUTE_CODE_TOOL || s.name === SEARCH_TOOLS_TOOL);
+  return clash ? `A skill may not be named ${clash.name}: the code-mode server's own tool has that name.` : undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -129,18 +149,34 @@ export function codeModeApprovalPolicy(
 
 export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeService {
   const serverTools = deps.servers.map((s) => ({ name: s.name, tools: s.tools }));
+  const destructive = approvalPredicate(serverTools);
+  const clash = skillNamesProblem(deps.skills ?? []);
+  if (clash) throw new Error(clash);
+  // A skill is destructive when it says so or a call it recorded goes to a destructive tool here.
+  const skills = (deps.skills ?? []).map((skill) => ({
+    ...skill,
+    destructive: skill.destructive || skill.tests.some((test) => test.calls.some((call) => destructive(call.server, call.tool))),
+  }));
+  const skillServer = skillsServer(skills);
   // The same catalog the page and the headless runner build (lib/codemode/tool-catalog.ts).
-  const catalog = createToolCatalog(serverTools);
+  const catalog = createToolCatalog([...serverTools, ...(skillServer ? [skillServer] : [])]);
   const { declarations, search: toolSearch } = catalog;
   // The same rule as the page and the headless runner (lib/codemode/prompt-form.ts).
   const fits = choosePromptForm(declarations.text, "auto", deps.options.declarationsBudgetTokens).mode === "declarations";
-  const destructive = approvalPredicate(serverTools);
   // Per-server caps on calls in flight hold over every program at once (codeMode.callsInFlight).
   const caps = new CallCaps((server) => deps.options.callsInFlight[server]);
   let runs = 0;
 
-  /** Host functions for one execution, each wrapper reporting into this run's recorder. */
-  const hostFor = (recorder: () => RunRecorder | undefined, context: CallContext, sink: (call: MadeToolCall) => void) => {
+  /**
+   * Host functions for one execution, each wrapper reporting into this run's recorder; with
+   * `nested`, the skills too, their programs' calls going through the same wrappers.
+   */
+  const hostFor = (
+    recorder: () => RunRecorder | undefined,
+    context: CallContext,
+    sink: (call: MadeToolCall) => void,
+    nested: { onEvent: (event: RunEvent) => void } | undefined,
+  ) => {
     const built = buildHostFunctions(deps.servers, {
       onCallInfo: (callId, info) => recorder()?.onCallInfo(callId, { ...info, source: "live" }),
       onProgress: (callId, progress) => recorder()?.onProgress(callId, progress),
@@ -155,12 +191,74 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       names,
       onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
     });
+    let recorded = recordCalls(host, names, sink);
+    if (nested && skills.length > 0) {
+      const runNested: SkillRunner = deps.runNested ?? ((request, h, onEvent, signal) => deps.run({ request, host: h, onEvent, signal }));
+      recorded = withSkills(recorded, skills, {
+        run: runNested,
+        onEvent: nested.onEvent,
+        onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
+        limits: deps.options.limits,
+      });
+    }
     // tools.search / tools.describe over the same catalog, outside the call summary (MCP calls only).
-    return { host: withToolDiscovery(recordCalls(host, names, sink), catalog), names };
+    return { host: withToolDiscovery(recorded, catalog), names };
+  };
+
+  /** Runs one program for a client: execute_code's, or a skill's called as its own tool. */
+  const runProgram = async (
+    program: { code: string; data?: Record<string, unknown>; title: string; nested: boolean },
+    context: CallContext,
+  ): Promise<ExecuteOutcome> => {
+    const { code } = program;
+    const runId = `mcp-${Date.now().toString(36)}-${(++runs).toString(36)}`;
+    const made: MadeToolCall[] = [];
+    // The host functions report into the recorder, which needs their API first: a slot breaks the cycle.
+    const slot: { recorder?: RunRecorder; tick?: () => void } = {};
+    const onEvent = (event: RunEvent) => {
+      slot.recorder?.onEvent(event);
+      if (event.type === "log") context.onLog?.(event.entry.level, event.entry.text);
+      slot.tick?.();
+    };
+    const { host, names } = hostFor(
+      () => slot.recorder,
+      context,
+      (call) => made.push(call),
+      program.nested ? { onEvent } : undefined,
+    );
+    const request: RunRequest = { code, ...(program.data ? { data: program.data } : {}), limits: deps.options.limits };
+    const live = new RunRecorder({
+      id: runId,
+      code,
+      limits: deps.options.limits,
+      api: hostApiOf(host),
+      names,
+      title: program.title,
+      ...(program.data ? { data: program.data } : {}),
+    });
+    slot.recorder = live;
+    const feed = deps.publish ? throttledPublisher(deps.publish, () => live.snapshot()) : undefined;
+    slot.tick = feed ? () => feed.tick() : undefined;
+    feed?.tick();
+    const result = await deps.run({
+      request,
+      host,
+      client: context.clientId ?? context.clientName,
+      ...(context.signal ? { signal: context.signal } : {}),
+      onEvent,
+    });
+    const record: RunRecord = live.finish(result);
+    feed?.finish(record);
+    const logs = result.logs.map((entry) => (entry.level === "log" ? entry.text : `[${entry.level}] ${entry.text}`));
+    const calls = summarise(made);
+    if (result.ok) return { ok: true, value: result.value, logs, calls, wallMs: Math.round(result.stats.wallMs), runId };
+    const { kind, message, line, column } = result.error;
+    return { ok: false, kind, message, ...(line ? { line } : {}), ...(column ? { column } : {}), logs, calls, runId };
   };
 
   return {
     declarations,
+    skills,
     searchFirst: !fits,
     description: codeModeServerDescription(declarations.namespaces, fits ? declarations.text : undefined),
 
@@ -172,46 +270,10 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       if (input.data !== undefined && !isPlainObject(input.data)) {
         return { ok: false, kind: "input", message: "`data` must be an object; its keys become read-only globals", logs: [], calls: noCalls };
       }
-      const code = input.code;
-      const runId = `mcp-${Date.now().toString(36)}-${(++runs).toString(36)}`;
-      const made: MadeToolCall[] = [];
-      // The host functions report into the recorder, which needs their API first: a slot breaks the cycle.
-      const slot: { recorder?: RunRecorder } = {};
-      const { host, names } = hostFor(
-        () => slot.recorder,
+      return runProgram(
+        { code: input.code, ...(input.data ? { data: input.data } : {}), title: `${context.clientName} · execute_code`, nested: true },
         context,
-        (call) => made.push(call),
       );
-      const request: RunRequest = { code, ...(input.data ? { data: input.data } : {}), limits: deps.options.limits };
-      const live = new RunRecorder({
-        id: runId,
-        code,
-        limits: deps.options.limits,
-        api: hostApiOf(host),
-        names,
-        title: `${context.clientName} · execute_code`,
-      });
-      slot.recorder = live;
-      const feed = deps.publish ? throttledPublisher(deps.publish, () => live.snapshot()) : undefined;
-      feed?.tick();
-      const result = await deps.run({
-        request,
-        host,
-        client: context.clientId ?? context.clientName,
-        ...(context.signal ? { signal: context.signal } : {}),
-        onEvent: (event) => {
-          live.onEvent(event);
-          if (event.type === "log") context.onLog?.(event.entry.level, event.entry.text);
-          feed?.tick();
-        },
-      });
-      const record: RunRecord = live.finish(result);
-      feed?.finish(record);
-      const logs = result.logs.map((entry) => (entry.level === "log" ? entry.text : `[${entry.level}] ${entry.text}`));
-      const calls = summarise(made);
-      if (result.ok) return { ok: true, value: result.value, logs, calls, wallMs: Math.round(result.stats.wallMs), runId };
-      const { kind, message, line, column } = result.error;
-      return { ok: false, kind, message, ...(line ? { line } : {}), ...(column ? { column } : {}), logs, calls, runId };
     },
 
     search(input) {
@@ -223,6 +285,16 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
         return { ok: false, message: "`limit` must be an integer from 1 to 20" };
       const found = toolSearch.search(input.query, limit);
       return { ok: true, text: found.hits.length === 0 ? `No function matches "${input.query}". Try other words.` : found.text };
+    },
+
+    async callSkill(name, input, context) {
+      const noCalls: CallSummary = { total: 0, failed: 0, tools: {} };
+      const skill = skills.find((s) => s.name === name);
+      if (!skill) return { ok: false, kind: "input", message: `There is no skill "${name}".`, logs: [], calls: noCalls };
+      const args = input ?? {};
+      const problem = isPlainObject(args) ? skillInputProblem(skill, args) : "Invalid input: it must be an object";
+      if (problem || !isPlainObject(args)) return { ok: false, kind: "input", message: problem ?? "Invalid input", logs: [], calls: noCalls };
+      return runProgram({ code: skill.code, data: args, title: `${context.clientName} · skills.${name}`, nested: false }, context);
     },
   };
 }

@@ -11,22 +11,33 @@ import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-poo
 import { MOCK_SCRIPT_LIMITS } from "../../host-calls/mocks";
 import { parseCodeModeConfig, type CodeModeOptions } from "../config";
 import type { ServerConfig } from "../../mcp/types";
-import { createCodeModeService, type CodeModeService } from "../service";
+import { createCodeModeService, skillNamesProblem, type CodeModeService } from "../service";
 import type { FeedUpdate } from "../run-feed";
+import { dirname, resolve } from "node:path";
+import { readSkillsPath } from "../../skills/node/skills-path";
+import type { Skill } from "../../skills/skill";
 
 export interface OpenedCodeModeServer {
   service: CodeModeService;
   pool: ThreadPool;
   /** Server names, for a start-up line. */
   serverNames: string[];
+  /** The skills offered as tools. */
+  skillNames: string[];
   warnings: string[];
   /** Each stdio server's state: up, or down until its next start (lib/mcp/node/stdio-supervisor.ts). */
   stdioStates: ConnectedServers["stdioStates"];
   close(): Promise<void>;
 }
 
-/** Reads and checks a config file; throws an Error whose message lists every problem with its path. */
-export async function readCodeModeConfig(path: string): Promise<{ servers: ServerConfig[]; options: CodeModeOptions; warnings: string[] }> {
+/**
+ * Reads and checks a config file, and the skills it names (`codeMode.skills`, relative to the
+ * file) or `skillsPath` names; throws an Error whose message lists every problem with its path.
+ */
+export async function readCodeModeConfig(
+  path: string,
+  skillsPath?: string,
+): Promise<{ servers: ServerConfig[]; options: CodeModeOptions; warnings: string[]; skills: Skill[] }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -35,11 +46,15 @@ export async function readCodeModeConfig(path: string): Promise<{ servers: Serve
   }
   const parsed = parseCodeModeConfig(text, availableParallelism());
   if (!parsed.ok) throw new Error(`${path}:\n  ${parsed.errors.join("\n  ")}`);
-  return parsed;
+  const where = skillsPath ?? (parsed.options.skills ? resolve(dirname(path), parsed.options.skills) : undefined);
+  const skills = where ? await readSkillsPath(where) : [];
+  const clash = skillNamesProblem(skills);
+  if (clash) throw new Error(`${where ?? path}: ${clash}`);
+  return { ...parsed, skills };
 }
 
 export async function openCodeModeServer(
-  config: { servers: readonly ServerConfig[]; options: CodeModeOptions; warnings?: string[] },
+  config: { servers: readonly ServerConfig[]; options: CodeModeOptions; warnings?: string[]; skills?: readonly Skill[] },
   options: { baseUrl: string; publish?: (update: FeedUpdate) => void },
 ): Promise<OpenedCodeModeServer> {
   const connected = await connectServers(config.servers, { baseUrl: options.baseUrl });
@@ -47,16 +62,20 @@ export async function openCodeModeServer(
   const service = createCodeModeService({
     servers: connected.servers,
     options: config.options,
+    skills: config.skills ?? [],
     run: (run) => pool.run(run),
     // Mock scripts are tiny and tightly limited; they run in-process so that a pool full of
     // programs waiting on their mocks cannot deadlock.
     runScript: (request) => runInNode({ ...request, limits: { ...MOCK_SCRIPT_LIMITS, ...request.limits } }),
+    // A skill called inside a program runs in-process for the same reason: the program holds a thread while it waits.
+    runNested: (request, host, onEvent, signal) => runInNode(request, host, { onEvent, signal }),
     ...(options.publish ? { publish: options.publish } : {}),
   });
   return {
     service,
     pool,
     serverNames: connected.servers.map((s) => s.name),
+    skillNames: service.skills.map((s) => s.name),
     warnings: config.warnings ?? [],
     stdioStates: () => connected.stdioStates(),
     close: async () => {

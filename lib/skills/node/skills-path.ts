@@ -1,0 +1,46 @@
+/**
+ * Reads skills from disk (docs/ARCHITECTURE.md, "Skills"): a skills folder (one directory per
+ * skill: skill.json, code.js, tests/*.json) or a skills file (skills.json), as the playground
+ * exports them. Only those files are read, within the format's size caps; every fault is
+ * reported with its path (lib/skills/skill-file.ts checks what they hold).
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { parseSkillsFile, skillsFromFolder, SKILL_LIMITS, type FolderFile } from "../skill-file";
+import type { Skill } from "../skill";
+
+/** Reads a folder or a file of skills; throws an Error listing every fault with its path. */
+export async function readSkillsPath(path: string): Promise<Skill[]> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw new Error(`Cannot read skills at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const read = info.isDirectory() ? skillsFromFolder(await folderFiles(path)) : parseSkillsFile(await readFile(path, "utf8"));
+  if (!read.ok) throw new Error(`Skills at ${path} were refused:\n  ${read.errors.join("\n  ")}`);
+  return read.skills;
+}
+
+/** The skill files of a folder (skill.json, code.js, tests/*.json, one level of directories). */
+async function folderFiles(root: string): Promise<FolderFile[]> {
+  const files: FolderFile[] = [];
+  let total = 0;
+  const take = async (path: string) => {
+    const text = await readFile(path, "utf8");
+    total += text.length;
+    if (total > SKILL_LIMITS.totalChars) throw new Error(`Skills at ${root} are larger than ${SKILL_LIMITS.totalChars} characters.`);
+    files.push({ path: relative(root, path).split(sep).join("/"), text });
+  };
+  for (const dir of await readdir(root, { withFileTypes: true })) {
+    if (!dir.isDirectory() || dir.name.startsWith(".")) continue;
+    const base = join(root, dir.name);
+    for (const entry of await readdir(base, { withFileTypes: true })) {
+      if (entry.isFile() && (entry.name === "skill.json" || entry.name === "code.js")) await take(join(base, entry.name));
+      if (entry.isDirectory() && entry.name === "tests")
+        for (const test of await readdir(join(base, "tests"), { withFileTypes: true }))
+          if (test.isFile() && test.name.endsWith(".json")) await take(join(base, "tests", test.name));
+    }
+  }
+  return files;
+}
