@@ -1,5 +1,6 @@
 // `npm run eval -- <suite.json> [options]`: runs an eval suite headless (lib/evals), in code
-// mode and classic mode, and prints a table per case × mode × model.
+// mode and classic mode, and prints a table per case × mode × model. `--skills <dir|file>` also
+// (or only) replays the skills' tests offline (lib/skills/skill-tests.ts).
 // Exit codes: 0 every assertion held, 1 an assertion failed (the cases are named), 2 bad usage or suite.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,8 +9,38 @@ import { runSuite } from "../lib/evals/node/run-suite";
 import { junitXml, reportByKind, summarise, type EvalRun, type KindFigures } from "../lib/evals/report";
 import { parseSuite, planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
 import { otlpTraces } from "../lib/timeline/otlp";
+import { readSkillsPath } from "../lib/skills/node/skills-path";
+import { runSkillTest } from "../lib/skills/skill-tests";
+import { runInNode } from "../lib/sandbox/node/node-engine";
+
+/** Replays every skill's tests offline and prints a line per test; resolves with how many failed. */
+async function runSkillTests(where: string): Promise<number> {
+  let skills;
+  try {
+    skills = await readSkillsPath(where);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  let failed = 0;
+  let total = 0;
+  for (const skill of skills) {
+    for (const test of skill.tests) {
+      total++;
+      const result = await runSkillTest(skill, test, (request, host) => runInNode(request, host));
+      if (!result.passed) failed++;
+      process.stdout.write(`${result.passed ? "pass" : "FAIL"}  skills.${skill.name} · ${test.name}\n`);
+      for (const problem of result.problems) process.stdout.write(`      ${problem.message}\n`);
+    }
+  }
+  process.stdout.write(
+    `\nSkill tests: ${total - failed} of ${total} passed (${skills.length} ${skills.length === 1 ? "skill" : "skills"}, replayed offline).\n`,
+  );
+  return failed;
+}
 
 const USAGE = `Usage: npm run eval -- <suite.json|suite.yaml> [options]
+       npm run eval -- --skills <dir|file> [suite]
 
 Runs every case of the suite through the agent loop (in Node: the QuickJS sandbox, MCP over HTTP,
 the provider called directly) and checks its assertions. The suite format is in docs/evals.md.
@@ -22,6 +53,7 @@ Options:
   --json <file>           write every run and the summary as JSON
   --junit <file>          write JUnit XML (a test case per run)
   --otlp <file>           write every run as an OpenTelemetry trace (OTLP JSON: model steps and tool calls)
+  --skills <dir|file>     replay the tests of a skills folder or skills.json offline (no server, no model)
 
 Keys come from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...).
 Exit codes: 0 all passed, 1 an assertion failed, 2 bad usage or a bad suite file.`;
@@ -41,6 +73,7 @@ const { values, positionals } = parseArgs({
     json: { type: "string" },
     junit: { type: "string" },
     otlp: { type: "string" },
+    skills: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -49,7 +82,10 @@ if (values.help) {
   process.exit(0);
 }
 const file = positionals[0];
-if (!file) usage("Name a suite file.");
+if (!file && !values.skills) usage("Name a suite file, or --skills.");
+const skillsFailed = values.skills ? await runSkillTests(values.skills) : 0;
+if (!file) process.exit(skillsFailed > 0 ? 1 : 0);
+const suiteFile: string = file;
 let text: string;
 try {
   text = readFileSync(file, "utf8");
@@ -79,7 +115,7 @@ async function main(): Promise<number> {
   const aborter = new AbortController();
   process.once("SIGINT", () => aborter.abort());
   const all = await runSuite(parsed.ok ? parsed.suite : (undefined as never), {
-    suiteDir: path.dirname(path.resolve(file!)),
+    suiteDir: path.dirname(path.resolve(suiteFile)),
     cases,
     env: process.env,
     ...(values["base-url"] ? { baseURL: values["base-url"] } : {}),
@@ -133,7 +169,7 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => process.exit(code === 0 && skillsFailed > 0 ? 1 : code),
   (error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -95,3 +95,43 @@ describe("npm run eval", () => {
     expect(stderr).toMatch(/is not a valid suite:\n {2}cases\[0\]\.assert\[0\]/);
   });
 }, 180_000);
+
+describe("npm run eval --skills", () => {
+  const skill = (code: string) => ({
+    name: "double",
+    description: "Twice x, through the lab.",
+    inputSchema: { type: "object", properties: { x: { type: "number" } } },
+    code,
+    destructive: false,
+    tests: [
+      {
+        name: "two",
+        input: { x: 2 },
+        calls: [{ namespace: "lab", name: "echo", server: "lab", tool: "echo", args: { message: "2" }, outcome: { ok: true, value: { echoed: "2" } } }],
+        expected: { ok: true, value: 4 },
+      },
+    ],
+    createdAt: "2026-11-27T00:00:00.000Z",
+    updatedAt: "2026-11-27T00:00:00.000Z",
+  });
+  const skillsFile = (name: string, code: string) => suiteFile(name, { format: "code-mode-playground/skills", version: 1, skills: [skill(code)] });
+
+  it("replays each skill's tests offline and exits 0 when they pass", async () => {
+    const { code, stdout, stderr } = await run(
+      "--skills",
+      skillsFile("good.json", "const r = await lab.echo({ message: String(x) }); return Number(r.echoed) * 2;"),
+    );
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("pass  skills.double · two");
+    expect(stdout).toContain("Skill tests: 1 of 1 passed (1 skill, replayed offline).");
+  });
+
+  it("exits 1 naming what changed when a test fails, and 2 on a bad file", async () => {
+    const broken = await run("--skills", skillsFile("broken.json", "const r = await lab.echo({ message: String(x) }); return Number(r.echoed) * 3;"));
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain("FAIL  skills.double · two\n      value is 6; it was 4 when recorded.");
+    const bad = await run("--skills", suiteFile("bad.json", { format: "code-mode-playground/skills", version: 1, skills: [{ name: "x" }] }));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("skills[0].description: Invalid input");
+  });
+});
