@@ -258,7 +258,8 @@ export function ShareDialogSlot({ onOpenFile, onClose }: { onOpenFile: (file: Bl
     const { provider, modelId } = modelChoice(playground.model.snapshot(), catalog);
     return {
       servers,
-      toolSnapshots: catalog.servers,
+      // The skills pseudo-server is not a server: skills travel on their own (ticked below).
+      toolSnapshots: catalog.servers.filter((s) => s.namespace === undefined),
       code: playground.editor.snapshot().code,
       systemPrompt: catalog.systemPrompt(),
       limits: playground.limits.snapshot(),
@@ -266,7 +267,15 @@ export function ShareDialogSlot({ onOpenFile, onClose }: { onOpenFile: (file: Bl
       model: { provider, id: modelId },
     };
   });
-  return <ShareDialog inputs={inputs} runs={playground.workbench.history.snapshot()} onOpenFile={onOpenFile} onClose={onClose} />;
+  return (
+    <ShareDialog
+      inputs={inputs}
+      runs={playground.workbench.history.snapshot()}
+      skills={playground.skills.trusted()}
+      onOpenFile={onOpenFile}
+      onClose={onClose}
+    />
+  );
 }
 
 /** "Save as skill", open for the run the editor or the Runs list chose. */

@@ -11,6 +11,7 @@ import { Modal } from "@/components/ui/Modal";
 import { defaultSharedRuns, runInView } from "@/lib/share/run-choice";
 import type { HistoryEntry, RunSource } from "@/lib/timeline/history";
 import { plural } from "@/lib/text/display";
+import type { Skill } from "@/lib/skills/skill";
 
 /** The newest runs the dialog offers to share. */
 const MAX_OFFERED_RUNS = 20;
@@ -18,8 +19,10 @@ import styles from "./ShareDialog.module.css";
 
 /** Props of the Share dialog. */
 export interface ShareDialogProps {
-  /** The playground's live pieces but its runs; read once, when the dialog opens. */
-  inputs: Omit<ShareInputs, "runs">;
+  /** The playground's live pieces but its runs and skills; read once, when the dialog opens. */
+  inputs: Omit<ShareInputs, "runs" | "skills">;
+  /** The person's skills: none goes unless ticked. */
+  skills?: readonly Skill[];
   /** The session's recorded runs (newest first): the person picks which the share carries. */
   runs: readonly HistoryEntry[];
   onClose: () => void;
@@ -45,7 +48,16 @@ const SOURCE_LABEL: Record<RunSource, string> = {
   app: "an MCP App",
 };
 
-export function ShareDialog({ inputs, runs, onClose, onOpenFile }: ShareDialogProps) {
+export function ShareDialog({ inputs, runs, skills = [], onClose, onOpenFile }: ShareDialogProps) {
+  const [sharedSkills, setSharedSkills] = useState<ReadonlySet<string>>(() => new Set());
+  const chosenSkills = skills.filter((s) => sharedSkills.has(s.name));
+  const toggleSkill = (name: string) =>
+    setSharedSkills((current) => {
+      const next = new Set(current);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
   const ref = useRef<HTMLDialogElement>(null);
   // Read once, as the rest of the share: the runs offered are those of the moment the dialog opened.
   const [offered] = useState(() => runs.slice(0, MAX_OFFERED_RUNS));
@@ -82,7 +94,28 @@ export function ShareDialog({ inputs, runs, onClose, onOpenFile }: ShareDialogPr
           </ul>
         </fieldset>
       )}
-      <Sharing key={records.map((r) => r.id).join(",")} inputs={{ ...inputs, runs: records }} />
+      {skills.length > 0 && (
+        <fieldset className={styles.section}>
+          <legend>Skills it carries</legend>
+          <p className="muted small">
+            None unless you tick it. A skill goes with its code, schemas and tests (secret-looking values removed); the recipient reviews it before it can run.
+          </p>
+          <ul className={styles.runs} aria-label="Skills to share">
+            {skills.map((skill) => (
+              <li key={skill.name}>
+                <label className="check">
+                  <input type="checkbox" checked={sharedSkills.has(skill.name)} onChange={() => toggleSkill(skill.name)} />
+                  skills.{skill.name} · {plural(skill.tests.length, "test")}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      )}
+      <Sharing
+        key={`${records.map((r) => r.id).join(",")}|${chosenSkills.map((s) => s.name).join(",")}`}
+        inputs={{ ...inputs, runs: records, skills: chosenSkills }}
+      />
       {onOpenFile && (
         <section className={styles.section}>
           <h3>Open</h3>

@@ -211,6 +211,7 @@ export class Playground {
       setCode: this.editor.setCode,
       adoptLimits: this.limits.adopt,
       restoreConversation: (messages) => void this.chat.restore(messages),
+      importSkills: (skills) => void this.skills.importSkills(skills, "a share link"),
     });
   }
 

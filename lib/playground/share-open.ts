@@ -12,6 +12,8 @@ import type { ShareState } from "../share/schema";
 import type { RunSource } from "../timeline/history";
 import { runRecordSchema } from "../timeline/run-file-schema";
 import { recordStart, type RunRecord } from "../timeline/run-record";
+import type { Skill } from "../skills/skill";
+import { parseSkillsFile, SKILLS_FILE_FORMAT, SKILLS_FILE_VERSION } from "../skills/skill-file";
 
 /** The page's stores, as opening a share changes them. */
 export interface ShareTargets {
@@ -19,6 +21,8 @@ export interface ShareTargets {
   setCode(code: string): void;
   adoptLimits(limits: unknown): void;
   restoreConversation(messages: CodeModeUIMessage[]): void;
+  /** Holds the share's skills for review (lib/playground/skill-store.ts): they run nothing until trusted. */
+  importSkills?(skills: readonly Skill[]): void;
 }
 
 /** A shared run as a record, or undefined when it is not one (an older or damaged share). */
@@ -28,7 +32,7 @@ export function sharedRun(run: unknown): RunRecord | undefined {
 }
 
 /** Applies an opened share to the page; says how many runs joined and how many were left out. */
-export function applyShare(state: ShareState, targets: ShareTargets): { runs: number; leftOut: number } {
+export function applyShare(state: ShareState, targets: ShareTargets): { runs: number; leftOut: number; skillsRefused: string[] } {
   let runs = 0;
   // Newest first in the share; the history adds in order, so oldest first here.
   for (const run of [...state.runs].reverse()) {
@@ -40,7 +44,14 @@ export function applyShare(state: ShareState, targets: ShareTargets): { runs: nu
   if (state.code !== undefined) targets.setCode(state.code);
   if (state.limits) targets.adoptLimits(state.limits);
   if (state.messages && state.messages.length > 0) targets.restoreConversation(toRestorableMessages(state.messages));
-  return { runs, leftOut: state.runs.length - runs };
+  // Skills are read as strictly as a skills file; a link that holds a bad one imports none of them.
+  let skillsRefused: string[] = [];
+  if (state.skills && state.skills.length > 0) {
+    const read = parseSkillsFile(JSON.stringify({ format: SKILLS_FILE_FORMAT, version: SKILLS_FILE_VERSION, skills: state.skills }));
+    if (read.ok) targets.importSkills?.(read.skills);
+    else skillsRefused = read.errors;
+  }
+  return { runs, leftOut: state.runs.length - runs, skillsRefused };
 }
 
 /**

@@ -59,6 +59,7 @@ export class SkillStore extends Store<SkillsState> {
 
   constructor(kv?: KeyValueStore, now: () => Date = () => new Date()) {
     super({ entries: [], tests: {} });
+    this.#loaded = new Promise((resolve) => (this.#markLoaded = resolve));
     this.#kv = kv;
     this.#now = now;
   }
@@ -71,8 +72,24 @@ export class SkillStore extends Store<SkillsState> {
     return skills;
   };
 
+  /**
+   * Settles once the saved skills were read: saving starts then, so a skill added before (a share
+   * link opened as the page loads) never overwrites the stored ones. Like the session, a store
+   * that is never loaded never saves.
+   */
+  readonly #loaded: Promise<void>;
+  #markLoaded: () => void = () => undefined;
+
   /** Reads the saved skills once (read like any file: a damaged save is reported, not trusted). */
   async load(): Promise<void> {
+    try {
+      await this.#load();
+    } finally {
+      this.#markLoaded();
+    }
+  }
+
+  async #load(): Promise<void> {
     const saved = (await this.#kv?.get(SKILLS_KEY).catch(() => undefined)) as Saved | undefined;
     if (!saved || typeof saved.text !== "string") return;
     const read = parseSkillsFile(saved.text);
@@ -170,11 +187,14 @@ export class SkillStore extends Store<SkillsState> {
     const tests = { ...this.snapshot().tests };
     if (changed !== undefined) delete tests[changed];
     this.set({ entries, tests });
-    void this.#save(entries);
+    void this.#save();
   }
 
-  async #save(entries: readonly SkillEntry[]): Promise<void> {
+  async #save(): Promise<void> {
     if (!this.#kv) return;
+    await this.#loaded;
+    // A damaged save stays as it was until the person changes something after reading why.
+    const { entries } = this.snapshot();
     const saved: Saved = {
       text: skillsFileText(entries.map((e) => e.skill)),
       review: entries.filter((e) => e.status === "review").map((e) => e.skill.name),

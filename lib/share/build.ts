@@ -17,6 +17,8 @@ import { cleanLabel, cleanText } from "./labels";
 import { SHARE_VERSION, shareStateSchema } from "./schema";
 import type { ShareLimits, ShareMessage, ShareModel, ShareServer, ShareState, ShareTool, ToolSnapshot } from "./schema";
 import { toShareServer } from "./server-to-share";
+import type { Skill } from "../skills/skill";
+import { skillsFileText } from "../skills/skill-file";
 
 /** The live pieces a share is made from; every field is optional. */
 export interface ShareInputs {
@@ -32,6 +34,8 @@ export interface ShareInputs {
   limits?: Partial<SandboxLimits>;
   /** Recorded runs (plain JSON objects), replayable offline. */
   runs?: readonly unknown[];
+  /** Skills the person chose to share (their code, schemas and tests; secrets removed as an export does). */
+  skills?: readonly Skill[];
 }
 
 /** A built state and what was left out of it, for the Share dialog to show. */
@@ -118,6 +122,27 @@ function copyRuns(inputs: ShareInputs, omitted: string[]): JsonObject[] {
   return out;
 }
 
+function copySkills(inputs: ShareInputs, omitted: string[]): JsonObject[] {
+  const chosen = capped(inputs.skills, SHARE_CAPS.skills, "skills", omitted);
+  if (chosen.length === 0) return [];
+  // The export's own form: code scrubbed, tests redacted.
+  const exported = (JSON.parse(skillsFileText(chosen)) as { skills: unknown[] }).skills;
+  const out: JsonObject[] = [];
+  let bytes = 2;
+  for (const skill of exported) {
+    const copy = copyJsonObject(skill, JSON_DEPTH);
+    if (!copy) continue;
+    const safe = redactSecrets(copy);
+    bytes += jsonByteLength(safe) + 1;
+    if (bytes > SHARE_CAPS.skillsBytes) {
+      omitted.push(`skills past ${SHARE_CAPS.skillsBytes} bytes`);
+      break;
+    }
+    out.push(safe);
+  }
+  return out;
+}
+
 function copyLimits(limits: Partial<SandboxLimits> | undefined): ShareLimits | undefined {
   if (typeof limits !== "object" || limits === null) return undefined;
   const out: ShareLimits = {};
@@ -168,6 +193,8 @@ export function buildShareState(inputs: ShareInputs): ShareBuild {
     limits: copyLimits(inputs.limits),
     runs: copyRuns(inputs, omitted),
   };
+  const skills = copySkills(inputs, omitted);
+  if (skills.length > 0) Object.assign(draft, { skills });
   // The builder's own output must satisfy the schema; a failure here is a bug, not bad input.
   const parsed = shareStateSchema.safeParse(draft);
   if (!parsed.success) throw new Error(`buildShareState produced an invalid state: ${parsed.error.message}`);

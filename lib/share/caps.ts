@@ -28,6 +28,9 @@ export const SHARE_CAPS = Object.freeze({
   /** Serialised size of all recorded runs together. */
   runsBytes: 4 * MB,
   codeChars: 512 * KB,
+  skills: 50,
+  /** Serialised size of all skills together (code, schemas, tests). */
+  skillsBytes: 2 * MB,
   promptChars: 128 * KB,
   /** Names and short labels: servers, tools, models, secret slots. */
   nameChars: 200,

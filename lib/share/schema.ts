@@ -126,6 +126,12 @@ export const shareRunsSchema = z
   .max(SHARE_CAPS.runs)
   .refine((runs) => jsonByteLength(runs) <= SHARE_CAPS.runsBytes, `recorded runs must stay under ${SHARE_CAPS.runsBytes} bytes`);
 
+/** Skills (lib/skills/), read strictly as a skills file when the share is opened, and held for review. */
+export const shareSkillsSchema = z
+  .array(jsonObject)
+  .max(SHARE_CAPS.skills)
+  .refine((skills) => jsonByteLength(skills) <= SHARE_CAPS.skillsBytes, `skills must stay under ${SHARE_CAPS.skillsBytes} bytes`);
+
 /** The whole share state, current version. */
 export const shareStateSchema = z.object({
   version: z.literal(SHARE_VERSION),
@@ -137,6 +143,7 @@ export const shareStateSchema = z.object({
   code: z.string().max(SHARE_CAPS.codeChars).optional(),
   limits: shareLimitsSchema.optional(),
   runs: shareRunsSchema.default([]),
+  skills: shareSkillsSchema.optional(),
 });
 
 /** A validated share state. */

@@ -22,6 +22,7 @@ export function describeShare(state: ShareState): string[] {
   if (state.messages.length > 0) out.push(plural(state.messages.length, "chat message"));
   if (state.limits) out.push("sandbox limits");
   if (state.runs.length > 0) out.push(`${plural(state.runs.length, "recorded run")}, replayable offline`);
+  if (state.skills && state.skills.length > 0) out.push(`${plural(state.skills.length, "skill")} (held for review: they run nothing until trusted)`);
   return out;
 }
 
@@ -30,6 +31,9 @@ export function findSecretLookalikes(state: ShareState): string[] {
   const out: string[] = [];
   if (state.code !== undefined) out.push(...secretLines(state.code).map((line) => `code, line ${line}`));
   if (state.systemPrompt !== undefined) out.push(...secretLines(state.systemPrompt).map((line) => `system prompt, line ${line}`));
+  state.skills?.forEach((skill, index) => {
+    if (typeof skill.code === "string" && looksLikeSecret(skill.code)) out.push(`skill ${index + 1}'s code`);
+  });
   state.messages.forEach((message, index) => {
     if (looksLikeSecret(JSON.stringify(message.parts))) out.push(`chat message ${index + 1}`);
   });

@@ -335,6 +335,7 @@ describe("Playground skills", () => {
       destructive: false,
       tests: [],
     };
+    await first.load();
     first.save(skill);
     await sleep(0);
     const second = new SkillStore(kv);
@@ -346,10 +347,20 @@ describe("Playground skills", () => {
       "double: you already have a skill of this name (delete yours first to import this one)",
     ]);
     expect(second.trusted().map((s) => s.name)).toEqual(["double"]);
+    await sleep(0);
     const third = new SkillStore(kv);
     await third.load();
     expect(third.get("triple")).toMatchObject({ status: "review", from: "skills.json" });
     third.trust("triple");
     expect(third.trusted().map((s) => s.name)).toEqual(["double", "triple"]);
+    await sleep(0);
+    // A skill arriving before the saved ones are read (a share link opened at once) loses none of them.
+    const fourth = new SkillStore(kv);
+    fourth.importSkills([{ ...skill, name: "quadruple", code: "return x * 4", createdAt: "x", updatedAt: "x" }], "a share link");
+    await fourth.load();
+    await sleep(0);
+    const fifth = new SkillStore(kv);
+    await fifth.load();
+    expect(fifth.snapshot().entries.map((e) => `${e.skill.name}:${e.status}`)).toEqual(["double:trusted", "triple:trusted", "quadruple:review"]);
   });
 });

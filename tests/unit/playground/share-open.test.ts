@@ -6,6 +6,8 @@ import { shareStateSchema } from "@/lib/share/schema";
 import { syntheticRun } from "@/lib/timeline/synthetic-run";
 import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
 import { appKey, readRecordedApp } from "@/lib/mcp-apps/recorded-app";
+import { buildShareState } from "@/lib/share/build";
+import { describeShare } from "@/lib/share/summary";
 
 function targets() {
   const done: string[] = [];
@@ -37,7 +39,7 @@ describe("applyShare", () => {
       runs: [newer, { not: "a run" }, older],
     });
     const { t, done } = targets();
-    expect(applyShare(state, t)).toEqual({ runs: 2, leftOut: 1 });
+    expect(applyShare(state, t)).toEqual({ runs: 2, leftOut: 1, skillsRefused: [] });
     expect(done).toEqual(["run run-older chat", "run run-newer chat", "code return 42;", 'limits {"wallMs":5000}', "conversation 1"]);
   });
 
@@ -54,8 +56,40 @@ describe("applyShare", () => {
 
   it("a share with nothing but servers changes nothing", () => {
     const { t, done } = targets();
-    expect(applyShare(shareStateSchema.parse({ version: 1, servers: [] }), t)).toEqual({ runs: 0, leftOut: 0 });
+    expect(applyShare(shareStateSchema.parse({ version: 1, servers: [] }), t)).toEqual({ runs: 0, leftOut: 0, skillsRefused: [] });
     expect(done).toEqual([]);
+  });
+});
+
+describe("a share's skills", () => {
+  const skill = {
+    name: "double",
+    description: "Twice x.",
+    inputSchema: { type: "object", properties: { x: { type: "number" } } },
+    code: "return x * 2;",
+    destructive: false,
+    tests: [],
+    createdAt: "2026-11-27T00:00:00.000Z",
+    updatedAt: "2026-11-27T00:00:00.000Z",
+  };
+
+  it("are built from the chosen skills without secrets, described, and held for review when opened", () => {
+    const leaky = { ...skill, code: `const key = "sk-ant-api03-${"a".repeat(40)}";\nreturn x * 2;` };
+    const { state } = buildShareState({ skills: [leaky] });
+    expect(JSON.stringify(state)).not.toContain("sk-ant-api03");
+    expect(describeShare(state)).toContain("1 skill (held for review: they run nothing until trusted)");
+    const imported: string[] = [];
+    const opened = applyShare(shareStateSchema.parse(state), { ...targets().t, importSkills: (skills) => imported.push(...skills.map((s) => s.name)) });
+    expect(opened.skillsRefused).toEqual([]);
+    expect(imported).toEqual(["double"]);
+  });
+
+  it("a link holding a bad skill imports none, and says why with the path", () => {
+    const state = shareStateSchema.parse({ version: 1, servers: [], skills: [skill, { ...skill, name: "rm -rf" }] });
+    const imported: string[] = [];
+    const opened = applyShare(state, { ...targets().t, importSkills: (skills) => imported.push(...skills.map((s) => s.name)) });
+    expect(imported).toEqual([]);
+    expect(opened.skillsRefused[0]).toMatch(/^skills\[1\]\.name: /);
   });
 });
 
