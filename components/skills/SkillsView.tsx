@@ -176,7 +176,14 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
         <button type="button" onClick={() => downloadText(skillsFileText([skill]), `${skill.name}.skill.json`)}>
           Export
         </button>
-        <ConfirmButton label="Delete" question={`Delete skills.${skill.name} and its tests?`} onConfirm={() => playground.skills.remove(skill.name)} />
+        <ConfirmButton
+          label="Delete"
+          question={`Delete skills.${skill.name} and its tests?`}
+          onConfirm={() => {
+            playground.skills.remove(skill.name);
+            onBack();
+          }}
+        />
       </div>
       <h3 className={styles.skillTitle}>
         {SKILLS_NAMESPACE}.{skill.name} {skill.destructive && <Badge tone="error">destructive</Badge>}
