@@ -83,7 +83,9 @@ test("a run becomes a skill: called from a program and from the chat, its calls 
   await skills.root.getByRole("button", { name: "Save code" }).click();
   await skills.root.getByRole("button", { name: "Test skill" }).click();
   await expect(skills.root.getByText("1 test fails")).toBeVisible();
-  await expect(skills.root.getByRole("list", { name: "Tests" })).toContainText('value.cheapest.carrier is "EuroDash"; it was "SwiftAir Express" when recorded.');
+  await expect(skills.root.getByRole("list", { name: "Tests" })).toContainText(
+    'value.cheapest.carrier is "EuroDash"; it was "SwiftAir Express" when recorded.',
+  );
 });
 
 test("a skill exports as a file and imports for review: it runs nothing until trusted", async ({ page }) => {
