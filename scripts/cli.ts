@@ -1,6 +1,7 @@
 // The `code-mode-playground` command (bin/code-mode-playground.mjs).
 //
 //   code-mode-playground mcp --config mcp.json [--skills DIR|FILE] [--base-url URL] [--playground LINK]
+//   code-mode-playground skills convert <from> <to>   (a skills.json ⇄ a skills folder)
 //
 // Serves the servers of an mcp.json as one code-mode MCP server on stdio: `execute_code` runs a
 // program against their typed API in the QuickJS sandbox, `search_tools` finds functions.
@@ -10,8 +11,10 @@ import { parseArgs } from "node:util";
 import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node/open";
 import { serveStdio } from "../lib/codemode-mcp/node/stdio";
 import { playgroundPublisher, type PlaygroundPublisher } from "../lib/codemode-mcp/node/playground-push";
+import { readSkillsPath, writeSkillsPath } from "../lib/skills/node/skills-path";
 
 const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--skills <dir|file>] [--base-url <url>] [--playground <link>]
+       code-mode-playground skills convert <from> <to>
 
 Serves the MCP servers of an mcp.json as one code-mode MCP server over stdio, with two tools:
 execute_code (a JavaScript program against their typed API, run in a QuickJS sandbox) and
@@ -24,7 +27,11 @@ Options:
                      becomes a tool, and skills.<name> inside programs (or codeMode.skills)
   --base-url <url>   resolves relative server URLs in the file
   --playground <link>  show every run live in a running playground: the link \`npm start\` printed
-                     (http://127.0.0.1:3000/#cmp-token=…)`;
+                     (http://127.0.0.1:3000/#cmp-token=…)
+
+skills convert reads a skills folder or skills.json (as the playground exports them), checks it,
+and writes it the other way: a folder (one directory per skill: skill.json, code.js, tests/) for a
+code review, or one .json file (when <to> ends in .json) to import in the playground.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,6 +52,19 @@ function fail(message: string): never {
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
+}
+if (positionals[0] === "skills") {
+  const [, action, from, to] = positionals;
+  if (action !== "convert" || !from || !to) fail("skills convert takes <from> and <to>.");
+  try {
+    const skills = await readSkillsPath(from);
+    const written = await writeSkillsPath(to, skills);
+    process.stderr.write(`code-mode-playground: wrote ${skills.length === 1 ? "1 skill" : `${skills.length} skills`} (${written.length} files) to ${to}\n`);
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`code-mode-playground: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
 }
 if (positionals[0] !== "mcp") fail(positionals[0] ? `Unknown command "${positionals[0]}".` : "Give a command.");
 if (!values.config) fail("--config is required.");

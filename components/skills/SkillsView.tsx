@@ -1,14 +1,16 @@
 "use client";
 
-import { useMemo, useState, type ChangeEvent } from "react";
+import { useMemo, useState, type ChangeEvent, type FormEvent } from "react";
+import { buildFormModel, fromArguments, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
+import { SchemaField } from "@/components/tools/SchemaForm";
 import { usePage } from "@/components/playground/page-context";
 import { useStore } from "@/components/hooks/use-store";
 import { Badge } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { downloadText } from "@/components/ui/download";
 import { declarationsFor } from "@/lib/codemode";
-import { parseSkillsFile, skillsFileText, skillsFromFolder, type SkillsRead } from "@/lib/skills/skill-file";
-import { SKILLS_NAMESPACE } from "@/lib/skills/skill";
+import { parseSkillsFile, skillsFileText, skillsFromFolder, skillsToFolder, type SkillsRead } from "@/lib/skills/skill-file";
+import { SKILLS_NAMESPACE, type Skill } from "@/lib/skills/skill";
 import { skillInputProblem } from "@/lib/skills/skill-host";
 import type { SkillEntry, SkillsState, SkillTestRun } from "@/lib/playground/skill-store";
 import type { ServersView } from "@/lib/playground/page-servers";
@@ -17,6 +19,41 @@ import { clip } from "@/lib/text/display";
 import styles from "./Skills.module.css";
 
 const NO_SKILLS: SkillsState = { entries: [], tests: {} };
+
+/** The File System Access API's folder picker (Chromium): the types this view uses. */
+interface DirectoryHandle {
+  getDirectoryHandle(name: string, options: { create: boolean }): Promise<DirectoryHandle>;
+  getFileHandle(
+    name: string,
+    options: { create: boolean },
+  ): Promise<{ createWritable(): Promise<{ write(text: string): Promise<void>; close(): Promise<void> }> }>;
+}
+type PickFolder = (options: { mode: "readwrite" }) => Promise<DirectoryHandle>;
+
+function canPickFolder(): boolean {
+  return typeof window !== "undefined" && "showDirectoryPicker" in window;
+}
+
+/** Writes the skills as a folder the person picks; resolves with the files written, undefined when they cancelled. */
+async function exportFolder(skills: readonly Skill[]): Promise<number | undefined> {
+  const pick = (window as unknown as { showDirectoryPicker: PickFolder }).showDirectoryPicker;
+  let root: DirectoryHandle;
+  try {
+    root = await pick({ mode: "readwrite" });
+  } catch {
+    return undefined;
+  }
+  const files = skillsToFolder(skills);
+  for (const file of files) {
+    const parts = file.path.split("/");
+    let dir = root;
+    for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part, { create: true });
+    const writable = await (await dir.getFileHandle(parts.at(-1) ?? "file", { create: true })).createWritable();
+    await writable.write(file.text);
+    await writable.close();
+  }
+  return files.length;
+}
 const declarationsOf = (view: ServersView) => view.catalog.declarations;
 
 /** Pass / fail of a skill's last test run, as a badge. */
@@ -89,6 +126,21 @@ export function SkillsView() {
         >
           Export all
         </button>
+        {canPickFolder() && (
+          <button
+            type="button"
+            disabled={state.entries.length === 0}
+            title="Writes one directory per skill (skill.json, code.js, tests/) into a folder you choose"
+            onClick={() =>
+              void exportFolder(state.entries.map((e) => e.skill)).then(
+                (count) => count !== undefined && setMessage({ ok: true, text: `Wrote ${count} files.` }),
+                (error: unknown) => setMessage({ ok: false, text: `The folder was not written: ${String(error)}` }),
+              )
+            }
+          >
+            Export folder…
+          </button>
+        )}
       </div>
       {message && (
         <div className={message.ok ? "ok-box" : "error-box"} role="status">
@@ -149,21 +201,24 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
     () => (declarations ? declarationsFor(declarations, [{ namespace: SKILLS_NAMESPACE, name: skill.name }]) : ""),
     [declarations, skill.name],
   );
-  const [inputText, setInputText] = useState(() => JSON.stringify(skill.tests[0]?.input ?? {}, null, 2));
+  // The same form a tool's test call has, built from the skill's input schema, filled with its first test's input.
+  const node = useMemo(() => buildFormModel(skill.inputSchema), [skill.inputSchema]);
+  const [value, setValue] = useState<FormValue>(() => fromArguments(node, skill.tests[0]?.input ?? {}));
+  const [errors, setErrors] = useState<ReadonlyMap<string, string>>(new Map());
   const [callProblem, setCallProblem] = useState<string | undefined>(undefined);
   const [code, setCode] = useState(skill.code);
   const trusted = status === "trusted";
 
-  const call = () => {
-    let input: unknown;
-    try {
-      input = JSON.parse(inputText);
-    } catch (error) {
-      return setCallProblem(`The input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const problem = typeof input === "object" && input !== null && !Array.isArray(input) ? skillInputProblem(skill, input) : "The input is a JSON object.";
+  const call = (event: FormEvent) => {
+    event.preventDefault();
+    const converted = toArguments(node, value);
+    if (!converted.ok) return setErrors(new Map(converted.errors.map((e) => [e.path, e.message])));
+    setErrors(new Map());
+    const input =
+      typeof converted.args === "object" && converted.args !== null && !Array.isArray(converted.args) ? (converted.args as Record<string, unknown>) : {};
+    const problem = skillInputProblem(skill, input);
     setCallProblem(problem);
-    if (!problem) void playground.callSkill(skill.name, input as Record<string, unknown>);
+    if (!problem) void playground.callSkill(skill.name, input);
   };
 
   return (
@@ -235,28 +290,25 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
       </ul>
 
       <h4 className={styles.section}>Call</h4>
-      <textarea rows={3} className={styles.code} value={inputText} onChange={(e) => setInputText(e.target.value)} spellCheck={false} aria-label="Skill input" />
-      {callProblem && <div className="field-error">{callProblem}</div>}
-      <div className="toolbar">
-        <button
-          type="button"
-          disabled={!trusted}
-          onClick={call}
-          title="Runs it against the connected servers; the call and its nested calls show on the timeline"
-        >
-          Call skill
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            playground.editor.putCode(skill.code, `skill-${skill.name}`);
-            playground.editor.setData(JSON.stringify(skill.tests[0]?.input ?? {}, null, 2));
-          }}
-          title="Puts its code in the editor with its first test's inputs"
-        >
-          Open in editor
-        </button>
-      </div>
+      <form onSubmit={call} aria-label={`Call ${skill.name}`} className={styles.callForm}>
+        <SchemaField node={node} value={value} onChange={setValue} path={ROOT_PATH} label="input" errors={errors} />
+        {callProblem && <div className="field-error">{callProblem}</div>}
+        <div className="toolbar">
+          <button type="submit" disabled={!trusted} title="Runs it against the connected servers; the call and its nested calls show on the timeline">
+            Call skill
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              playground.editor.putCode(skill.code, `skill-${skill.name}`);
+              playground.editor.setData(JSON.stringify(skill.tests[0]?.input ?? {}, null, 2));
+            }}
+            title="Puts its code in the editor with its first test's inputs"
+          >
+            Open in editor
+          </button>
+        </div>
+      </form>
 
       <h4 className={styles.section}>Code</h4>
       <textarea

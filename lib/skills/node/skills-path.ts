@@ -4,9 +4,9 @@
  * exports them. Only those files are read, within the format's size caps; every fault is
  * reported with its path (lib/skills/skill-file.ts checks what they hold).
  */
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
-import { parseSkillsFile, skillsFromFolder, SKILL_LIMITS, type FolderFile } from "../skill-file";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import { parseSkillsFile, skillsFileText, skillsFromFolder, skillsToFolder, SKILL_LIMITS, type FolderFile } from "../skill-file";
 import type { Skill } from "../skill";
 
 /** Reads a folder or a file of skills; throws an Error listing every fault with its path. */
@@ -43,4 +43,20 @@ async function folderFiles(root: string): Promise<FolderFile[]> {
     }
   }
   return files;
+}
+
+/** Writes skills as a folder (one directory per skill) under `dir`, or as one file when `dir` ends in .json. */
+export async function writeSkillsPath(path: string, skills: readonly Skill[]): Promise<string[]> {
+  if (path.endsWith(".json")) {
+    await writeFile(path, skillsFileText(skills));
+    return [path];
+  }
+  const written: string[] = [];
+  for (const file of skillsToFolder(skills)) {
+    const target = join(path, ...file.path.split("/"));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.text);
+    written.push(target);
+  }
+  return written;
 }

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,7 +14,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import type { Skill } from "@/lib/skills/skill";
-import { skillsToFolder } from "@/lib/skills/skill-file";
+import { parseSkillsFile, skillsFileText, skillsToFolder } from "@/lib/skills/skill-file";
 import { readSkillsPath } from "@/lib/skills/node/skills-path";
 import { execute, newClient, textOf, writeConfig } from "./fixtures";
 
@@ -137,5 +137,29 @@ describe("reading skills from disk", () => {
     );
     expect(failed?.code).toBe(2);
     expect(failed?.stderr).toContain(`${dir}: A skill may not be named execute_code`);
+  });
+});
+
+describe("code-mode-playground skills convert", () => {
+  const cli = (...args: string[]) =>
+    promisify(execFile)(process.execPath, [BIN, ...args], { timeout: 30_000 }).then(
+      (r) => ({ code: 0, stderr: r.stderr }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
+    );
+
+  it("turns a skills.json into a folder a review can read, and back", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cmp-convert-"));
+    const json = path.join(dir, "skills.json");
+    writeFileSync(json, skillsFileText([greet, order]));
+    const folder = path.join(dir, "skills");
+    expect(await cli("skills", "convert", json, folder)).toMatchObject({ code: 0, stderr: expect.stringContaining("wrote 2 skills (5 files)") as unknown });
+    expect(readFileSync(path.join(folder, "greet", "code.js"), "utf8")).toBe(`${greet.code}\n`);
+    const back = path.join(dir, "back.json");
+    expect((await cli("skills", "convert", folder, back)).code).toBe(0);
+    expect(parseSkillsFile(readFileSync(back, "utf8"))).toEqual({ ok: true, skills: [greet, order] });
+    expect(await cli("skills", "convert", path.join(dir, "missing"), back)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Cannot read skills at") as unknown,
+    });
   });
 });
