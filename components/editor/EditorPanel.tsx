@@ -168,7 +168,7 @@ export function EditorPanel(props: EditorPanelProps) {
             aria-invalid={dataProblem !== undefined}
           />
           {dataProblem && (
-            <span className="field-error" role="alert">
+            <span className={`field-error ${styles.inputsProblem}`} role="alert">
               {dataProblem}
             </span>
           )}
