@@ -8,7 +8,7 @@ import type { ServerTools } from "../codemode/types";
 import { compileSchema, validateArguments } from "../mcp/validate";
 import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
 import { inferInputSchema, inferSchema } from "./infer-schema";
-import { skillNameProblem, type Skill, type SkillTest } from "./skill";
+import { skillNameProblem, SKILLS_NAMESPACE, type Skill, type SkillTest } from "./skill";
 import { testFromRun } from "./skill-tests";
 
 /** What the dialog starts from. */
@@ -34,6 +34,12 @@ export function draftFromRun(
   if (!end.ok) return { ok: false, message: `That run failed (${end.error.message}); a skill is saved from a run that worked.` };
   const made = testFromRun(record, testName);
   if (!made.ok) return made;
+  const calledSkill = made.test.calls.find((call) => call.namespace === SKILLS_NAMESPACE);
+  if (calledSkill)
+    return {
+      ok: false,
+      message: `That program calls ${SKILLS_NAMESPACE}.${calledSkill.name}, and a skill cannot call skills: save the skill's own program instead.`,
+    };
   const destructive = new Set<string>();
   for (const call of made.test.calls) {
     const tool = servers.find((s) => s.name === call.server)?.tools.find((t) => t.name === call.tool);
