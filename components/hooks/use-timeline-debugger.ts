@@ -64,6 +64,9 @@ export interface UseTimelineDebuggerResult {
   namespaces: ReturnType<typeof namespacesOf>;
   /** Whether agents' runs through the app's code-mode MCP endpoint stream into the history (local mode). */
   agentFeed: FeedStatus | undefined;
+  /** The recorded run the Calls view shows (undefined: the live run), and choosing it. */
+  viewing: string | undefined;
+  setViewing: (id: string | undefined) => void;
 }
 
 const NO_RUNS: readonly HistoryEntry[] = [];
@@ -83,6 +86,7 @@ export function useTimelineDebugger(): UseTimelineDebuggerResult {
   const mocks = useStore(workbench.mocks, undefined, { fallback: NO_MOCKS });
   const replay = useStore(workbench.replay, undefined, { fallback: NO_REPLAY });
   const agentFeed = useStore(feed, undefined, { fallback: undefined });
+  const viewing = useStore(workbench.runInView, undefined, { fallback: undefined });
   const servers = useStore(playground.servers.view, serversOf, { fallback: [] });
   const namespaces = useMemo(() => namespacesOf(servers), [servers]);
   const destructive = useMemo(() => destructiveTools(servers), [servers]);
@@ -123,6 +127,8 @@ export function useTimelineDebugger(): UseTimelineDebuggerResult {
     divergence: replay.divergence,
     namespaces,
     agentFeed,
+    viewing,
+    setViewing: (id) => workbench.runInView.show(id),
   };
 }
 

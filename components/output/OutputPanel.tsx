@@ -15,7 +15,7 @@ import { Badge, toneOf } from "@/components/ui/Badge";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
 
 /** Tabs whose choice survives a reload. */
-const OUTPUT_TABS = ["output", "timeline"] as const;
+export const OUTPUT_TABS = ["output", "timeline"] as const;
 const IDLE_RUN: LiveRun = { view: { status: "idle" }, calls: EMPTY_CALL_RECORDS };
 
 export interface OutputPanelProps {

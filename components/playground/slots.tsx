@@ -22,7 +22,9 @@ import { ChatPanel } from "@/components/chat/ChatPanel";
 import type { ChatDraft } from "@/components/chat/chat-draft";
 import type { EditorHandle } from "@/components/editor/CodeEditor";
 import { EditorPanel } from "@/components/editor/EditorPanel";
-import { OutputPanel } from "@/components/output/OutputPanel";
+import { OUTPUT_TABS, OutputPanel } from "@/components/output/OutputPanel";
+import { TIMELINE_TABS, type Tab as TimelineTab } from "@/components/timeline/TimelinePanel";
+import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { ServerRequestDialog } from "@/components/servers/ServerRequestDialog";
 import { WaitingContext } from "@/components/timeline/Waiting";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
@@ -161,8 +163,19 @@ export function ChatSlot({ draft }: { draft: ChatDraft }) {
   const catalog = useStore(playground.servers.view, catalogOf, { fallback: EMPTY_CATALOG });
   // Unknown on the server-rendered page (no marks there): the page connects its servers as it loads.
   const presence = useStore<ServersView, ServerPresence | undefined>(playground.servers.view, presenceOf, { fallback: undefined, equal: samePresence });
+  // "Show run" on a program's card: its recorded run in the timeline's Calls view.
+  const [, setOutputTab] = useStoredChoice("cmp.tab.output", OUTPUT_TABS, "output");
+  const [, setTimelineTab] = useStoredChoice<TimelineTab>("cmp.tab.timeline", TIMELINE_TABS, "calls");
+  const showRun = (toolCallId: string) => {
+    const runId = playground.runOfToolCall(toolCallId);
+    if (runId === undefined) return;
+    playground.workbench.runInView.show(runId);
+    setOutputTab("timeline");
+    setTimelineTab("calls");
+  };
   return (
     <ChatPanel
+      onShowRun={showRun}
       session={playground.chat}
       model={model}
       hasDestructiveTools={hasDestructiveTools(catalog)}

@@ -105,7 +105,7 @@ export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClos
         </span>
         <textarea
           rows={6}
-          className={styles.code}
+          className={styles.codeBox}
           value={inputSchemaText}
           onChange={(e) => setInputSchemaText(e.target.value)}
           spellCheck={false}
@@ -118,7 +118,7 @@ export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClos
         </span>
         <textarea
           rows={5}
-          className={styles.code}
+          className={styles.codeBox}
           value={outputSchemaText}
           onChange={(e) => setOutputSchemaText(e.target.value)}
           spellCheck={false}

@@ -313,7 +313,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
       <h4 className={styles.section}>Code</h4>
       <textarea
         rows={Math.min(18, code.split("\n").length + 1)}
-        className={styles.code}
+        className={styles.codeBox}
         value={trusted ? code : escapeHidden(code)}
         readOnly={!trusted}
         onChange={(e) => setCode(e.target.value)}

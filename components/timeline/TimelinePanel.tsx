@@ -15,7 +15,7 @@ import { ToolRules } from "./ToolRules";
 import styles from "./Timeline.module.css";
 
 /** Tabs whose choice survives a reload. */
-const TIMELINE_TABS: readonly Tab[] = ["calls", "runs", "tools"];
+export const TIMELINE_TABS: readonly Tab[] = ["calls", "runs", "tools"];
 
 /** The live run, the debugging tools, and what the editor can do for the timeline. */
 export interface TimelinePanelProps {
@@ -28,12 +28,12 @@ export interface TimelinePanelProps {
   onUseCode?: (code: string) => void;
 }
 
-type Tab = "calls" | "runs" | "tools";
+export type Tab = "calls" | "runs" | "tools";
 
 /** The timeline: waterfall of the live (or a past) run, the session's runs with compare and replay, and tool mocks and approvals. */
 export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: TimelinePanelProps) {
   const [tab, setTab] = useStoredChoice<Tab>("cmp.tab.timeline", TIMELINE_TABS, "calls");
-  const [viewing, setViewing] = useState<string | undefined>(undefined);
+  const { viewing, setViewing } = debug;
   const [comparing, setComparing] = useState<readonly [string, string] | undefined>(undefined);
   const { history, approvals, mocks, replay, setReplay, divergence } = debug;
   const entry = viewing === undefined ? undefined : history.history.find((e) => e.record.id === viewing);

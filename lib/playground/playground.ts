@@ -153,6 +153,23 @@ export class Playground {
     void this.workbench.run(code, { limits: this.limits.snapshot(), data }).then((result) => this.editorRun.put({ code, result }));
   }
 
+  /**
+   * The recorded run of a chat program (its tool call's id): the link made when it ran, else (a
+   * restored conversation) the newest chat run of the same code.
+   */
+  runOfToolCall(toolCallId: string): string | undefined {
+    const linked = this.world.chatRuns.snapshot()[toolCallId];
+    if (linked !== undefined && this.workbench.history.snapshot().some((e) => e.record.id === linked)) return linked;
+    const part = this.chat
+      .snapshot()
+      .messages.flatMap((m) => m.parts)
+      .find((p) => "toolCallId" in p && p.toolCallId === toolCallId);
+    const input = part && "input" in part ? (part.input as { code?: unknown } | undefined) : undefined;
+    if (typeof input?.code !== "string") return undefined;
+    const hash = hashCode(input.code);
+    return this.workbench.history.snapshot().find((e) => e.source === "chat" && recordStart(e.record)?.codeHash === hash)?.record.id;
+  }
+
   /** The newest run of the editor's code as it is now that worked: what "Save as skill" saves. */
   runToSave(code: string = this.editor.snapshot().code): RunRecord | undefined {
     const hash = hashCode(code);

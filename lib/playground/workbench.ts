@@ -115,6 +115,13 @@ class SandboxStore extends Store<SandboxState> {
   }
 }
 
+/** The recorded run the timeline's Calls view shows (undefined: the live run). */
+class RunInViewStore extends Store<string | undefined> {
+  show(id: string | undefined): void {
+    this.set(id);
+  }
+}
+
 class ReplayStore extends Store<ReplayState> {
   arm(choice: ReplayChoice | undefined): void {
     this.set({ ...this.snapshot(), choice });
@@ -143,6 +150,8 @@ export class Workbench {
   readonly mocks: MockStore;
   readonly approvals: PageApprovals;
   readonly replay = new ReplayStore({ choice: undefined, divergence: undefined });
+  /** Which recorded run the timeline shows: the Runs list's "view" and the chat's "Show run" set it. */
+  readonly runInView = new RunInViewStore(undefined);
   readonly #controller: RunController;
   /** The worker skills' programs run in, started on first use: the main one is busy with the run that called the skill. */
   #skillController: RunController | undefined;

@@ -71,6 +71,12 @@ test("a run becomes a skill: called from a program and from the chat, its calls 
   const chat = new ChatPanel(page);
   await chat.send('Use skills.cheapest_carrier with { "maxDays": 5 }');
   await expect(chat.conversation).toContainText("skills.cheapest_carrier returned:", { timeout: 20_000 });
+  // Its card's "Show run" opens that run in the timeline, the skill's calls nested in it.
+  await timeline.showOutput();
+  await chat.toolCalls.last().getByRole("button", { name: "Show run" }).click();
+  await expect(timeline.views.getByRole("tab", { name: /^Calls \(/ })).toHaveAttribute("aria-selected", "true");
+  await expect(timeline.output.getByRole("button", { name: /^skills\.cheapest_carrier, call 1, ok/ })).toBeVisible();
+  await expect(timeline.output.getByRole("button", { name: /^shipping\.\w+, inside call 1, ok/ }).first()).toBeVisible();
 
   // Its test replays offline and passes; broken code fails it, saying what changed.
   const skills = skillsTab(page);

@@ -81,6 +81,12 @@ describe("Playground", () => {
       .messages.flatMap((m) => m.parts)
       .find((p) => "toolCallId" in p && p.type === "tool-execute_code");
     expect(call && "toolCallId" in call ? page.world.chatRuns.snapshot()[call.toolCallId] : undefined).toBe(run?.record.id);
+    // "Show run" finds it through that link, or (a restored conversation has no links) by its code.
+    const toolCallId = call && "toolCallId" in call ? call.toolCallId : "";
+    expect(page.runOfToolCall(toolCallId)).toBe(run?.record.id);
+    page.world.chatRuns.link(toolCallId, { ...run!.record, id: "a run no longer kept" });
+    expect(page.runOfToolCall(toolCallId)).toBe(run?.record.id);
+    expect(page.runOfToolCall("no such call")).toBeUndefined();
   });
 
   it("an MCP App's calls go through the host functions: mocks, approval beside the app, the history as runs from 'app', the raw result back", async () => {
