@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|peers|modes` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|peers|skills|modes` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -46,6 +46,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     id: "peers",
     title: "First load against the peers: the MCP Inspector and MCPJam, interleaved fresh loads (bare Chromium, production builds)",
     run: async () => (await import("./bench/peers")).benchPeers(),
+  },
+  {
+    id: "skills",
+    title: "Skills: a program called as a skill against inline, a skill test's replay (Node)",
+    run: async () => (await import("./bench/skills")).benchSkills(),
   },
   { id: "modes", title: "Code mode vs classic tool calling (demo suite, demo model, Node)", run: async () => (await import("./bench/modes")).benchModes() },
 ];
