@@ -30,6 +30,14 @@ export interface ShareDialogProps {
   onOpenFile?: (file: Blob) => void;
 }
 
+/** The set with `id` added, or removed when it was in it. */
+function toggled(set: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  const next = new Set(set);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  return next;
+}
+
 function kb(chars: number): string {
   return `${(chars / 1024).toFixed(1)} KB`;
 }
@@ -51,26 +59,14 @@ const SOURCE_LABEL: Record<RunSource, string> = {
 export function ShareDialog({ inputs, runs, skills = [], onClose, onOpenFile }: ShareDialogProps) {
   const [sharedSkills, setSharedSkills] = useState<ReadonlySet<string>>(() => new Set());
   const chosenSkills = skills.filter((s) => sharedSkills.has(s.name));
-  const toggleSkill = (name: string) =>
-    setSharedSkills((current) => {
-      const next = new Set(current);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
+  const toggleSkill = (name: string) => setSharedSkills((current) => toggled(current, name));
   const ref = useRef<HTMLDialogElement>(null);
   // Read once, as the rest of the share: the runs offered are those of the moment the dialog opened.
   const [offered] = useState(() => runs.slice(0, MAX_OFFERED_RUNS));
   const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(defaultSharedRuns(offered.map((e) => ({ id: e.record.id, source: e.source })))));
   const inView = runInView(offered.map((e) => ({ id: e.record.id, source: e.source })));
   const records = offered.filter((e) => chosen.has(e.record.id)).map((e) => e.record);
-  const toggle = (id: string) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = (id: string) => setChosen((current) => toggled(current, id));
 
   return (
     <Modal title="Share this playground" onClose={onClose} dialogRef={ref}>

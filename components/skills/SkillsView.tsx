@@ -17,6 +17,8 @@ import type { ServersView } from "@/lib/playground/page-servers";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { clip } from "@/lib/text/display";
 import styles from "./Skills.module.css";
+// Skills are tools: their list and details look like the Tools view's.
+import toolStyles from "@/components/tools/Tools.module.css";
 
 const NO_SKILLS: SkillsState = { entries: [], tests: {} };
 
@@ -108,7 +110,7 @@ export function SkillsView() {
   if (entry) return <SkillDetails entry={entry} run={state.tests[entry.skill.name]} onBack={() => setSelected(undefined)} />;
 
   return (
-    <div className={styles.skillsView}>
+    <div className={toolStyles.toolsView}>
       <div className="toolbar">
         <label className="file-button" title="A skills file (skills.json) exported from a playground">
           Import file…
@@ -162,11 +164,11 @@ export function SkillsView() {
           </p>
         </div>
       ) : (
-        <ul className={styles.skills} aria-label="Skills">
+        <ul className={toolStyles.tools} aria-label="Skills">
           {state.entries.map(({ skill, status }) => (
             <li key={skill.name}>
-              <button type="button" className={styles.skillRow} onClick={() => setSelected(skill.name)}>
-                <span className={styles.skillName}>
+              <button type="button" className={toolStyles.toolRow} onClick={() => setSelected(skill.name)}>
+                <span className={toolStyles.toolName}>
                   {SKILLS_NAMESPACE}.{skill.name}
                 </span>
                 {status === "review" && (
@@ -183,7 +185,7 @@ export function SkillsView() {
                 <TestBadge run={state.tests[skill.name]} />
                 <span className="muted">{skill.tests.length === 1 ? "1 test" : `${skill.tests.length} tests`}</span>
               </button>
-              <div className="muted small">{clip(skill.description, 160)}</div>
+              <div className={`${toolStyles.toolDesc} muted`}>{skill.description}</div>
             </li>
           ))}
         </ul>
@@ -222,7 +224,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
   };
 
   return (
-    <div className={styles.skillsView} aria-label={`Skill ${skill.name}`}>
+    <div className={toolStyles.toolsView} aria-label={`Skill ${skill.name}`}>
       <div className="toolbar">
         <button type="button" onClick={onBack}>
           ← Skills
@@ -240,7 +242,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
           }}
         />
       </div>
-      <h3 className={styles.skillTitle}>
+      <h3 className={toolStyles.toolTitle}>
         {SKILLS_NAMESPACE}.{skill.name} {skill.destructive && <Badge tone="error">destructive</Badge>}
       </h3>
       <p>{skill.description}</p>
@@ -266,7 +268,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
         <span className="muted small">Replays each test offline: no server is called.</span>
       </div>
       {run?.state === "failed" && <div className="error-box">{run.message}</div>}
-      <ul className={styles.tests} aria-label="Tests">
+      <ul className={toolStyles.tools} aria-label="Tests">
         {skill.tests.map((test) => {
           const result = run?.state === "done" ? run.results.find((r) => r.name === test.name) : undefined;
           return (

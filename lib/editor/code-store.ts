@@ -14,38 +14,26 @@ const MAX_PERSISTED_CHARS = 512 * 1024;
 
 /** A CodeStore over a Web Storage object; every failure (quota, privacy mode) degrades to "not saved". */
 export function createCodeStore(storage: Pick<Storage, "getItem" | "setItem"> | undefined): CodeStore {
+  const load = (key: string): string | undefined => {
+    try {
+      const value = storage?.getItem(key);
+      return typeof value === "string" ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const save = (key: string, text: string): void => {
+    if (text.length > MAX_PERSISTED_CHARS) return;
+    try {
+      storage?.setItem(key, text);
+    } catch {
+      // Quota exceeded or storage disabled: the text stays in memory for this session.
+    }
+  };
   return {
-    load() {
-      try {
-        const value = storage?.getItem(KEY);
-        return typeof value === "string" ? value : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    save(code) {
-      if (code.length > MAX_PERSISTED_CHARS) return;
-      try {
-        storage?.setItem(KEY, code);
-      } catch {
-        // Quota exceeded or storage disabled: the code stays in memory for this session.
-      }
-    },
-    loadData() {
-      try {
-        const value = storage?.getItem(DATA_KEY);
-        return typeof value === "string" ? value : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    saveData(text) {
-      if (text.length > MAX_PERSISTED_CHARS) return;
-      try {
-        storage?.setItem(DATA_KEY, text);
-      } catch {
-        // As for the code: kept in memory only.
-      }
-    },
+    load: () => load(KEY),
+    save: (code) => save(KEY, code),
+    loadData: () => load(DATA_KEY),
+    saveData: (text) => save(DATA_KEY, text),
   };
 }

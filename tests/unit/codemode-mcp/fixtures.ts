@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll } from "vitest";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
@@ -129,4 +130,16 @@ export function codeModeHarness() {
       return client;
     },
   };
+}
+
+/** The command an agent starts (`bin/code-mode-playground.mjs`). */
+export const BIN = path.resolve("bin/code-mode-playground.mjs");
+
+/** Connects a client to the real command over stdio; `stderr()` is what it has written there so far. */
+export async function connectCommand(client: Client, args: readonly string[]): Promise<{ stderr: () => string }> {
+  let stderr = "";
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], stderr: "pipe" });
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  await client.connect(transport);
+  return { stderr: () => stderr };
 }

@@ -9,16 +9,14 @@ import { promisify } from "node:util";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import type { Skill } from "@/lib/skills/skill";
 import { parseSkillsFile, skillsFileText, skillsToFolder } from "@/lib/skills/skill-file";
 import { readSkillsPath } from "@/lib/skills/node/skills-path";
-import { execute, newClient, textOf, writeConfig } from "./fixtures";
+import { BIN, connectCommand, execute, newClient, textOf, writeConfig } from "./fixtures";
 
-const BIN = path.resolve("bin/code-mode-playground.mjs");
 const AT = "2026-11-27T00:00:00.000Z";
 
 const greet: Skill = {
@@ -61,20 +59,14 @@ function writeFolder(skills: readonly Skill[]): string {
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 let client: Client;
-let stderr = "";
+let command: { stderr: () => string };
 let config = "";
 
 beforeAll(async () => {
   demo = await startDemoHost();
   config = writeConfig((name) => demo.urlFor(name), { destructive: { store: "refuse" } });
   client = newClient("skills-test-agent");
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "mcp", "--config", config, "--skills", writeFolder([greet, order])],
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  await client.connect(transport);
+  command = await connectCommand(client, ["mcp", "--config", config, "--skills", writeFolder([greet, order])]);
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -93,7 +85,7 @@ describe("skills in the code-mode MCP server", () => {
     });
     expect(tools[3]?.annotations?.destructiveHint).toBe(true);
     expect(tools[0]?.description).toContain("declare namespace skills");
-    expect(stderr).toContain("and 2 skills (greet, reorder)");
+    expect(command.stderr()).toContain("and 2 skills (greet, reorder)");
   });
 
   it("an SDK client calls a skill: its program runs with the input as globals and returns its value", async () => {

@@ -3,26 +3,21 @@
  * mcp --config …`) started by the SDK's stdio client, serving the reference memory server (stdio)
  * and the lab and store demo servers (HTTP on loopback).
  */
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
-import { execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig, type Asker } from "./fixtures";
+import { connectCommand, execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig, type Asker } from "./fixtures";
 
-const BIN = path.resolve("bin/code-mode-playground.mjs");
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 let client: Client;
 const asker: Asker = { answer: "accept", asked: [] };
-let stderr = "";
+let command: { stderr: () => string };
 
 beforeAll(async () => {
   demo = await startDemoHost();
   const config = writeConfig((name) => demo.urlFor(name), { destructive: { store: "ask" } });
   client = newClient("stdio-test-agent", asker);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--config", config], stderr: "pipe" });
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  await client.connect(transport);
+  command = await connectCommand(client, ["mcp", "--config", config]);
 }, 60_000);
 afterAll(async () => {
   await client?.close();
@@ -38,7 +33,7 @@ describe("code-mode MCP server over stdio", () => {
     expect(description).toContain("declare namespace lab");
     expect(description).toContain("declare namespace store");
     expect(tools[0]?.inputSchema.properties).toHaveProperty("data");
-    expect(stderr).toContain("serving memory, lab, store");
+    expect(command.stderr()).toContain("serving memory, lab, store");
   });
 
   it("a program calls the stdio server and an HTTP server in parallel and returns the combined value; data keys are globals", async () => {
