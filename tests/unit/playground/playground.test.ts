@@ -288,6 +288,40 @@ describe("Playground skills", () => {
     expect(nested.every((c) => c.server === "shipping" && c.outcome.kind !== "pending")).toBe(true);
   });
 
+  it("a skill's calls go through the person's mocks and approvals, like any program's", async () => {
+    const page = await openPage();
+    const order = {
+      name: "order_it",
+      description: "Places an order.",
+      inputSchema: { type: "object", properties: {} },
+      code: `try { return await store.place_order({ cartId: "c1", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { return "refused: " + e.message; }`,
+      destructive: true,
+      tests: [],
+    };
+    page.skills.save(order);
+    page.skills.save({
+      ...order,
+      name: "quote_it",
+      destructive: false,
+      code: `return await shipping.get_quote({ carrier: "parcelnet", origin: "DE", destination: "US", weightKg: 1 });`,
+    });
+    // The destructive inner call waits for the person; denied, it never reaches the store.
+    const running = page.workbench.run("return await skills.order_it({});");
+    await until(() => page.workbench.approvals.broker.snapshot().length === 1, "the approval prompt");
+    const [asked] = page.workbench.approvals.broker.snapshot();
+    expect(asked).toMatchObject({ server: "store", tool: "place_order" });
+    page.workbench.approvals.broker.decide(asked!.callId, "deny");
+    const denied = await running;
+    expect(denied.ok && String(denied.value)).toMatch(/^refused: /);
+    const nested = recordedCalls(page.workbench.history.snapshot()[0]!.record).find((c) => c.tool === "place_order");
+    expect(nested).toMatchObject({ approval: "denied", info: { parent: 1 } });
+    // A mock answers the skill's inner call.
+    page.workbench.mocks.setMock("shipping", "get_quote", { kind: "value", value: { price: 1, currency: "EUR" } });
+    expect(await page.workbench.run("return await skills.quote_it({});")).toMatchObject({ ok: true, value: { price: 1, currency: "EUR" } });
+    const mocked = recordedCalls(page.workbench.history.snapshot()[0]!.record).find((c) => c.tool === "get_quote");
+    expect(mocked?.info).toMatchObject({ source: "mock", parent: 1 });
+  });
+
   it("the demo model calls a skill the message names, in code and classic mode", async () => {
     const page = await openPage();
     page.model.update({ stepMode: false });
