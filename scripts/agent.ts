@@ -11,6 +11,8 @@ import type { ServerConfig } from "../lib/mcp/types";
 import { startDemoHost } from "../lib/mcp/node/demo-host";
 import { stopNotice } from "../lib/model/loop-policy";
 import { runHeadlessAgent, openToolWorld } from "../lib/model/node/headless-agent";
+import { readSkillsPath } from "../lib/skills/node/skills-path";
+import type { Skill } from "../lib/skills/skill";
 import { PROVIDER_IDS, providerInfo, type ProviderId } from "../lib/model/providers";
 import { resolveModel } from "../lib/model/server/provider-registry";
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryChoice } from "../lib/codemode/prompt-form";
@@ -23,6 +25,7 @@ QuickJS sandbox against the MCP servers, and the result goes back to the model.
 
 Options:
   --config <mcp.json>     HTTP servers from an mcpServers file (default: the built-in demo servers)
+  --skills <dir|file>     skills exported from the playground: programs call them as skills.<name>
   --provider <id>         ${PROVIDER_IDS.join(", ")} (default demo)
   --model <id>            model id (default: the provider's default)
   --base-url <url>        base URL for openai-compatible
@@ -47,6 +50,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     config: { type: "string" },
+    skills: { type: "string" },
     provider: { type: "string", default: "demo" },
     model: { type: "string" },
     "base-url": { type: "string" },
@@ -93,7 +97,15 @@ async function main(): Promise<number> {
     { provider, modelId: values.model ?? providerInfo(provider).defaultModel, ...(values["base-url"] ? { baseURL: values["base-url"] } : {}) },
     { env: process.env, baseUrlPolicy: { allowPrivate: true } },
   );
-  const world = await openToolWorld(servers, { baseUrl: demoHost?.url ?? "http://127.0.0.1" });
+  let skills: Skill[] = [];
+  if (values.skills) {
+    try {
+      skills = await readSkillsPath(values.skills);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const world = await openToolWorld(servers, { baseUrl: demoHost?.url ?? "http://127.0.0.1", skills });
   const aborter = new AbortController();
   process.once("SIGINT", () => aborter.abort());
   let printed = "";

@@ -4,6 +4,8 @@
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
  * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
  */
+import { withSkills } from "../../skills/skill-host";
+import { skillsServer, type Skill } from "../../skills/skill";
 import { approvalPredicate, presetPolicy, withApprovalPolicy, type PresetDecision } from "../../host-calls/approvals";
 import { choosePromptForm, createToolCatalog, type DiscoveryChoice } from "../../codemode";
 import { buildHostFunctions } from "../../mcp/host-functions";
@@ -33,19 +35,28 @@ export interface OpenedToolWorld extends ToolWorld {
 }
 
 /** Connects each enabled server (HTTP: relative URLs resolve against `baseUrl`; stdio: its command is started) and builds the world. */
-export async function openToolWorld(servers: readonly ServerConfig[], options: { baseUrl: string; destructive?: PresetDecision }): Promise<OpenedToolWorld> {
+export async function openToolWorld(
+  servers: readonly ServerConfig[],
+  options: { baseUrl: string; destructive?: PresetDecision; skills?: readonly Skill[] },
+): Promise<OpenedToolWorld> {
   const connected = await connectServers(servers, options);
   const hostServers = connected.servers;
-  const catalog = createToolCatalog(hostServers.map((s) => ({ name: s.name, tools: s.tools })));
+  const skills = options.skills ?? [];
+  const skillServer = skillsServer(skills);
+  // The skills join the catalog under `skills` (lib/skills/), as in the page.
+  const catalog = createToolCatalog([...hostServers.map((s) => ({ name: s.name, tools: s.tools })), ...(skillServer ? [skillServer] : [])]);
   const calls: WorldToolCall[] = [];
   const { host: live, namespaces } = buildHostFunctions(hostServers);
   // Destructive calls as the caller decided in advance (evals: the suite's policy); sent by default.
   const host = withApprovalPolicy(live, presetPolicy(approvalPredicate(catalog.servers), options.destructive ?? "approve"), { names: namespaces });
-  // tools.search / tools.describe over the same catalog, outside what `calls` records (MCP calls only).
-  const recorded = withToolDiscovery(
+  // A skill's program runs in-process over the same host functions; its calls are recorded like the program's.
+  const withSkill = withSkills(
     recordCalls(host, namespaces, (call) => calls.push(call)),
-    catalog,
+    skills,
+    { run: (request, h, onEvent, signal) => runInNode(request, h, { onEvent, signal }) },
   );
+  // tools.search / tools.describe over the same catalog, outside what `calls` records (MCP calls only).
+  const recorded = withToolDiscovery(withSkill, catalog);
   const runs: OpenedToolWorld["runs"] = [];
   const runCode = async (code: string, toolCallId: string) => {
     const result = await runInNode({ code }, recorded);

@@ -4,6 +4,8 @@
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEMO_SCRIPTS } from "@/lib/model/demo/scripts";
@@ -25,6 +27,29 @@ describe("npm run agent", () => {
     expect(stderr.match(/running/g)).toHaveLength(1);
     expect(stderr).toMatch(/^· program \S+ running$/m);
     expect(stderr).toMatch(/^· program \S+: ok$/m);
+  });
+
+  it("offers skills from a file: the demo model calls one a prompt names, its program runs against the demo servers", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cmp-agent-"));
+    const file = path.join(dir, "skills.json");
+    const skill = {
+      name: "carrier_count",
+      description: "How many carriers the shipping server knows.",
+      inputSchema: { type: "object", properties: {} },
+      code: "const { carriers } = await shipping.list_carriers();\nreturn { carriers: carriers.length };",
+      destructive: false,
+      tests: [],
+      createdAt: "2026-11-27T00:00:00.000Z",
+      updatedAt: "2026-11-27T00:00:00.000Z",
+    };
+    writeFileSync(file, JSON.stringify({ format: "code-mode-playground/skills", version: 1, skills: [skill] }));
+    const { code, stdout, stderr } = await run("Use skills.carrier_count with {}", "--skills", file);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain("`skills.carrier_count` returned:");
+    expect(stdout).toMatch(/"carriers": 5/);
+    const bad = await run("hi", "--skills", path.join(dir, "missing"));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Cannot read skills at");
   });
 
   it("refuses bad usage with exit code 2", async () => {
