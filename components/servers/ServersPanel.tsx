@@ -12,8 +12,7 @@ import dynamic from "next/dynamic";
 const SkillsView = dynamic(() => import("@/components/skills/SkillsView").then((m) => m.SkillsView));
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
 
-/** Tabs whose choice survives a reload. */
-const LEFT_TABS = ["servers", "tools", "skills"] as const;
+import { LEFT_TAB_KEY, LEFT_TABS } from "./left-tabs";
 
 /** The left column: registered servers and their tools. */
 export function ServersPanel({
@@ -35,7 +34,7 @@ export function ServersPanel({
   skillCount: number;
 }) {
   countRender("servers");
-  const [tab, setTab] = useStoredChoice("cmp.tab.left", LEFT_TABS, "servers");
+  const [tab, setTab] = useStoredChoice(LEFT_TAB_KEY, LEFT_TABS, "servers");
   const toolCount = mcp.connected.reduce((n, s) => n + s.tools.length, 0);
   return (
     <section className="panel" aria-label="Servers">

@@ -74,7 +74,8 @@ function TestBadge({ run }: { run: SkillTestRun | undefined }) {
 export function SkillsView() {
   const { playground } = usePage();
   const state = useStore(playground.skills, undefined, { fallback: NO_SKILLS });
-  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const selected = useStore(playground.skillInView, undefined, { fallback: undefined });
+  const setSelected = (name: string | undefined) => playground.skillInView.show(name);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const entry = selected === undefined ? undefined : state.entries.find((e) => e.skill.name === selected);
 

@@ -10,6 +10,10 @@ import { Badge } from "@/components/ui/Badge";
 import { groupDigits } from "@/lib/text/display";
 import styles from "./Tools.module.css";
 import type { SaveTestCall } from "./TestCallForm";
+import { usePage } from "@/components/playground/page-context";
+import { useStoredChoice } from "@/components/hooks/use-stored-choice";
+import { LEFT_TAB_KEY, LEFT_TABS } from "@/components/servers/left-tabs";
+import { SKILLS_NAMESPACE } from "@/lib/skills/skill";
 
 /** Every connected server's tools, searchable, with token estimates; click one for its details and a test call. */
 export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; catalog: ToolCatalog; onSaveCase?: SaveTestCall }) {
@@ -99,7 +103,62 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
           </section>
         );
       })}
+      <SkillsSection catalog={catalog} visible={hits ? visible : undefined} tokensByTool={tokensByTool} total={total} />
       {hits && hits.length === 0 && <p className="muted">No tool matches &ldquo;{query}&rdquo;.</p>}
     </div>
+  );
+}
+
+/** The skills in the catalog (docs/ARCHITECTURE.md, "Skills"), each opening in the Skills tab. */
+function SkillsSection({
+  catalog,
+  visible,
+  tokensByTool,
+  total,
+}: {
+  catalog: ToolCatalog;
+  visible: ReadonlySet<string> | undefined;
+  tokensByTool: ReadonlyMap<string, number>;
+  total: number | undefined;
+}) {
+  const { playground } = usePage();
+  const [, setTab] = useStoredChoice(LEFT_TAB_KEY, LEFT_TABS, "servers");
+  const skills = catalog.servers
+    .find((s) => s.namespace === SKILLS_NAMESPACE)
+    ?.tools.filter((t) => !visible || visible.has(`${SKILLS_NAMESPACE}\u0000${t.name}`));
+  if (!skills || skills.length === 0) return null;
+  return (
+    <section aria-label="Tools of skills">
+      <h4 className={styles.toolsServer}>skills</h4>
+      <ul className={styles.tools}>
+        {skills.map((t) => {
+          const tokens = tokensByTool.get(`${SKILLS_NAMESPACE}\u0000${t.name}`);
+          return (
+            <li key={t.name}>
+              <button
+                type="button"
+                className={styles.toolRow}
+                onClick={() => {
+                  playground.skillInView.show(t.name);
+                  setTab("skills");
+                }}
+                title="Opens it in the Skills tab: its tests, a call form and its code"
+              >
+                <span className={styles.toolName}>{t.name}</span>
+                <Badge>skill</Badge>
+                {t.annotations?.destructiveHint === true && <Badge tone="error">destructive</Badge>}
+                <span className="spacer" />
+                {tokens !== undefined && total ? (
+                  <span className="muted" title="Tokens of this skill's declaration (estimate) and its share of the prompt">
+                    {tokens} tok · {((tokens / total) * 100).toFixed(1)}%
+                  </span>
+                ) : null}
+              </button>
+              {t.description && <div className={`${styles.toolDesc} muted`}>{t.description}</div>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

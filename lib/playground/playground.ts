@@ -31,7 +31,7 @@ import { manualResultMessage } from "../model/manual-result";
 import type { RunResult } from "../sandbox/types";
 import type { ShareState } from "../share/schema";
 import { applyShare, readySharedReplay } from "./share-open";
-import { SkillDialogStore, SkillStore } from "./skill-store";
+import { SkillDialogStore, SkillInViewStore, SkillStore } from "./skill-store";
 import { runSkillTest } from "../skills/skill-tests";
 import { SKILLS_NAMESPACE, skillNameProblem } from "../skills/skill";
 import { NO_RUN_STATS } from "../sandbox/errors";
@@ -78,6 +78,8 @@ export class Playground {
   readonly skills: SkillStore;
   /** The run the Save as skill dialog is open for. */
   readonly skillDialog = new SkillDialogStore(undefined);
+  /** The skill the Skills tab shows. */
+  readonly skillInView = new SkillInViewStore(undefined);
   readonly servers: PageServers;
   readonly workbench: Workbench;
   readonly editor: EditorState;

@@ -41,6 +41,13 @@ interface Saved {
   from?: Record<string, string>;
 }
 
+/** The skill the Skills tab shows (undefined: the list); the Tools view opens one there. */
+export class SkillInViewStore extends Store<string | undefined> {
+  show(name: string | undefined): void {
+    this.set(name);
+  }
+}
+
 /** The run the Save as skill dialog is open for (undefined: closed). */
 export class SkillDialogStore extends Store<RunRecord | undefined> {
   open(record: RunRecord): void {

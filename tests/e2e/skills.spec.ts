@@ -79,9 +79,14 @@ test("a run becomes a skill: called from a program and from the chat, its calls 
   await expect(timeline.output.getByRole("button", { name: /^shipping\.\w+, inside call 1, ok/ }).first()).toBeVisible();
 
   // Its test replays offline and passes; broken code fails it, saying what changed.
+  // The Tools tab lists it under skills; it opens in the Skills tab.
   const skills = skillsTab(page);
-  await skills.open();
-  await skills.skill("cheapest_carrier").click();
+  await skills.root.getByRole("tab", { name: /^Tools/ }).click();
+  await skills.root
+    .getByRole("region", { name: "Tools of skills" })
+    .getByRole("button", { name: /^cheapest_carrier/ })
+    .click();
+  await expect(skills.root.getByRole("tab", { name: /^Skills/ })).toHaveAttribute("aria-selected", "true");
   await expect(skills.root.getByText("declare namespace skills{")).toBeVisible();
   await skills.root.getByRole("button", { name: "Test skill" }).click();
   await expect(skills.root.getByText("tests pass")).toBeVisible();
