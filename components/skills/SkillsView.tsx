@@ -150,6 +150,11 @@ export function SkillsView() {
           {message.text}
         </div>
       )}
+      {state.sharedNotice && (
+        <div className="error-box" role="status" aria-label="Shared skills">
+          {state.sharedNotice}
+        </div>
+      )}
       {state.loadError && (
         <div className="error-box" role="alert">
           {state.loadError}

@@ -225,13 +225,15 @@ export class Playground {
 
   /** Opens a shared playground: its code in the editor, its runs in the history, its limits and conversation. It never starts a run (DESIGN: shared code never runs by itself). */
   openShare(state: ShareState): void {
-    applyShare(state, {
+    const refused: string[] = [];
+    const opened = applyShare(state, {
       addRun: (record, source) => this.workbench.history.add(record, source),
       setCode: this.editor.setCode,
       adoptLimits: this.limits.adopt,
       restoreConversation: (messages) => void this.chat.restore(messages),
-      importSkills: (skills) => void this.skills.importSkills(skills, "a share link"),
+      importSkills: (skills) => refused.push(...this.skills.importSkills(skills, "a share link").refused),
     });
+    this.skills.noteShared([...opened.skillsRefused, ...refused]);
   }
 
   /** Arms a shared run for replay: the next Run answers from its recording, offline; no server is contacted. */

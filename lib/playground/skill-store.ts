@@ -30,6 +30,8 @@ export interface SkillsState {
   tests: Readonly<Record<string, SkillTestRun>>;
   /** Why the saved skills could not be read, when they could not. */
   loadError?: string;
+  /** What became of skills that arrived with a shared link, when some were refused. */
+  sharedNotice?: string;
 }
 
 /** Where the skills are kept in the page's key-value store. */
@@ -177,6 +179,12 @@ export class SkillStore extends Store<SkillsState> {
     return { added, refused };
   }
 
+  /** Says what became of a shared link's skills that were refused (shown in the Skills tab). */
+  noteShared(refused: readonly string[]): void {
+    if (refused.length === 0) return;
+    this.set({ ...this.snapshot(), sharedNotice: `Skills from the shared link were not imported:\n${refused.slice(0, 10).join("\n")}` });
+  }
+
   /** Records a test run's state for a skill. */
   setTests(name: string, run: SkillTestRun): void {
     this.set({ ...this.snapshot(), tests: { ...this.snapshot().tests, [name]: run } });
@@ -193,7 +201,7 @@ export class SkillStore extends Store<SkillsState> {
   #put(entries: SkillEntry[], changed?: string): void {
     const tests = { ...this.snapshot().tests };
     if (changed !== undefined) delete tests[changed];
-    this.set({ entries, tests });
+    this.set({ ...this.snapshot(), entries, tests });
     void this.#save();
   }
 

@@ -18,6 +18,7 @@ import { sleep } from "../timeline/helpers";
 import { routeFetch } from "../../fixtures/model/route-fetch";
 import { SHIPPING_SCRIPTS } from "@/lib/model/demo/scripts-shipping";
 import { SkillStore } from "@/lib/playground/skill-store";
+import { shareStateSchema } from "@/lib/share/schema";
 import { inferInputSchema, inferSchema } from "@/lib/skills/infer-schema";
 import { runSkillTest, testFromRun } from "@/lib/skills/skill-tests";
 import { recordedCalls } from "@/lib/timeline/run-record";
@@ -357,6 +358,36 @@ describe("Playground skills", () => {
     const broken = await runSkillTest({ code: skill.code.replace("o.maxDays <= maxDays", "o.maxDays <= maxDays + 3") }, skill.tests[0]!, run, tools);
     expect(broken.passed).toBe(false);
     expect(broken.problems[0]?.message).toBe('value.cheapest.carrier is "EuroDash"; it was "SwiftAir Express" when recorded.');
+  });
+
+  it("a shared link's skills are held for review; refused ones are said in the Skills tab", async () => {
+    const page = await openPage();
+    const skill = {
+      name: "double",
+      description: "Twice x.",
+      inputSchema: { type: "object", properties: {} },
+      code: "return 2;",
+      destructive: false,
+      tests: [],
+    };
+    page.skills.save(skill);
+    const at = "2026-11-27T00:00:00.000Z";
+    page.openShare(
+      shareStateSchema.parse({
+        version: 1,
+        servers: [],
+        skills: [
+          { ...skill, createdAt: at, updatedAt: at },
+          { ...skill, name: "triple", createdAt: at, updatedAt: at },
+        ],
+      }),
+    );
+    expect(page.skills.get("triple")).toMatchObject({ status: "review", from: "a share link" });
+    expect(page.skills.snapshot().sharedNotice).toBe(
+      "Skills from the shared link were not imported:\ndouble: you already have a skill of this name (delete yours first to import this one)",
+    );
+    page.openShare(shareStateSchema.parse({ version: 1, servers: [], skills: [{ ...skill, name: "no way", createdAt: at, updatedAt: at }] }));
+    expect(page.skills.snapshot().sharedNotice).toMatch(/^Skills from the shared link were not imported:\nskills\[0\]\.name: /);
   });
 
   it("skills are kept; an imported one is offered to nothing until the person trusts it", async () => {
