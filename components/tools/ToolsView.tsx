@@ -5,8 +5,8 @@ import type { UseMcpResult } from "@/components/hooks/use-mcp";
 import { useTokenReport } from "@/components/hooks/use-tool-catalog";
 import type { ToolCatalog } from "@/lib/codemode";
 import { ToolDetails } from "./ToolDetails";
-import { toolBadges } from "./annotations";
-import { Badge } from "@/components/ui/Badge";
+import { annotationBadges, toolBadges } from "./annotations";
+import { Badge, type BadgeTone } from "@/components/ui/Badge";
 import { groupDigits } from "@/lib/text/display";
 import styles from "./Tools.module.css";
 import type { SaveTestCall } from "./TestCallForm";
@@ -75,28 +75,15 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
                 const tokens = tokensByTool.get(key);
                 const lint = lintCount.get(key) ?? 0;
                 return (
-                  <li key={t.name}>
-                    <button type="button" className={styles.toolRow} onClick={() => setSelected({ server: s.config.name, tool: t.name })}>
-                      <span className={styles.toolName}>{t.name}</span>
-                      {toolBadges(t).map((b) => (
-                        <Badge key={b.label} tone={b.tone} title={b.title}>
-                          {b.label}
-                        </Badge>
-                      ))}
-                      <span className="spacer" />
-                      {lint > 0 && (
-                        <Badge tone="warn" title="Schema lint findings">
-                          {lint}⚑
-                        </Badge>
-                      )}
-                      {tokens !== undefined && total ? (
-                        <span className="muted" title="Tokens of this tool's declaration (estimate) and its share of the prompt">
-                          {tokens} tok · {((tokens / total) * 100).toFixed(1)}%
-                        </span>
-                      ) : null}
-                    </button>
-                    {t.description && <div className={`${styles.toolDesc} muted`}>{t.description}</div>}
-                  </li>
+                  <ToolRow
+                    key={t.name}
+                    tool={t}
+                    badges={toolBadges(t)}
+                    lint={lint}
+                    tokens={tokens}
+                    total={total}
+                    onOpen={() => setSelected({ server: s.config.name, tool: t.name })}
+                  />
                 );
               })}
             </ul>
@@ -134,31 +121,68 @@ function SkillsSection({
         {skills.map((t) => {
           const tokens = tokensByTool.get(`${SKILLS_NAMESPACE}\u0000${t.name}`);
           return (
-            <li key={t.name}>
-              <button
-                type="button"
-                className={styles.toolRow}
-                onClick={() => {
-                  playground.skillInView.show(t.name);
-                  setTab("skills");
-                }}
-                title="Opens it in the Skills tab: its tests, a call form and its code"
-              >
-                <span className={styles.toolName}>{t.name}</span>
-                <Badge>skill</Badge>
-                {t.annotations?.destructiveHint === true && <Badge tone="error">destructive</Badge>}
-                <span className="spacer" />
-                {tokens !== undefined && total ? (
-                  <span className="muted" title="Tokens of this skill's declaration (estimate) and its share of the prompt">
-                    {tokens} tok · {((tokens / total) * 100).toFixed(1)}%
-                  </span>
-                ) : null}
-              </button>
-              {t.description && <div className={`${styles.toolDesc} muted`}>{t.description}</div>}
-            </li>
+            <ToolRow
+              key={t.name}
+              tool={t}
+              badges={[
+                { label: "skill", title: "A program kept as a tool (the Skills tab)", tone: "neutral" as const },
+                ...annotationBadges({ destructiveHint: t.annotations?.destructiveHint }),
+              ]}
+              tokens={tokens}
+              total={total}
+              title="Opens it in the Skills tab: its tests, a call form and its code"
+              onOpen={() => {
+                playground.skillInView.show(t.name);
+                setTab("skills");
+              }}
+            />
           );
         })}
       </ul>
     </section>
+  );
+}
+
+/** One tool of the list: its name and badges, lint and token share; a click opens it. */
+function ToolRow({
+  tool,
+  badges,
+  lint = 0,
+  tokens,
+  total,
+  title,
+  onOpen,
+}: {
+  tool: { name: string; description?: string };
+  badges: ReadonlyArray<{ label: string; title: string; tone: BadgeTone }>;
+  lint?: number;
+  tokens: number | undefined;
+  total: number | undefined;
+  title?: string;
+  onOpen: () => void;
+}) {
+  return (
+    <li>
+      <button type="button" className={styles.toolRow} onClick={onOpen} {...(title ? { title } : {})}>
+        <span className={styles.toolName}>{tool.name}</span>
+        {badges.map((b) => (
+          <Badge key={b.label} tone={b.tone} title={b.title}>
+            {b.label}
+          </Badge>
+        ))}
+        <span className="spacer" />
+        {lint > 0 && (
+          <Badge tone="warn" title="Schema lint findings">
+            {lint}⚑
+          </Badge>
+        )}
+        {tokens !== undefined && total ? (
+          <span className="muted" title="Tokens of this declaration (estimate) and its share of the prompt">
+            {tokens} tok · {((tokens / total) * 100).toFixed(1)}%
+          </span>
+        ) : null}
+      </button>
+      {tool.description && <div className={`${styles.toolDesc} muted`}>{tool.description}</div>}
+    </li>
   );
 }

@@ -14,7 +14,6 @@ import type { ServerTools } from "../codemode/types";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { resultForApp } from "../mcp-apps/app-result";
 import { buildDebugHost } from "../host-calls/debug-host";
-import type { Divergence } from "../host-calls/replay";
 import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/approvals";
 import type { CallProgress, CallRecordsAction } from "../timeline/call-records";
 import { defaultFrameClock, FrameQueue, type FrameClock } from "../timeline/frame-queue";
@@ -24,10 +23,12 @@ import { RunRecorder, type HostReport } from "../timeline/recorder";
 import type { RunRecord } from "../timeline/run-record";
 import type { RunViewAction } from "../timeline/run-view";
 import type { RunSource } from "../timeline/history";
-import { Store } from "../state/store";
 import { RunHistory } from "./run-history";
 import { MockStore } from "./mock-store";
 import { PageApprovals } from "./page-approvals";
+import { ReplayStore, RunInViewStore, SandboxStore, type ReplayChoice } from "./workbench-stores";
+
+export type { ReplayChoice, ReplayState, SandboxState } from "./workbench-stores";
 import type { Skill } from "../skills/skill";
 import { withSkills } from "../skills/skill-host";
 
@@ -54,12 +55,6 @@ export interface AppCallOptions {
   ask: (call: { server: string; tool: string; args: unknown }, signal: AbortSignal) => Promise<boolean>;
 }
 
-/** The next run replays this recorded run. */
-export interface ReplayChoice {
-  record: RunRecord;
-  onMismatch: "stop" | "live";
-}
-
 /** How one run is prepared. */
 export interface RunOptions {
   /** The person approved this program as a whole (step mode): its calls that need approval go through, marked so. */
@@ -79,19 +74,6 @@ export interface RunOptions {
   data?: Record<string, unknown>;
 }
 
-/** The sandbox as the header and the editor show it. */
-export interface SandboxState {
-  ready: boolean;
-  /** The code of the last run started (an error marker belongs to that text only). */
-  ranCode: string | undefined;
-}
-
-/** The replay armed for the next run, and where the last replay left its recording. */
-export interface ReplayState {
-  choice: ReplayChoice | undefined;
-  divergence: Divergence | undefined;
-}
-
 export interface WorkbenchOptions {
   createWorker: () => WorkerLike;
   live: LiveHost;
@@ -107,28 +89,6 @@ export interface WorkbenchOptions {
   renderIntervalMs?: number;
   /** The skills a run may call (`skills.<name>`), read when it starts (lib/skills/). */
   skills?: () => readonly Skill[];
-}
-
-class SandboxStore extends Store<SandboxState> {
-  update(patch: Partial<SandboxState>): void {
-    this.set({ ...this.snapshot(), ...patch });
-  }
-}
-
-/** The recorded run the timeline's Calls view shows (undefined: the live run). */
-class RunInViewStore extends Store<string | undefined> {
-  show(id: string | undefined): void {
-    this.set(id);
-  }
-}
-
-class ReplayStore extends Store<ReplayState> {
-  arm(choice: ReplayChoice | undefined): void {
-    this.set({ ...this.snapshot(), choice });
-  }
-  diverged(divergence: Divergence | undefined): void {
-    if (this.snapshot().divergence !== divergence) this.set({ ...this.snapshot(), divergence });
-  }
 }
 
 /** An observer (the recorder) must never break a run. */
