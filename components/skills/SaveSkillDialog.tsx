@@ -17,7 +17,10 @@ export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClos
   const { playground } = usePage();
   const testName = `run at ${new Date(record.startedAt).toLocaleTimeString()}`;
   const drafted = useMemo(() => draftFromRun(record, playground.servers.view.snapshot().catalog.servers, testName), [record, playground, testName]);
-  const [name, setName] = useState("");
+  // A run of a kept skill's own code (opened from the Skills tab) is most likely another test of it.
+  const [name, setName] = useState(() =>
+    drafted.ok ? (playground.skills.snapshot().entries.find((e) => e.skill.code === drafted.draft.code)?.skill.name ?? "") : "",
+  );
   const [description, setDescription] = useState("");
   const [inputSchemaText, setInputSchemaText] = useState(drafted.ok ? drafted.draft.inputSchemaText : "");
   const [outputSchemaText, setOutputSchemaText] = useState(drafted.ok ? drafted.draft.outputSchemaText : "");

@@ -132,6 +132,23 @@ test("a skill exports as a file and imports for review: it runs nothing until tr
   await expect(playground.status).toHaveText(/ok/);
   expect(await playground.valueJson()).toMatchObject({ cheapest: { carrier: "SwiftAir Express" } });
 
+  // Opened in the editor and run with other inputs, the run becomes the skill's second test.
+  await skills.root.getByRole("button", { name: "Open in editor" }).click();
+  const inputs = playground.editor.getByRole("textbox", { name: "Inputs JSON" });
+  if (!(await inputs.isVisible())) await playground.editor.getByRole("button", { name: /^Inputs/ }).click();
+  await expect(inputs).toHaveValue(/"maxDays": 5/);
+  await inputs.fill('{ "maxDays": 9 }');
+  await playground.runButton.click();
+  await expect(playground.status).toHaveText(/ok/);
+  await playground.editor.getByRole("button", { name: "Save as skill…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Save as skill" });
+  await expect(dialog.getByRole("textbox", { name: "Skill name" })).toHaveValue("cheapest_carrier");
+  await dialog.getByRole("button", { name: "Add as a test" }).click();
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(skills.root.getByRole("list", { name: "Tests" }).getByRole("listitem")).toHaveCount(2);
+  await skills.root.getByRole("button", { name: "Test skill" }).click();
+  await expect(skills.root.getByText("tests pass")).toBeVisible();
+
   // A file that is not a skills file is refused, naming the fault.
   await skills.root.getByRole("button", { name: "← Skills" }).click();
   await skills.root.getByLabel("Import a skills file").setInputFiles({
