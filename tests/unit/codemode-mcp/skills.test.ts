@@ -6,7 +6,7 @@
 import path from "node:path";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -119,6 +119,11 @@ describe("reading skills from disk", () => {
     writeFileSync(path.join(dir, "greet", "tests", "bad.json"), '{"name": "x"}');
     await expect(readSkillsPath(dir)).rejects.toThrow(/greet\/tests\/bad\.json: input: Invalid input/);
     await expect(readSkillsPath(path.join(dir, "nothing-here"))).rejects.toThrow(/^Cannot read skills at /);
+    // A symlinked file is not followed: a folder cannot make the server read a file outside it.
+    const linked = writeFolder([greet]);
+    rmSync(path.join(linked, "greet", "code.js"));
+    symlinkSync("/etc/hostname", path.join(linked, "greet", "code.js"));
+    await expect(readSkillsPath(linked)).rejects.toThrow(/greet\/code\.js: missing/);
   });
 
   it("the command refuses to start on a bad skills folder, saying where the fault is", async () => {
