@@ -123,5 +123,5 @@ function nestedCall(call: HostCallInfo, callId: number, outer: HostCallInfo): Ho
 /** A skill's input problems, as one line (the Save dialog and the test-call form say it). */
 export function skillInputProblem(skill: Pick<Skill, "inputSchema">, input: unknown): string | undefined {
   const check = validateArguments(skill.inputSchema, input);
-  return check.ok ? undefined : formatIssues("Invalid input", check.ok ? [] : check.issues);
+  return check.ok ? undefined : formatIssues("Invalid input", check.issues);
 }
