@@ -30,7 +30,7 @@ export const CODE_MODE_SERVER_INFO = { name: "code-mode-playground", version: "0
 const EXECUTE_SCHEMA = {
   ...EXECUTE_CODE_INPUT_SCHEMA,
   properties: {
-    ...EXECUTE_CODE_INPUT_SCHEMA.properties,
+    code: { type: "string", description: "The body of an async function, ending with return." },
     data: { type: "object", description: "Optional inputs: each key becomes a read-only global in the program.", additionalProperties: true },
   },
 };

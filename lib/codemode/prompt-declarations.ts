@@ -7,6 +7,7 @@
  * - A property documented with the same words as a property of the same name earlier in the
  *   namespace (a `carrier` id in every function's input and output) keeps its doc only once.
  * - A doc that only restates the property's name ("Cart id." on `cartId`) goes.
+ * - A `@default` tag goes when the description already says it ("1–20, default 1").
  * - A one-line doc is a `//` comment on the line before, which costs fewer tokens than `/** *\/`.
  */
 
@@ -28,6 +29,18 @@ function restatesName(doc: string, name: string): boolean {
   return said.length > 0 && said.every((w) => named.has(w));
 }
 
+const DEFAULT_TAG = / @default (\S+)(?= @|$)/;
+
+/** The doc without its `@default` tag when the words before the tag already give that default. */
+function withoutRepeatedDefault(doc: string): string {
+  const tag = DEFAULT_TAG.exec(doc);
+  if (!tag) return doc;
+  const value = tag[1]!.replace(/^"(.*)"$/, "$1").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const said = new RegExp(`\\bdefault:?\\s+(?:is\\s+)?"?${value}(?!\\w)`, "i");
+  const before = doc.slice(0, tag.index);
+  return said.test(before) ? before + doc.slice(tag.index + tag[0].length) : doc;
+}
+
 /** `text` with repeated and name-only property docs removed, and one-line docs as `//` comments. */
 export function declarationsForPrompt(text: string): string {
   const lines = text.split("\n");
@@ -47,7 +60,7 @@ export function declarationsForPrompt(text: string): string {
       if (seen.has(key) || restatesName(doc[1]!, property[1]!)) continue;
       seen.add(key);
     }
-    out.push(`// ${doc[1]}`);
+    out.push(`// ${withoutRepeatedDefault(doc[1]!)}`);
   }
   return out.join("\n");
 }

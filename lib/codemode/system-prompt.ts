@@ -19,13 +19,12 @@ export type PromptMode = "declarations" | "search";
  * What the model needs to write a correct program, in as few tokens as that takes: it is sent
  * with every request (docs/ARCHITECTURE.md, "What code mode sends").
  */
-const RULES = `Act through code: send one JavaScript program to ${EXECUTE_CODE_TOOL}; you get back its return value and console output, or its error.
-- Write the body of an async function: \`await namespace.function({ ... })\` for each call, and end with return. TypeScript annotations are stripped.
-- Results come unwrapped: the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value before using its fields.
-- Make independent calls together with Promise.all.
-- Return only what you need: a large value comes back cut short.
-- A failing call throws: catch it when the program can go on without it.
-- No network, files, timers or imports: only the tool functions.`;
+const RULES = `Act through ${EXECUTE_CODE_TOOL}: send one JavaScript program, the body of an async function that calls \`await namespace.function({...})\` and ends with return (TypeScript types are stripped). You get back its value and console output, or its error.
+- Calls resolve to the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value's shape first.
+- Run independent calls together in Promise.all.
+- Return only what you need: large values are cut short.
+- A failing call throws; catch it if the program can go on.
+- No network, files, timers or imports.`;
 
 /** Said only when a connected tool has an MCP App (its declaration carries the mark). */
 export const APP_RULE = "- Functions marked @app show the person their UI when called, from a program too: call one when the person should see its result.";
@@ -49,16 +48,16 @@ Before using a function, find it with the ${SEARCH_TOOLS_TOOL} tool: give it a f
 }
 
 /** Description of the execute_code model tool. */
-export const EXECUTE_CODE_DESCRIPTION = "Run a program against the typed API of the system prompt: returns its value and console output, or its error.";
+export const EXECUTE_CODE_DESCRIPTION = "Run a program as the system prompt says.";
 
 /** Description of the search_tools model tool (search mode only). */
 export const SEARCH_TOOLS_DESCRIPTION =
   "Search the tool catalog by keywords. Returns the TypeScript declarations of the best-matching functions, ready to call from execute_code.";
 
-/** JSON Schema of execute_code's input. */
+/** JSON Schema of execute_code's input: the system prompt says what the program is, so `code` carries no doc of its own. */
 export const EXECUTE_CODE_INPUT_SCHEMA = {
   type: "object",
-  properties: { code: { type: "string", description: "The body of an async function, ending with return." } },
+  properties: { code: { type: "string" } },
   required: ["code"],
   additionalProperties: false,
 } as const;

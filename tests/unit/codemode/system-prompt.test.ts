@@ -5,13 +5,12 @@ import { buildSystemPrompt, EXECUTE_CODE_INPUT_SCHEMA, SEARCH_TOOLS_INPUT_SCHEMA
 import { declarationsForPrompt } from "../../../lib/codemode/prompt-declarations";
 import { loadCorpus } from "./helpers";
 
-const RULES = `Act through code: send one JavaScript program to execute_code; you get back its return value and console output, or its error.
-- Write the body of an async function: \`await namespace.function({ ... })\` for each call, and end with return. TypeScript annotations are stripped.
-- Results come unwrapped: the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value before using its fields.
-- Make independent calls together with Promise.all.
-- Return only what you need: a large value comes back cut short.
-- A failing call throws: catch it when the program can go on without it.
-- No network, files, timers or imports: only the tool functions.`;
+const RULES = `Act through execute_code: send one JavaScript program, the body of an async function that calls \`await namespace.function({...})\` and ends with return (TypeScript types are stripped). You get back its value and console output, or its error.
+- Calls resolve to the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value's shape first.
+- Run independent calls together in Promise.all.
+- Return only what you need: large values are cut short.
+- A failing call throws; catch it if the program can go on.
+- No network, files, timers or imports.`;
 
 describe("buildSystemPrompt", () => {
   it("a tool with an MCP App is marked in its doc where the host shows apps, and the rules say what the mark means, only when one is connected", () => {
@@ -139,6 +138,37 @@ declare namespace other{
 function f(input:{
 // Carrier id, from list_carriers.
 carrier:string;
+}):Promise<unknown>;
+}`);
+  });
+
+  it("drops a @default tag only when the description already gives that default", () => {
+    const text = `declare namespace store{
+function add(input:{
+/** How many to add (1–20, default 1). @default 1 */
+quantity?:number;
+/** Sort order; default is "asc". @default "asc" @format word */
+order?:string;
+/** Tip in EUR, default 0. @default 5 */
+tip?:number;
+/** True to leave out closed stores. @default false */
+openOnly?:boolean;
+/** Pages; default 10 per call. @default 1 */
+pages?:number;
+}):Promise<unknown>;
+}`;
+    expect(declarationsForPrompt(text)).toBe(`declare namespace store{
+function add(input:{
+// How many to add (1–20, default 1).
+quantity?:number;
+// Sort order; default is "asc". @format word
+order?:string;
+// Tip in EUR, default 0. @default 5
+tip?:number;
+// True to leave out closed stores. @default false
+openOnly?:boolean;
+// Pages; default 10 per call. @default 1
+pages?:number;
 }):Promise<unknown>;
 }`);
   });
