@@ -12,6 +12,7 @@ import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
+import { saveRunAsSkill, skillsTab } from "./pages/skills-tab";
 import { startEverythingHttp, type EverythingHttp } from "../fixtures/mcp/everything";
 import { freePort } from "../fixtures/free-port";
 import { startAppServer } from "../fixtures/app-server";
@@ -54,6 +55,14 @@ const long = (ns) => ns.trigger_long_running_operation({ duration: 2, steps: 2 }
 const results = await Promise.all([ev1, ev2, ev3, web1, web2, web3, nocors].map(long).concat([lab.sleep({ ms: 2000 })]));
 return { calls: results.length, ms: Date.now() - t0 };`;
 
+/** A program that reads its input (`prefix`) and calls every everything server, stdio and HTTP, plus both memory servers, at once. */
+const FAN_OUT = `const everything = [ev1, ev2, ev3, web1, web2, web3, nocors];
+const [echoes, graphs] = await Promise.all([
+  Promise.all(everything.map((ns, i) => ns.trigger_long_running_operation({ duration: 2, steps: 1 }).then(() => ns.echo({ message: prefix + i })))),
+  Promise.all([mem1, mem2].map((ns) => ns.read_graph({}))),
+]);
+return { echoes, graphs: graphs.length };`;
+
 test.describe("many servers in one page", () => {
   test.describe.configure({ timeout: 180_000 });
 
@@ -92,6 +101,45 @@ return Date.now() - t0;`);
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
     expect(await playground.valueJson()).toBeLessThanOrEqual(3_000);
+  });
+
+  test("a skill over twelve servers: saved from a run, called from a program with its sixteen calls nested and in parallel, its test replayed offline", async ({
+    page,
+  }) => {
+    const { playground } = await openWithManyServers(page);
+    await playground.setCode(FAN_OUT);
+    await playground.editor.getByRole("button", { name: /^Inputs/ }).click();
+    await playground.editor.getByRole("textbox", { name: "Inputs JSON" }).fill('{ "prefix": "hi " }');
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    await saveRunAsSkill(page, "fan_out", "Echoes prefix through every everything server and counts the memory graphs.");
+
+    await playground.setCode(`const t0 = Date.now();
+const value = await skills.fan_out({ prefix: "yo " });
+return { ...value, ms: Date.now() - t0 };`);
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    const value = (await playground.valueJson()) as { echoes: unknown[]; graphs: number; ms: number };
+    expect(value.graphs).toBe(2);
+    expect(JSON.stringify(value.echoes)).toContain("yo 6");
+    expect(value.echoes).toHaveLength(7);
+    // Seven 2-second calls inside the skill end together, not one after another.
+    expect(value.ms).toBeLessThanOrEqual(3_500);
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await expect(timeline.output.getByRole("button", { name: /^skills\.fan_out, call 1, ok/ })).toBeVisible();
+    // The skill's call and its sixteen (the waterfall draws the rows in view).
+    await expect(timeline.list).toHaveAccessibleName("Tool calls, 17 of 17");
+    await expect(timeline.output.getByRole("button", { name: /^ev1\.echo, inside call 1, ok/ })).toBeVisible();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: "test-results/many-servers-skill-1440.png" });
+
+    // The run it was saved from is its test; replayed offline, it passes with no server called.
+    const skills = skillsTab(page);
+    await skills.open();
+    await skills.skill("fan_out").click();
+    await skills.root.getByRole("button", { name: "Test skill" }).click();
+    await expect(skills.root.getByText("tests pass")).toBeVisible();
   });
 
   test("an elicitation and a sampling request in the middle of calls over busy servers are answered, and the calls complete; Stop during a long call, then a demo call answers at once", async ({

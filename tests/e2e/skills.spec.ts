@@ -3,24 +3,13 @@ import { expect, test, type Page } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ChatPanel } from "./pages/chat-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
+import { saveRunAsSkill, skillsTab } from "./pages/skills-tab";
 import { examplePrompt } from "@/lib/model/demo/demo-script";
 import { SHIPPING_SCRIPTS } from "@/lib/model/demo/scripts-shipping";
 
 // Skills (docs/ARCHITECTURE.md, "Skills"): a program that worked, kept as a typed, tested tool.
 const WITH_INPUT = (SHIPPING_SCRIPTS[0]?.code ?? "").replace("o.maxDays <= 5", "o.maxDays <= maxDays");
 const CALL = "return await skills.cheapest_carrier({ maxDays: 5 });";
-
-/** The Skills tab of the left panel. */
-function skillsTab(page: Page) {
-  const servers = page.getByRole("region", { name: "Servers" });
-  return {
-    root: servers,
-    async open() {
-      await servers.getByRole("tab", { name: /^Skills/ }).click();
-    },
-    skill: (name: string) => servers.getByRole("button", { name: new RegExp(`^skills\\.${name}`) }),
-  };
-}
 
 /** Runs the shipping example from the chat, gives its program an input, runs it and saves it as a skill. */
 async function saveShippingSkill(page: Page, playground: PlaygroundPage): Promise<void> {
@@ -43,11 +32,7 @@ async function saveShippingSkill(page: Page, playground: PlaygroundPage): Promis
   await expect(dialog.getByRole("textbox", { name: "Input schema" })).toHaveValue(/"maxDays": \{\s+"type": "integer"/);
   await dialog.getByRole("button", { name: "Save skill" }).click();
   await expect(dialog.getByRole("alert", { name: "Problems" })).toContainText("A skill's name is its function name");
-  await dialog.getByRole("textbox", { name: "Skill name" }).fill("cheapest_carrier");
-  await dialog.getByRole("textbox", { name: "Skill description" }).fill("The cheapest carrier from DE to US within maxDays business days.");
-  await dialog.getByRole("button", { name: "Save skill" }).click();
-  await expect(dialog.getByRole("status")).toContainText("Saved skills.cheapest_carrier");
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await saveRunAsSkill(page, "cheapest_carrier", "The cheapest carrier from DE to US within maxDays business days.");
 }
 
 test("a run becomes a skill: called from a program and from the chat, its calls nested, its test failing when its code breaks", async ({ page }) => {
