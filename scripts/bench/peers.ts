@@ -3,7 +3,8 @@
 // project's dependencies: about 1.3 GB the suite does not need), started on loopback with
 // browser-opening off, and loaded interleaved with the playground, each load in a fresh
 // context of the bare browser (bare-chromium.ts). For each app: the time until a person can
-// use it, and the main thread's long tasks after that. Nothing here reaches the internet:
+// use it, what its main thread did until then (a sampling profile), and the main thread's long
+// tasks after that. Nothing here reaches the internet:
 // MCPJam's sign-in and telemetry calls fail as they would offline.
 //
 //   npm run bench -- --only peers
@@ -16,10 +17,13 @@ import { launchBareChromium, type BareBrowser } from "./bare-chromium";
 import { median, type BenchRow } from "./rows";
 import { startServer, waitForServer } from "./sandbox-browser";
 import { until } from "./live-path";
+import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/bench/cpu-profile";
 
 const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
 const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
 const LOADS = 7;
+/** Loads of each app under the sampling profiler (mainThreadByKind). */
+const PROFILED_LOADS = 3;
 /** Long tasks are watched this long after an app is usable. */
 const AFTER_MS = 3_000;
 const DIR = path.join(homedir(), ".cache", "code-mode-playground", "bench-peers");
@@ -110,6 +114,28 @@ interface Load {
   longestMs: number;
   /** When the first second with no long task starts (ms from navigation). */
   quietAt: number;
+}
+
+/**
+ * One load under V8's sampling profiler (every 250 µs, which slows the page a little: these
+ * figures are not the usable time above). The profile stops just after usable; the page's clock
+ * at the stop places usable in the profile's own clock.
+ */
+async function profiledLoad(browser: BareBrowser, app: App): Promise<MainThread> {
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript(probe(app.usable, app.guestClick === true));
+    await page.command("Profiler.enable");
+    await page.command("Profiler.setSamplingInterval", { interval: 250 });
+    await page.command("Profiler.start");
+    await page.navigate(app.url);
+    await page.evaluate(until(`window.__peer.usableAt !== undefined`, 60_000), 65_000);
+    const { usableAt, now } = await page.evaluate<{ usableAt: number; now: number }>("({ usableAt: window.__peer.usableAt, now: performance.now() })");
+    const { profile } = (await page.command("Profiler.stop")) as unknown as { profile: CpuProfile };
+    return mainThreadByKind(profile, profile.endTime - (now - usableAt) * 1000);
+  } finally {
+    await page.close();
+  }
 }
 
 /** The first moment at or after `from` followed by 1 000 ms without a long task. */
@@ -251,6 +277,18 @@ export async function benchPeers(): Promise<BenchRow[]> {
         .map((name) => `${name.replace(/^cmp:/, "")} ${Math.round(phase(name))}`)
         .join(" → "),
     });
+    // What each main thread did until usable: the playground's start is bound by it, not by bytes.
+    for (const app of apps) {
+      const profiled: MainThread[] = [];
+      for (let i = 0; i < PROFILED_LOADS; i++) profiled.push(await profiledLoad(browser, app));
+      const part = (k: keyof MainThread) => Math.round(median(profiled.map((p) => p[k])));
+      rows.push({
+        name: `${app.name}: main thread busy until usable (sampling profile)`,
+        median: median(profiled.map((p) => p.js + p.browser + p.gc)),
+        unit: "ms",
+        note: `JavaScript ${part("js")} · browser's own work (parse, compile, style, layout, paint) ${part("browser")} · GC ${part("gc")}; medians of ${PROFILED_LOADS} profiled loads`,
+      });
+    }
     const clicks: Array<Awaited<ReturnType<typeof clickDuringLoad>>> = [];
     for (let i = 0; i < LOADS; i++) clicks.push(await clickDuringLoad(browser, playground.url));
     rows.push({
