@@ -35,6 +35,8 @@ const nextConfig = {
       // lib/mcp-apps/frame-policy.ts), which browsers read instead of X-Frame-Options.
       { source: "/api/mcp-apps/frame", headers: [{ key: "X-Frame-Options", value: "SAMEORIGIN" }] },
       { source: "/_sandbox/:path*", headers: [{ key: "Content-Security-Policy", value: SANDBOX_WORKER_CSP }] },
+      // QuickJS's .wasm is named by its content's hash (scripts/build-worker.mjs): kept for good.
+      { source: "/_sandbox/:file(quickjs\\.[0-9a-f]+\\.wasm)", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] },
     ];
   },
 };

@@ -2,7 +2,8 @@
 
 import { useCallback, useState } from "react";
 import { RunController } from "@/lib/sandbox/run-controller";
-import { createSandboxWorker, newCompiledModuleShare } from "@/lib/sandbox/browser/create-browser-worker";
+import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
+import { CompiledModuleShare } from "@/lib/sandbox/compiled-module";
 import { runSandboxBench, type SandboxBenchRow } from "@/lib/bench/sandbox-bench";
 
 export interface UseSandboxBenchResult {
@@ -25,7 +26,7 @@ export function useSandboxBench(): UseSandboxBenchResult {
     setError(undefined);
     runSandboxBench({
       createController: () => new RunController({ createWorker: () => createSandboxWorker() }),
-      createColdController: () => new RunController({ createWorker: () => createSandboxWorker(newCompiledModuleShare()) }),
+      createColdController: () => new RunController({ createWorker: () => createSandboxWorker(new CompiledModuleShare()) }),
       now: () => performance.now(),
       onProgress: setStep,
     })

@@ -3,27 +3,23 @@ import type { WorkerLike } from "./run-controller";
 
 /**
  * What a browser sandbox worker reads from its own URL's fragment before any message can reach
- * it: where the .wasm is, and whether the page will post it a compiled module (`init`). A worker
- * that gets none starts loading at once: a message to a starting worker is delivered through the
- * page's main thread, which is busy hydrating while the page's first worker starts.
+ * it: whether the page will post it a compiled module (`init`). A worker told nothing compiles
+ * its own .wasm (whose address its bundle carries) at once: a message to a starting worker is
+ * delivered through the page's main thread, which is busy hydrating while the first worker starts.
  */
 export interface WorkerBoot {
-  wasmUrl: string;
   awaitModule: boolean;
 }
 
-/** The fragment for a worker's URL (`#wasm=…`, plus `&module` when init will bring one). */
+/** The fragment for a worker's URL: `#module=1` when init will bring a module, else none. */
 export function workerBootHash(boot: WorkerBoot): string {
-  const params = new URLSearchParams({ wasm: boot.wasmUrl });
-  if (boot.awaitModule) params.set("module", "1");
-  return `#${params.toString()}`;
+  return boot.awaitModule ? "#module=1" : "";
 }
 
-/** Reads a worker's fragment; undefined when it names no .wasm. */
-export function parseWorkerBoot(hash: string): WorkerBoot | undefined {
+/** Reads a worker's fragment. */
+export function parseWorkerBoot(hash: string): WorkerBoot {
   const params = new URLSearchParams(hash.startsWith("#") ? hash.slice(1) : hash);
-  const wasmUrl = params.get("wasm");
-  return wasmUrl ? { wasmUrl, awaitModule: params.get("module") === "1" } : undefined;
+  return { awaitModule: params.get("module") === "1" };
 }
 
 /**
@@ -36,12 +32,10 @@ export function parseWorkerBoot(hash: string): WorkerBoot | undefined {
 export class CompiledModuleShare {
   private module: WebAssembly.Module | undefined;
 
-  constructor(private readonly wasmUrl: string) {}
-
   /** Starts a worker through `create` (given the script URL with its boot fragment), sends `init` when a module is known, and keeps the one it reports otherwise. */
   start<W extends WorkerLike>(scriptUrl: string, create: (url: string) => W): W {
     const module = this.module;
-    const worker = create(scriptUrl + workerBootHash({ wasmUrl: this.wasmUrl, awaitModule: module !== undefined }));
+    const worker = create(scriptUrl + workerBootHash({ awaitModule: module !== undefined }));
     if (module) {
       const init: InitMessage = { type: "init", runId: null, module };
       worker.postMessage(init);

@@ -107,6 +107,8 @@ interface App {
 
 interface Load {
   usableMs: number;
+  /** First contentful paint: when the page first shows something (ms from navigation). */
+  firstPaintMs: number;
   /** The playground's start phases (User Timing marks, START_MARKS) and the document's, ms from navigation. */
   phases: Record<string, number>;
   /** Long-task time in the 2 s after usable, and the longest task then. */
@@ -164,8 +166,10 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
       for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("cmp:")) out[m.name] = m.startTime;
       return out;
     })()`);
+    const firstPaintMs = await page.evaluate<number>(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`);
     return {
       usableMs: usableAt,
+      firstPaintMs,
       phases,
       busyMs: after.reduce((n, t) => n + t.ms, 0),
       longestMs: Math.max(0, ...after.map((t) => t.ms)),
@@ -255,7 +259,7 @@ export async function benchPeers(): Promise<BenchRow[]> {
         name: `${app.name}: usable (${app.what})`,
         median: usable(app.name),
         unit: "ms",
-        note: `${range(mine.map((l) => l.usableMs))} over ${LOADS} interleaved fresh loads`,
+        note: `${range(mine.map((l) => l.usableMs))} over ${LOADS} interleaved fresh loads; first paint ${Math.round(median(mine.map((l) => l.firstPaintMs)))} ms`,
       });
       rows.push({
         name: `${app.name}: long tasks in the 2 s after usable`,

@@ -31,6 +31,40 @@ test.describe("the page's start", () => {
     await expect(new PlaygroundPage(page).code).toContainText("shipping.list_carriers");
   });
 
+  test("the sandbox worker the page's first lines start is the one it uses, even with its scripts held back; the first-load scripts carry V8's compile hint", async ({
+    page,
+    request,
+  }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/", { waitUntil: "commit" });
+    // The worker starts while the page's JavaScript has not even arrived: its messages wait for the page.
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as Record<string, unknown>).__cmpEarlyWorker)).toBe("object");
+    await page.waitForTimeout(300);
+    release();
+    await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+    const workers = await page.evaluate(
+      () => performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname === "/_sandbox/sandbox-worker.js").length,
+    );
+    expect(workers).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as Record<string, unknown>).__cmpEarlyWorker)).toBeNull();
+    const playground = new PlaygroundPage(page);
+    await playground.setCode("return 6 * 7;");
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toBe(42);
+
+    // scripts/compile-hints.mjs: every script the page's HTML loads (bar the polyfills, which this browser skips) is marked.
+    const html = await (await request.get("/")).text();
+    const scripts = [...html.matchAll(/<script src="([^"]+\.js)"(?![^>]*nomodule)/gi)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(5);
+    for (const src of scripts) expect((await (await request.get(src)).text()).startsWith("//# allFunctionsCalledOnLoad\n"), src).toBe(true);
+  });
+
   test("the code shows as text until the person points at it; then Monaco loads, with the focus where they clicked", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await page.goto("/");

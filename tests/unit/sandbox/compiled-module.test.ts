@@ -10,8 +10,6 @@ import { cappedVariant } from "@/lib/sandbox/wasm-memory";
 import { attachSandboxWorker, type AttachOptions } from "@/lib/sandbox/worker-entry";
 import { nextMessage, portPair } from "./ports";
 
-const WASM_URL = "/_next/static/media/emscripten-module.0abc.wasm";
-
 // The same .wasm the browser worker fetches (the package's "./wasm" export), compiled here once.
 const compiledQuickJs = readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-wasmfile-release-sync/wasm")).then((bytes) =>
   WebAssembly.compile(bytes),
@@ -91,14 +89,14 @@ describe("a worker that waits for init", () => {
 });
 
 describe("a worker's boot fragment", () => {
-  it("round-trips the .wasm address and whether a module is coming", () => {
-    const wasmUrl = "http://127.0.0.1:3000/_next/static/media/emscripten-module.0abc.wasm?v=1&x=#y";
-    for (const awaitModule of [true, false]) expect(parseWorkerBoot(workerBootHash({ wasmUrl, awaitModule }))).toEqual({ wasmUrl, awaitModule });
+  it("says whether a module is coming, and is empty when none is, so the page's first worker has the plain script URL", () => {
+    expect(workerBootHash({ awaitModule: false })).toBe("");
+    for (const awaitModule of [true, false]) expect(parseWorkerBoot(workerBootHash({ awaitModule }))).toEqual({ awaitModule });
   });
 
-  it("names no .wasm when the fragment is missing or says something else", () => {
-    for (const hash of ["", "#", "#module=1", "#wasm=", "#other=x"]) expect(parseWorkerBoot(hash)).toBeUndefined();
-    expect(parseWorkerBoot("#wasm=%2Fa.wasm&module=yes")).toEqual({ wasmUrl: "/a.wasm", awaitModule: false });
+  it("expects no module unless the fragment says exactly so", () => {
+    for (const hash of ["", "#", "#module=", "#module=yes", "#other=1", "#wasm=%2Fa.wasm"]) expect(parseWorkerBoot(hash)).toEqual({ awaitModule: false });
+    expect(parseWorkerBoot("#other=x&module=1")).toEqual({ awaitModule: true });
   });
 });
 
@@ -121,11 +119,12 @@ describe("CompiledModuleShare", () => {
   const SCRIPT = "/_sandbox/sandbox-worker.js";
 
   it("starts the first worker loading at once, and later ones waiting for init with the module it compiled", async () => {
-    const share = new CompiledModuleShare(WASM_URL);
+    const share = new CompiledModuleShare();
     const module = await compiledQuickJs;
     let first: ReturnType<typeof fakeWorker> | undefined;
     share.start(SCRIPT, (url) => (first = fakeWorker(url)).worker);
-    expect(first && parseWorkerBoot(new URL(first.url, "http://x").hash)).toEqual({ wasmUrl: WASM_URL, awaitModule: false });
+    expect(first?.url).toBe(SCRIPT);
+    expect(first && parseWorkerBoot(new URL(first.url, "http://x").hash)).toEqual({ awaitModule: false });
     expect(first?.sent).toEqual([]);
     first?.reply({ type: "ready", runId: null });
     expect(share.known).toBe(false);
@@ -133,14 +132,14 @@ describe("CompiledModuleShare", () => {
     expect(share.known).toBe(true);
     let second: ReturnType<typeof fakeWorker> | undefined;
     share.start(SCRIPT, (url) => (second = fakeWorker(url)).worker);
-    expect(second && parseWorkerBoot(new URL(second.url, "http://x").hash)).toEqual({ wasmUrl: WASM_URL, awaitModule: true });
+    expect(second && parseWorkerBoot(new URL(second.url, "http://x").hash)).toEqual({ awaitModule: true });
     expect(second?.sent).toEqual([{ type: "init", runId: null, module }]);
   });
 
   it("keeps the first module and ignores a wasm message that carries anything else", async () => {
     const module = await compiledQuickJs;
     let fake: ReturnType<typeof fakeWorker> | undefined;
-    const share = new CompiledModuleShare(WASM_URL);
+    const share = new CompiledModuleShare();
     share.start(SCRIPT, (url) => (fake = fakeWorker(url)).worker);
     fake?.reply({ type: "wasm", runId: null, module: { forged: true } });
     fake?.reply({ type: "wasm", runId: null, module: new Uint8Array([0, 97, 115, 109]) });
