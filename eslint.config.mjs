@@ -70,6 +70,7 @@ export default tseslint.config(
       "scripts/build.mjs",
       "scripts/next-env.mjs",
       "scripts/listen-settings.mjs",
+      "scripts/compile-hints.mjs",
       "bin/*.mjs",
       ".tmp-*",
     ],
