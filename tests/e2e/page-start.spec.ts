@@ -1,19 +1,25 @@
-import { expect, test } from "./fixtures";
+import { expect, test, type Page } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
+
+/** Opens the page with its JavaScript chunks held back until `release()`: the server-rendered page, before hydration. */
+async function openWithScriptsHeld(page: Page): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "commit" });
+  return { release };
+}
 
 // The page's start (docs/ARCHITECTURE.md, "The page's start"): what a person can do before the
 // page has hydrated, and what waits until they come to it. Timings are the bench's (`npm run bench
 // -- --only peers`); these tests hold the behaviour.
 test.describe("the page's start", () => {
   test("an example prompt clicked while the page's scripts are still loading is answered once it has hydrated", async ({ page }) => {
-    // The scripts arrive a second late, so the click surely lands on the server-rendered page.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/_next/static/chunks/**/*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto("/", { waitUntil: "commit" });
+    // The scripts arrive late, so the click surely lands on the server-rendered page.
+    const { release } = await openWithScriptsHeld(page);
     const chat = page.getByRole("region", { name: "Chat" });
     const prompt = chat.getByRole("button", { name: /cheapest to ship 2 kg from DE to US/ });
     await expect(prompt).toBeVisible();
@@ -35,13 +41,7 @@ test.describe("the page's start", () => {
     page,
     request,
   }) => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/_next/static/chunks/**/*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto("/", { waitUntil: "commit" });
+    const { release } = await openWithScriptsHeld(page);
     // The worker starts while the page's JavaScript has not even arrived: its messages wait for the page.
     await expect.poll(() => page.evaluate(() => typeof (window as unknown as Record<string, unknown>).__cmpEarlyWorker)).toBe("object");
     await page.waitForTimeout(300);
