@@ -10,6 +10,8 @@ const LAYERS = {
   storage: 0,
   secrets: 0,
   net: 0,
+  // What the page's bundle puts in place of libraries it imports but never runs (next.config.js).
+  bundle: 0,
   // MCP Apps (the ui extension): read by the catalog (codemode) and the client (mcp), so below both.
   "mcp-apps": 0.5,
   http: 1,

@@ -20,6 +20,18 @@ const nextConfig = {
   // Types are checked once, by `npm run typecheck` (part of `npm test`), over the whole project
   // including scripts and tests; checking them again inside every build only doubles its time.
   typescript: { ignoreBuildErrors: true },
+  // Libraries the page imports but never runs are left out of its bundle: each stands in as a
+  // module that says so if it is ever called (lib/bundle/browser/; docs/ARCHITECTURE.md, "The
+  // page's start"). Server and Node code keep the real ones.
+  turbopack: {
+    resolveAlias: {
+      ajv: { browser: "./lib/bundle/browser/ajv.ts" },
+      "ajv-formats": { browser: "./lib/bundle/browser/ajv-formats.ts" },
+      "@ai-sdk/gateway": { browser: "./lib/bundle/browser/ai-gateway.ts" },
+      // zod's own relative import of its locale index (zod/v4/core/index.js, classic/external.js).
+      "../locales/index.js": { browser: "./lib/bundle/browser/zod-locales.ts" },
+    },
+  },
   async headers() {
     return [
       {

@@ -33,7 +33,7 @@ export function useEvals(): UseEvalsResult {
   return {
     suite: state.suite,
     errors: state.errors,
-    load: (text, fileName) => evals.load(text, fileName),
+    load: (text, fileName) => void evals.load(text, fileName),
     addCase: (added) => evals.addCase(added),
     runs: state.runs,
     progress: state.progress,

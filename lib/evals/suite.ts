@@ -4,7 +4,6 @@
  * (JSON or YAML, the same structure) is documented in docs/evals.md; this schema is its
  * definition, and every error names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
  */
-import { parseDocument } from "yaml";
 import { z } from "zod";
 
 const toolRef = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'Name a tool as "server.tool".');
@@ -92,21 +91,16 @@ export interface PlannedCase extends EvalCase {
   maxSteps: number;
 }
 
-/** Parses suite text, JSON or (by file name, or when it does not start with "{") YAML; errors name the path of each problem. */
-export function parseSuite(text: string, fileName = ""): { ok: true; suite: EvalSuite } | { ok: false; errors: string[] } {
-  let raw: unknown;
-  const yaml = /\.ya?ml$/i.test(fileName) || (fileName === "" && !text.trimStart().startsWith("{"));
-  if (yaml) {
-    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length > 0) return { ok: false, errors: doc.errors.map((e) => `not YAML: ${e.message.split("\n")[0] ?? e.message}`) };
-    raw = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  } else {
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
-    }
-  }
+/** A suite read from text, or what is wrong with it, each error naming the path of its problem. */
+export type SuiteParse = { ok: true; suite: EvalSuite } | { ok: false; errors: string[] };
+
+/** Whether suite text is YAML: by its file name, or, without one, when it does not start with "{". */
+export function isYamlSuite(text: string, fileName = ""): boolean {
+  return /\.ya?ml$/i.test(fileName) || (fileName === "" && !text.trimStart().startsWith("{"));
+}
+
+/** Checks a suite already read from JSON or YAML against the schema. */
+export function checkSuite(raw: unknown): SuiteParse {
   const parsed = suiteSchema.safeParse(raw);
   if (!parsed.success)
     return {
@@ -114,6 +108,17 @@ export function parseSuite(text: string, fileName = ""): { ok: true; suite: Eval
       errors: parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".").replace(/\.(\d+)/g, "[$1]") : "(suite)"}: ${i.message}`),
     };
   return { ok: true, suite: parsed.data };
+}
+
+/** Parses a suite written in JSON. YAML needs its parser, in ./suite-text.ts (`parseSuite`), which reads both. */
+export function parseJsonSuite(text: string): SuiteParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  return checkSuite(raw);
 }
 
 /** Every case with its modes, models, runs and step limit, after the overrides a command line gives. */

@@ -9,7 +9,7 @@ import { choosePromptForm, createToolCatalog } from "../codemode";
 import { createToolWorld, modeInstructions } from "../model/tool-world";
 import { runEvalCases } from "../evals/run-cases";
 import type { EvalRun } from "../evals/report";
-import { parseSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite } from "../evals/suite";
+import { isYamlSuite, parseJsonSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite, type SuiteParse } from "../evals/suite";
 import type { MadeToolCall } from "../mcp/record-calls";
 import { runAgentLoop } from "../model/agent-loop";
 import { classicCallsHandler } from "../model/classic";
@@ -162,6 +162,8 @@ export function destructivePolicy(state: EvalsState): DestructivePolicy {
 export class EvalsTask extends Store<EvalsState> {
   readonly #task: TaskRunner;
   readonly #page: Page;
+  /** Counts loads: a YAML suite is read after its parser has loaded, and only the latest load applies. */
+  #loads = 0;
 
   constructor(page: Page) {
     super({ suite: undefined, errors: [], runs: [], progress: undefined, running: false, chosen: undefined });
@@ -169,10 +171,29 @@ export class EvalsTask extends Store<EvalsState> {
     this.#task = new TaskRunner(page, (running) => this.#patch({ running }));
   }
 
-  load(text: string, fileName = ""): void {
-    const parsed = parseSuite(text, fileName);
-    if (parsed.ok) this.#patch({ suite: parsed.suite, chosen: undefined, errors: [], runs: [], progress: undefined });
-    else this.#patch({ errors: parsed.errors });
+  /**
+   * Loads suite text: JSON at once; YAML once its parser has loaded, on the first YAML suite
+   * (docs/ARCHITECTURE.md, "The page's start"). Resolves when the suite, or its errors, are in the state.
+   */
+  load(text: string, fileName = ""): Promise<void> {
+    const load = ++this.#loads;
+    const apply = (parsed: SuiteParse) => {
+      if (load !== this.#loads) return;
+      if (parsed.ok) this.#patch({ suite: parsed.suite, chosen: undefined, errors: [], runs: [], progress: undefined });
+      else this.#patch({ errors: parsed.errors });
+    };
+    if (!isYamlSuite(text, fileName)) {
+      apply(parseJsonSuite(text));
+      return Promise.resolve();
+    }
+    return import("../evals/suite-text").then(
+      ({ parseSuite }) => apply(parseSuite(text, fileName)),
+      (error: unknown) =>
+        apply({
+          ok: false,
+          errors: [`The YAML reader did not load (${error instanceof Error ? error.message : String(error)}): reload the page, or paste the suite as JSON.`],
+        }),
+    );
   }
 
   /** Adds a case to the suite (starting one when there is none): a test call saved from the Tools tab. */

@@ -13,7 +13,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { runSuite } from "../../lib/evals/node/run-suite";
 import { reportByKind, summarise, type EvalRun } from "../../lib/evals/report";
-import { parseSuite, planCases, type EvalSuite } from "../../lib/evals/suite";
+import { planCases, type EvalSuite } from "../../lib/evals/suite";
+import { parseSuite } from "../../lib/evals/suite-text";
 import type { BenchRow } from "./rows";
 
 const EVALS = path.resolve(import.meta.dirname, "../../evals");

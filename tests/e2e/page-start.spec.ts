@@ -65,6 +65,30 @@ test.describe("the page's start", () => {
     for (const src of scripts) expect((await (await request.get(src)).text()).startsWith("//# allFunctionsCalledOnLoad\n"), src).toBe(true);
   });
 
+  test("the first-load scripts leave out the libraries the page never runs; the YAML parser loads with the first YAML suite", async ({ page, request }) => {
+    // next.config.js puts lib/bundle/browser/ in their place; each is named by a string only its code holds.
+    const html = await (await request.get("/")).text();
+    const scripts = [...html.matchAll(/<script src="([^"]+\.js)"/gi)].map((m) => m[1]!);
+    const code = (await Promise.all(scripts.map(async (src) => (await request.get(src)).text()))).join("\n");
+    // zod's English messages are there (the check sees library code at all)...
+    expect(code).toContain("Invalid input: expected ");
+    // ...and none of these: Ajv (the MCP SDK's default validator), the AI Gateway provider, zod's other locales, the YAML parser.
+    for (const marker of ["schema with key or id", "ai-gateway.vercel.sh", "Ungültige Eingabe", "Implicit keys need to be on a single line"])
+      expect(code).not.toContain(marker);
+
+    const yamlLoaded = page.waitForResponse(
+      async (response) => response.url().includes("/_next/static/chunks/") && (await response.text()).includes("Implicit keys need"),
+    );
+    await new PlaygroundPage(page).goto();
+    await page.getByRole("button", { name: "Evals" }).click();
+    const dialog = page.getByRole("dialog", { name: "Evals" });
+    await dialog.getByText("Paste a suite (JSON or YAML)").click();
+    await dialog.getByRole("textbox", { name: "Suite text" }).fill("name: from-yaml\ncases:\n  - name: quotes\n    prompt: hello\n    servers: [shipping]\n");
+    await dialog.getByRole("button", { name: "Load", exact: true }).click();
+    await yamlLoaded;
+    await expect(dialog).toContainText("from-yaml: 1 case");
+  });
+
   test("the code shows as text until the person points at it; then Monaco loads, with the focus where they clicked", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await page.goto("/");

@@ -9,7 +9,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runSuite } from "@/lib/evals/node/run-suite";
 import { reportByKind } from "@/lib/evals/report";
-import { parseSuite, planCases } from "@/lib/evals/suite";
+import { planCases } from "@/lib/evals/suite";
+import { parseSuite } from "@/lib/evals/suite-text";
 
 const file = path.join(import.meta.dirname, "..", "..", "..", "evals", "large-catalog.json");
 

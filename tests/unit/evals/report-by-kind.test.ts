@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { compareVerdict, inferKind, reportByKind, type EvalRun } from "@/lib/evals/report";
 import { laneShape, waitingLane, type LaneResult, type LaneShape } from "@/lib/model/lanes";
-import { parseSuite } from "@/lib/evals/suite";
+import { parseSuite } from "@/lib/evals/suite-text";
 
 function run(kind: EvalRun["kind"], mode: EvalRun["mode"], inputTokens: number, requests: number, passed = true, name = `${kind}-case`): EvalRun {
   return {

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { runEvalCases, type ExecuteCase } from "@/lib/evals/run-cases";
 import { check, checkAll, partialMatch, type RunFacts } from "@/lib/evals/assertions";
 import { junitXml, median, summarise, type EvalRun } from "@/lib/evals/report";
-import { caseFromTestCall, parseSuite, planCases, withCase } from "@/lib/evals/suite";
+import { caseFromTestCall, planCases, withCase } from "@/lib/evals/suite";
+import { parseSuite } from "@/lib/evals/suite-text";
 
 const minimal = { name: "s", cases: [{ name: "c", prompt: "p", servers: ["shipping"] }] };
 

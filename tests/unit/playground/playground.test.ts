@@ -194,7 +194,7 @@ describe("Playground", () => {
 
   it("evals: a case runs in both modes against the page's servers, offered only its own; a case naming a server not connected fails saying so", async () => {
     const page = await openPage();
-    page.evals.load(
+    await page.evals.load(
       JSON.stringify({
         name: "page",
         defaults: { models: ["demo:code-mode-demo"], modes: ["code", "classic"] },
@@ -216,6 +216,23 @@ describe("Playground", () => {
     expect(runs[1]!.requests).toBeGreaterThan(runs[0]!.requests);
     expect(runs[2]?.error).toMatch(/Not connected in this page: nowhere/);
     expect(page.workbench.history.snapshot().every((r) => r.source === "eval")).toBe(true);
+  });
+
+  it("evals: a YAML suite loads once its parser has, JSON at once, and only the latest load applies", async () => {
+    const page = await openPage();
+    const yaml = "name: from-yaml\ncases:\n  - name: c\n    prompt: hello\n    servers: [lab]\n";
+    await page.evals.load(yaml, "suite.yaml");
+    expect(page.evals.snapshot()).toMatchObject({ suite: { name: "from-yaml", cases: [{ name: "c" }] }, errors: [] });
+    // Pasted text without a file name is YAML unless it starts with "{"; its errors name the problem.
+    await page.evals.load("name: [unclosed");
+    expect(page.evals.snapshot().errors).toEqual([expect.stringMatching(/^not YAML/) as string]);
+    expect(page.evals.snapshot().suite?.name).toBe("from-yaml");
+    // A JSON suite loaded while a YAML one is still being read wins: it was the person's last word.
+    const slow = page.evals.load(yaml.replace("from-yaml", "stale"), "suite.yml");
+    const json = page.evals.load(JSON.stringify({ name: "from-json", cases: [{ name: "c", prompt: "p", servers: ["lab"] }] }), "s.json");
+    expect(page.evals.snapshot().suite?.name).toBe("from-json");
+    await Promise.all([slow, json]);
+    expect(page.evals.snapshot()).toMatchObject({ suite: { name: "from-json" }, errors: [] });
   });
 
   it("the session keeper restores a saved session into a new page and saves what changes", async () => {
