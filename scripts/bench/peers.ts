@@ -116,6 +116,8 @@ interface Load {
   longestMs: number;
   /** When the first second with no long task starts (ms from navigation). */
   quietAt: number;
+  /** The page's JavaScript files fetched before usable, and their size as the browser compiles them (decoded). */
+  scripts: { files: number; bytes: number };
 }
 
 /**
@@ -167,6 +169,10 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
       return out;
     })()`);
     const firstPaintMs = await page.evaluate<number>(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`);
+    const scripts = await page.evaluate<{ files: number; bytes: number }>(`(() => {
+      const js = performance.getEntriesByType("resource").filter((e) => e.startTime < ${usableAt} && /\\.m?js$/.test(new URL(e.name).pathname));
+      return { files: js.length, bytes: js.reduce((n, e) => n + e.decodedBodySize, 0) };
+    })()`);
     return {
       usableMs: usableAt,
       firstPaintMs,
@@ -174,6 +180,7 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
       busyMs: after.reduce((n, t) => n + t.ms, 0),
       longestMs: Math.max(0, ...after.map((t) => t.ms)),
       quietAt: firstQuietSecond(tasks, usableAt),
+      scripts,
     };
   } finally {
     await page.close();
@@ -259,7 +266,7 @@ export async function benchPeers(): Promise<BenchRow[]> {
         name: `${app.name}: usable (${app.what})`,
         median: usable(app.name),
         unit: "ms",
-        note: `${range(mine.map((l) => l.usableMs))} over ${LOADS} interleaved fresh loads; first paint ${Math.round(median(mine.map((l) => l.firstPaintMs)))} ms`,
+        note: `${range(mine.map((l) => l.usableMs))} over ${LOADS} interleaved fresh loads; first paint ${Math.round(median(mine.map((l) => l.firstPaintMs)))} ms; JavaScript before usable ${(median(mine.map((l) => l.scripts.bytes)) / 1e6).toFixed(2)} MB in ${median(mine.map((l) => l.scripts.files))} files`,
       });
       rows.push({
         name: `${app.name}: long tasks in the 2 s after usable`,
