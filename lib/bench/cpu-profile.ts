@@ -8,7 +8,11 @@
 export interface MainThread {
   /** Running the page's JavaScript. */
   js: number;
-  /** The browser's own work the profiler cannot see into: parsing, compiling scripts, style, layout, paint. */
+  /**
+   * The browser's own work the profiler cannot see into (parsing, compiling scripts, style, layout,
+   * paint), and its waits: a main thread blocked on a synchronous request (the font service's,
+   * docs/benchmarks.md) samples as this too.
+   */
   browser: number;
   gc: number;
 }

@@ -297,7 +297,7 @@ export async function benchPeers(): Promise<BenchRow[]> {
         name: `${app.name}: main thread busy until usable (sampling profile)`,
         median: median(profiled.map((p) => p.js + p.browser + p.gc)),
         unit: "ms",
-        note: `JavaScript ${part("js")} · browser's own work (parse, compile, style, layout, paint) ${part("browser")} · GC ${part("gc")}; medians of ${PROFILED_LOADS} profiled loads`,
+        note: `JavaScript ${part("js")} · browser's own work and waits (parse, compile, style, layout, paint, synchronous requests) ${part("browser")} · GC ${part("gc")}; medians of ${PROFILED_LOADS} profiled loads`,
       });
     }
     const clicks: Array<Awaited<ReturnType<typeof clickDuringLoad>>> = [];
