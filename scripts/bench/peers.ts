@@ -288,7 +288,8 @@ export async function benchPeers(): Promise<BenchRow[]> {
         .map((name) => `${name.replace(/^cmp:/, "")} ${Math.round(phase(name))}`)
         .join(" → "),
     });
-    // What each main thread did until usable: the playground's start is bound by it, not by bytes.
+    // What each main thread did until usable. The playground's usable waits for its first-load
+    // JavaScript to compile, mostly off the main thread (docs/benchmarks.md), so read it beside the bytes above.
     for (const app of apps) {
       const profiled: MainThread[] = [];
       for (let i = 0; i < PROFILED_LOADS; i++) profiled.push(await profiledLoad(browser, app));
