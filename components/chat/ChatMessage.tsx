@@ -1,6 +1,6 @@
 "use client";
 
-import { isToolUIPart } from "ai";
+import { isToolUIPart } from "@/lib/model/ui-parts";
 import { useState } from "react";
 import type { ToolActivity } from "@/lib/model/agent-loop";
 import { stopNotice, type LoopDecision } from "@/lib/model/loop-policy";

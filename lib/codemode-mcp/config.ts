@@ -13,7 +13,7 @@
  * Pure: parsing and defaults only; errors name their path.
  */
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS } from "../codemode/prompt-form";
-import { z } from "zod";
+import * as z from "zod";
 import { configValue, importMcpServersConfig } from "../mcp/config";
 import type { ServerConfig } from "../mcp/types";
 import type { SandboxLimits } from "../sandbox/types";

@@ -4,7 +4,7 @@
  * (JSON or YAML, the same structure) is documented in docs/evals.md; this schema is its
  * definition, and every error names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const toolRef = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'Name a tool as "server.tool".');
 

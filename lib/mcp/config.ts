@@ -9,7 +9,7 @@
  * parameters out and lists what it left out, so the UI can say so.
  */
 import { visibleText } from "../text/hidden-characters";
-import { z } from "zod";
+import * as z from "zod";
 import { isCredentialValue, isSecretKey } from "../secrets/redact";
 import type { ServerConfig, TransportKind } from "./types";
 

@@ -5,8 +5,6 @@
  * TypeError says nothing; the proxy's JSON error hides inside an error message string).
  */
 
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-
 /** Every way connecting (or staying connected) can fail. Stable: the UI switches on it. */
 export type ConnectionErrorKind =
   | "dns"
@@ -72,6 +70,8 @@ export interface FailureContext {
   timeoutMs: number;
   /** Our own deadline fired. */
   timedOut?: boolean;
+  /** The MCP protocol versions this client speaks (the SDK's), for a version mismatch's message. */
+  supportedVersions: readonly string[];
 }
 
 // JSON-RPC codes the SDK uses for its own failures (types.ts ErrorCode).
@@ -272,7 +272,7 @@ export function classifyFailure(error: unknown, ctx: FailureContext): Connection
   if (version !== undefined) {
     return new ConnectionError(
       "protocol",
-      `${displayUrl(ctx.url)} answered the handshake with MCP protocol version ${version.slice(0, 40)}, which this playground does not speak (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}). Update the server, or its MCP SDK.`,
+      `${displayUrl(ctx.url)} answered the handshake with MCP protocol version ${version.slice(0, 40)}, which this playground does not speak (it speaks ${ctx.supportedVersions.join(", ")}). Update the server, or its MCP SDK.`,
       { cause: error },
     );
   }

@@ -9,10 +9,9 @@
  * createProxyFetch re-encodes them into its `x-mcp-header-*` wire form. They never leave this
  * module in any result or error.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -35,6 +34,7 @@ import { AuthorizationNeeded, OAuthFlowError, withOAuth } from "./oauth/oauth-fe
 import type { OAuthSession } from "./oauth/oauth-fetch";
 import { OAuthRefused } from "./oauth/provider";
 import { createProxyFetch } from "./proxy-fetch";
+import { loadMcpSdk, type McpSdk } from "./sdk";
 import type { FetchLike } from "./proxy-fetch";
 
 export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
@@ -216,6 +216,7 @@ function clientCapabilities(options: ConnectOptions): ClientCapabilities {
 }
 
 async function attempt(
+  sdk: McpSdk,
   url: URL,
   wire: Wire,
   route: Route,
@@ -231,6 +232,7 @@ async function attempt(
   const session = options.oauth?.(config, url.href, authFetchFor(route, base, proxy, options));
   const observer = observeFetch(session ? withOAuth(routeFetch, session) : routeFetch);
   const transportOptions = { fetch: ownSignal(observer.fetch), ...(headers ? { requestInit: { headers } } : {}) };
+  const { Client, SSEClientTransport, StreamableHTTPClientTransport } = sdk;
   const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
   // The negotiated version is not public on Client; the transport is told it during connect.
   let protocolVersion = "";
@@ -241,13 +243,13 @@ async function attempt(
   };
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
   const elicit = options.elicit;
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
+  if (elicit) client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
   const roots = options.roots;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots(config) }));
+  if (roots) client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: roots(config) }));
   const onLog = options.onLog;
-  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => onLog(config, notification.params));
+  if (onLog) client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (notification) => onLog(config, notification.params));
   const sample = options.sample;
-  if (sample) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(config, request.params, extra.signal));
+  if (sample) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => sample(config, request.params, extra.signal));
   const remaining = deadline - Date.now();
   let timedOut = remaining <= 0;
   try {
@@ -273,6 +275,7 @@ function shouldTrySse(failure: AttemptFailure): boolean {
 }
 
 async function connectOnRoute(
+  sdk: McpSdk,
   url: URL,
   wires: readonly Wire[],
   route: Route,
@@ -284,7 +287,7 @@ async function connectOnRoute(
   let streamableFailure: AttemptFailure | undefined;
   for (const wire of wires) {
     try {
-      return { ...(await attempt(url, wire, route, config, headers, options, deadline)), wire };
+      return { ...(await attempt(sdk, url, wire, route, config, headers, options, deadline)), wire };
     } catch (failure) {
       if (!(failure instanceof AttemptFailure)) throw failure;
       if (failure.sessionHidden && route === "direct") throw failure;
@@ -329,10 +332,17 @@ export async function connectToServer(config: ServerConfig, options: ConnectOpti
   const wires: Wire[] = config.transport === "sse" ? ["sse"] : ["streamable-http", "sse"];
   const timeoutMs = options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
+  const sdk = await loadMcpSdk();
   for (const [index, route] of routes.entries()) {
     try {
-      const live = await connectOnRoute(url, wires, route, config, options, deadline);
-      return createLiveConnection({ ...live, transportKind: live.wire, via: route, url: url.href, requestTimeoutMs: options.requestTimeoutMs ?? timeoutMs });
+      const live = await connectOnRoute(sdk, url, wires, route, config, options, deadline);
+      return createLiveConnection(sdk, {
+        ...live,
+        transportKind: live.wire,
+        via: route,
+        url: url.href,
+        requestTimeoutMs: options.requestTimeoutMs ?? timeoutMs,
+      });
     } catch (failure) {
       if (!(failure instanceof AttemptFailure)) throw failure;
       if ((failure.network || failure.sessionHidden) && index < routes.length - 1 && Date.now() < deadline) continue;
@@ -344,7 +354,14 @@ export async function connectToServer(config: ServerConfig, options: ConnectOpti
         );
       }
       const cause = failure.network ? failure.networkError : failure.error;
-      throw classifyFailure(cause, { url: url.href, via: route, http: failure.http, timeoutMs, timedOut: failure.timedOut });
+      throw classifyFailure(cause, {
+        url: url.href,
+        via: route,
+        http: failure.http,
+        timeoutMs,
+        timedOut: failure.timedOut,
+        supportedVersions: sdk.SUPPORTED_PROTOCOL_VERSIONS,
+      });
     }
   }
   throw new ConnectionError("protocol", "No route to the server was tried.");

@@ -5,10 +5,8 @@
  * tells its listeners so the manager can show it.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -23,6 +21,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
+import type { McpSdk } from "./sdk";
 
 /** Who answered the handshake. */
 export interface ServerInfo {
@@ -128,8 +127,9 @@ function notify<A extends unknown[]>(listeners: Iterable<(...args: A) => void>, 
 }
 
 /** Wraps a connected Client as an McpConnection. */
-export function createLiveConnection(parts: LiveParts): McpConnection {
+export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnection {
   const { client, transport, observer, url, requestTimeoutMs } = parts;
+  const { SseError, StreamableHTTPClientTransport, CallToolResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
   const capabilities = client.getServerCapabilities() ?? {};
   const version = client.getServerVersion();
   const instructions = client.getInstructions();

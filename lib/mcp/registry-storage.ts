@@ -12,7 +12,7 @@
  * unreadable data (corrupt JSON, a shape we do not know, a storage that refuses access)
  * starts clean and is reported in `problems`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_CALLS_IN_FLIGHT } from "./server-input";
 import type { ServerConfig } from "./types";
 

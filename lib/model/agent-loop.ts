@@ -10,12 +10,13 @@
  * Tool calls are answered as soon as their input has streamed, while the rest of the step
  * still streams, as the AI SDK's own chat does.
  */
-import { isToolUIPart, readUIMessageStream } from "ai";
+import { isToolUIPart } from "./ui-parts";
 import type { UIMessageChunk } from "ai";
 import { errorResult } from "../sandbox/errors";
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import { chatErrorText } from "./chat-errors";
 import { cancelPendingToolCalls } from "./conversation";
+import { loadUiStream } from "./ui-stream-loader";
 import { decideNext, lastStepParts, type LoopDecision, type LoopPolicy } from "./loop-policy";
 import { answerToolCall, type ToolCallAnswer, type ToolHandlers } from "./tool-handler";
 import type { CodeModeUIMessage, InspectorStep } from "./types";
@@ -166,6 +167,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     const base = continuing ? messages.slice(0, -1) : messages;
     try {
       options.onStatus?.("submitted");
+      const { readUIMessageStream } = await loadUiStream();
       const stream = (await options.modelStep({ messages, abortSignal: signal })).pipeThrough(tap);
       let first = true;
       for await (const snapshot of readUIMessageStream<CodeModeUIMessage>({ stream, ...(continuing && previous ? { message: previous } : {}) })) {

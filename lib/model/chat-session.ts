@@ -7,7 +7,7 @@
  * so they can follow the person's settings.
  */
 import { Store } from "../state/store";
-import { generateId } from "ai";
+import { generateId } from "./ui-parts";
 import { runAgentLoop, type ModelStep, type ToolActivity } from "./agent-loop";
 import { cancelPendingToolCalls, dropFailedStep, lastUserMessage } from "./conversation";
 import type { LoopDecision, LoopPolicy } from "./loop-policy";

@@ -4,7 +4,7 @@
  * removal and nothing else (a share link, an export of the settings) can pick them up.
  * Pure over a Storage-like interface; corrupt or foreign data falls back to defaults.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_MAX_STEPS } from "./loop-policy";
 import { DEFAULT_RESULT_BUDGET_TOKENS } from "./result-budget";
 import { PROVIDER_IDS, type ProviderId, type ServerKeyStatus } from "./providers";

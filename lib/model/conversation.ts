@@ -3,7 +3,7 @@
  * calls that will never be answered (after Stop), and dropping a failed step before a retry
  * so nothing the model already did is lost or sent twice.
  */
-import { isToolUIPart } from "ai";
+import { isToolUIPart } from "./ui-parts";
 import type { UIMessage } from "ai";
 
 /** The text the model is given for a tool call the person stopped. */

@@ -4,7 +4,7 @@
  * browser); a turn is the assistant message answering one user message. Pure, and used both
  * as useChat's `sendAutomaticallyWhen` and by the Node agent loop.
  */
-import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from "ai";
+import { isToolUIPart, lastAssistantMessageIsCompleteWithToolCalls } from "./ui-parts";
 import type { UIMessage } from "ai";
 import { EXECUTE_CODE_TOOL } from "../codemode/system-prompt";
 

@@ -3,7 +3,7 @@
  * chat-request.ts) and the route parses it; messages are checked loosely here and fully by
  * the AI SDK's validateUIMessages in the route.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PROVIDER_IDS } from "./providers";
 import { TOOL_MODES } from "./tool-handler";
 

@@ -5,7 +5,7 @@
  * calls this after the person reviewed (and maybe edited) the request, and shows the completion
  * for review before it is sent. Pure; the model step is injected (the page's is POST /api/chat).
  */
-import { generateId } from "ai";
+import { generateId } from "./ui-parts";
 import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ModelStep } from "./agent-loop";
 import type { CodeModeUIMessage } from "./types";

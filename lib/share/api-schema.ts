@@ -4,7 +4,7 @@
  * `share` is link text (`v1.…`), so the server stores exactly what a link would carry, after
  * validating it against the same allow-list.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SHARE_CAPS } from "./caps";
 
 /** Route for storing a share. */

@@ -10,7 +10,7 @@
  * lib/timeline settles, at which point this schema should name its fields.
  */
 import { visibleText } from "../text/hidden-characters";
-import { z } from "zod";
+import * as z from "zod";
 import type { SandboxLimits } from "../sandbox/types";
 import { isServerUrl } from "../mcp/server-input";
 import { SHARE_CAPS } from "./caps";

@@ -10,7 +10,7 @@
  * schema compiles, no two skills with one name) and a refusal names the path of the fault.
  * Writing one removes anything secret-looking a test or the code still holds. Pure.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { compileSchema } from "../mcp/validate";
 import { redactDeep, scrubText } from "../secrets/scrub";
 import { skillNameProblem, SKILL_NAME_PATTERN, type Skill, type SkillTest } from "./skill";

@@ -5,7 +5,7 @@
  * shared links and imported configs refuse them, and the page shows every command escaped.
  * Pure.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 
 // Bidi controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI), zero-width and invisible formatting
 // characters, the BOM, and C0/C1 controls other than tab, line feed and carriage return.

@@ -3,7 +3,7 @@
  * type test at the bottom keeps the two in step. Values the code exchanged (arguments,
  * results) are `unknown`: any JSON is valid there, and the UI renders them as text.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RunRecord } from "./run-record";
 
 const time = z.number().min(0);

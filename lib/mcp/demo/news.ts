@@ -5,7 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import MiniSearch from "minisearch";
-import { z } from "zod";
+import * as z from "zod";
 import { NEWS_ITEMS, NEWS_REGIONS } from "./news-data";
 import type { NewsItem } from "./news-data";
 import { ok } from "./result";

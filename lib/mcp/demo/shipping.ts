@@ -6,7 +6,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { z } from "zod";
+import * as z from "zod";
 import { QUOTE_APP_HTML, QUOTE_APP_URI } from "./quote-app";
 import { failure, ok } from "./result";
 import { CARRIER_IDS, COUNTRIES, COUNTRY_CODES, estimate, listCarriers, quote, surcharges } from "./shipping-rates";

@@ -4,7 +4,7 @@
  * (annotations.destructiveHint), so the playground can ask a person before it runs.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
+import * as z from "zod";
 import { failure, ok } from "./result";
 import { addToCart, carts, cartView, checkOrder, MAX_QUANTITY, placeOrder } from "./store-carts";
 import { CUISINES, PLACES, STORES, distanceKm, findPlace, findStore } from "./store-data";

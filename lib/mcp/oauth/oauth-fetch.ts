@@ -15,8 +15,9 @@
  * MAX_AUTH_ROUNDS per request, and a repeated identical 403 challenge stops at once.
  * Pure; the fetches are injected.
  */
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "../proxy-fetch";
+import { loadMcpSdk } from "../sdk";
 import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
 import { OAuthRefused } from "./provider";
@@ -103,7 +104,9 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   };
   let result: Awaited<ReturnType<typeof auth>>;
   let returned: AuthorizationResult | undefined;
+  let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
   try {
+    sdk = await loadMcpSdk();
     returned = session.takeReturned?.();
   } catch (error) {
     return fail(error);
@@ -120,7 +123,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
       note: "Came back from the authorization server with a code and the expected state.",
     });
     try {
-      result = await auth(provider, { ...options, authorizationCode: returned.code });
+      result = await sdk.auth(provider, { ...options, authorizationCode: returned.code });
     } catch (error) {
       return fail(error);
     }
@@ -128,7 +131,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   }
   try {
     provider.takePendingAuthorization();
-    result = await auth(provider, options);
+    result = await sdk.auth(provider, options);
   } catch (error) {
     return fail(error);
   }
@@ -160,7 +163,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   }
   logAuthorization({ ok: true, note: "The person signed in; the callback returned a code and the expected state." });
   try {
-    result = await auth(provider, { ...options, authorizationCode: answer.code });
+    result = await sdk.auth(provider, { ...options, authorizationCode: answer.code });
   } catch (error) {
     return fail(error);
   }
@@ -188,7 +191,7 @@ export function withOAuth(next: FetchLike, session: OAuthSession): FetchLike {
       const response = await next(input, { ...init, headers });
       const status = response.status;
       if (status !== 401 && status !== 403) return response;
-      const params = extractWWWAuthenticateParams(response);
+      const params = (await loadMcpSdk()).extractWWWAuthenticateParams(response);
       const header = response.headers.get("www-authenticate");
       const stepUp = status === 403 && params.error === "insufficient_scope";
       if (status === 403 && !stepUp) return response;

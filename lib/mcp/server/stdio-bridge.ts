@@ -14,7 +14,7 @@
  * No CORS headers anywhere, on purpose: only the app's own page may use any of this.
  */
 import "server-only";
-import { z } from "zod";
+import * as z from "zod";
 import { readJsonBody } from "../../http/read-body";
 import { RouteError } from "../../http/route-error";
 import { checkLocalRequest, localGuardContext } from "./local-guard";

@@ -3,8 +3,9 @@
  * nowhere else; through the page's channel) through the AI SDK's chat transport, which returns the route's UI message
  * stream and throws the route's JSON error body on a refused request.
  */
-import { DefaultChatTransport, generateId } from "ai";
+import { generateId } from "../ui-parts";
 import { appFetch } from "../../http/browser/app-channel";
+import { loadUiStream } from "../ui-stream-loader";
 import type { ModelStep } from "../agent-loop";
 import type { ChatRequestExtras } from "../request-schema";
 import type { CodeModeUIMessage } from "../types";
@@ -20,7 +21,11 @@ export interface HttpModelStepOptions {
 
 /** A model step over HTTP; one chat id per step function (the route does not keep state by it). */
 export function httpModelStep({ body, api = "/api/chat", fetch }: HttpModelStepOptions): ModelStep {
-  const transport = new DefaultChatTransport<CodeModeUIMessage>({ api, body, fetch: fetch ?? appFetch });
   const chatId = generateId();
-  return ({ messages, abortSignal }) => transport.sendMessages({ chatId, messages, abortSignal, trigger: "submit-message", messageId: undefined });
+  return async ({ messages, abortSignal }) => {
+    // The transport comes with the AI SDK's stream module, loaded with the first step; it keeps no state between steps.
+    const { DefaultChatTransport } = await loadUiStream();
+    const transport = new DefaultChatTransport<CodeModeUIMessage>({ api, body, fetch: fetch ?? appFetch });
+    return transport.sendMessages({ chatId, messages, abortSignal, trigger: "submit-message", messageId: undefined });
+  };
 }

@@ -4,7 +4,13 @@ import { classifyFailure, ConnectionError, displayUrl, parseProxyError } from "@
 import type { FailureContext, HttpFailure } from "@/lib/mcp/connection-errors";
 
 const URL_ = "https://user:pw@mcp.example/v1/mcp?api_key=k";
-const ctx = (extra: Partial<FailureContext> = {}): FailureContext => ({ url: URL_, via: "direct", timeoutMs: 15_000, ...extra });
+const ctx = (extra: Partial<FailureContext> = {}): FailureContext => ({
+  url: URL_,
+  via: "direct",
+  timeoutMs: 15_000,
+  supportedVersions: ["2025-11-25"],
+  ...extra,
+});
 const http = (status: number, body: string, contentType = "application/json"): HttpFailure => ({
   method: "POST",
   status,

@@ -1,0 +1,11 @@
+/**
+ * The MCP SDK's client, loaded when the first connection needs it (docs/ARCHITECTURE.md, "The
+ * page's start"). Its protocol schemas are some two hundred zod objects, built when their module
+ * runs; the page's first screen needs none of them, so they load beside hydration, not before it.
+ */
+import { loadLater } from "../bundle/load-later";
+import type * as SdkClient from "./sdk-client";
+
+export type McpSdk = typeof SdkClient;
+
+export const loadMcpSdk: () => Promise<McpSdk> = loadLater(() => import("./sdk-client"), "its MCP client");
