@@ -10,7 +10,8 @@ const LAYERS = {
   storage: 0,
   secrets: 0,
   net: 0,
-  // What the page's bundle puts in place of libraries it imports but never runs (next.config.js).
+  // How the page's bundle is cut: stand-ins for libraries it imports but never runs
+  // (next.config.js), and what it loads after its first screen (load-later.ts).
   bundle: 0,
   // MCP Apps (the ui extension): read by the catalog (codemode) and the client (mcp), so below both.
   "mcp-apps": 0.5,
