@@ -104,6 +104,33 @@ test.describe("the page's start", () => {
     await new ServersPanel(page).expectConnected("shipping", "store", "news", "lab");
   });
 
+  test("when the MCP client's chunk cannot load, every server says so and what to do; once it can, Reconnect connects", async ({ page }) => {
+    // The server answers the chunk with a 404 (Turbopack's runtime tries a chunk twice), as after an
+    // upgrade that removed it, until `gone` is cleared.
+    let gone = true;
+    let refused = 0;
+    await page.route("**/_next/static/chunks/*.js", async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      if (gone && body.includes("Failed to open SSE stream")) {
+        refused++;
+        return route.fulfill({ status: 404, body: "gone" });
+      }
+      return route.fulfill({ response, body });
+    });
+    await page.goto("/");
+    const servers = new ServersPanel(page);
+    for (const name of ["shipping", "store", "news", "lab"]) {
+      const card = page.getByRole("listitem", { name: `Server ${name}` });
+      await expect(servers.status(name)).toHaveText("error");
+      await expect(card).toContainText(/The playground could not load its MCP client \(.+\)\. Reload the page\./);
+    }
+    expect(refused).toBeGreaterThan(0);
+    gone = false;
+    await page.getByRole("listitem", { name: "Server shipping" }).getByRole("button", { name: "Reconnect" }).click();
+    await servers.expectConnected("shipping");
+  });
+
   test("the code shows as text until the person points at it; then Monaco loads, with the focus where they clicked", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await page.goto("/");
