@@ -4,8 +4,10 @@
 // browser-opening off, and loaded interleaved with the playground, each load in a fresh
 // context of the bare browser (bare-chromium.ts). For each app: the time until a person can
 // use it, what its main thread did until then (a sampling profile), and the main thread's long
-// tasks after that. Nothing here reaches the internet:
-// MCPJam's sign-in and telemetry calls fail as they would offline.
+// tasks after that. The stack's floor (app/bench/floor: Next and React hydrating one button,
+// from the playground's own server) loads with them, so the ratios say what is the playground's
+// own. Nothing here reaches the internet: MCPJam's sign-in and telemetry calls fail as they
+// would offline.
 //
 //   npm run bench -- --only peers
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
