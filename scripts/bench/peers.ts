@@ -170,6 +170,13 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
       const nav = performance.getEntriesByType("navigation")[0];
       const out = { "HTML received": nav.responseEnd, "DOMContentLoaded": nav.domContentLoadedEventEnd };
       for (const m of performance.getEntriesByType("mark")) if (m.name.startsWith("cmp:")) out[m.name] = m.startTime;
+      const paint = performance.getEntriesByName("first-contentful-paint")[0];
+      if (paint) out["first paint"] = paint.startTime;
+      // Next's chunks the page asked for before its state was built: its first load (later ones,
+      // such as the MCP client's, start after it).
+      const built = out["cmp:page-state"];
+      const firstLoad = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.startsWith("/_next/static/chunks/") && e.name.endsWith(".js") && e.startTime < built);
+      if (firstLoad.length > 0) out["first-load scripts received"] = Math.max(...firstLoad.map((e) => e.responseEnd));
       return out;
     })()`);
     const firstPaintMs = await page.evaluate<number>(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`);
