@@ -24,6 +24,11 @@ import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/be
 const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
 const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
 const LOADS = 7;
+/**
+ * Loads with an early click. Whether a click lands inside one of the start's long tasks or
+ * between them decides its figure (docs/benchmarks.md), so it takes more loads than the rest.
+ */
+const CLICK_LOADS = 15;
 /** Loads of each app under the sampling profiler (mainThreadByKind). */
 const PROFILED_LOADS = 3;
 /** Long tasks are watched this long after an app is usable. */
@@ -324,18 +329,18 @@ export async function benchPeers(): Promise<BenchRow[]> {
       });
     }
     const clicks: Array<Awaited<ReturnType<typeof clickDuringLoad>>> = [];
-    for (let i = 0; i < LOADS; i++) clicks.push(await clickDuringLoad(browser, playground.url));
+    for (let i = 0; i < CLICK_LOADS; i++) clicks.push(await clickDuringLoad(browser, playground.url));
     rows.push({
       name: "this playground: an example prompt clicked the moment it shows, until the button shows it was taken",
       median: median(clicks.map((c) => c.takenMs)),
       unit: "ms",
-      note: `${range(clicks.map((c) => c.takenMs))}; goal ≤ 100 ms`,
+      note: `${range(clicks.map((c) => c.takenMs))} over ${CLICK_LOADS} loads, ${clicks.filter((c) => c.takenMs > 100).length} of them over 100 ms; goal ≤ 100 ms`,
     });
     rows.push({
       name: "this playground: an example prompt clicked the moment it shows, until the conversation shows it",
       median: median(clicks.map((c) => c.answeredMs)),
       unit: "ms",
-      note: `${range(clicks.map((c) => c.answeredMs))}; clicked at ${Math.round(median(clicks.map((c) => c.clickAt)))} ms from navigation, before hydration in ${clicks.filter((c) => c.beforeHydration).length} of ${LOADS}`,
+      note: `${range(clicks.map((c) => c.answeredMs))}; clicked at ${Math.round(median(clicks.map((c) => c.clickAt)))} ms from navigation, before hydration in ${clicks.filter((c) => c.beforeHydration).length} of ${CLICK_LOADS}`,
     });
     const floor = apps.find((a) => a.kind === "floor")!;
     rows.push({
