@@ -23,7 +23,8 @@ import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/be
 
 const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
 const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
-const LOADS = 7;
+/** Interleaved fresh loads of each app; a run's medians move by tens of ms between runs on this machine (docs/benchmarks.md). */
+const LOADS = 11;
 /**
  * Loads with an early click. Whether a click lands inside one of the start's long tasks or
  * between them decides its figure (docs/benchmarks.md), so it takes more loads than the rest.
