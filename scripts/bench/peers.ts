@@ -181,11 +181,12 @@ async function load(browser: BareBrowser, app: App): Promise<Load> {
       // Next's chunks the page asked for before its state was built: its first load (later ones,
       // such as the MCP client's, start after it).
       const built = out["cmp:page-state"];
-      const firstLoad = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname.startsWith("/_next/static/chunks/") && e.name.endsWith(".js") && e.startTime < built);
+      const chunk = (e) => { const path = new URL(e.name).pathname; return path.startsWith("/_next/static/chunks/") && path.endsWith(".js"); };
+      const firstLoad = performance.getEntriesByType("resource").filter((e) => chunk(e) && e.startTime < built);
       if (firstLoad.length > 0) out["first-load scripts received"] = Math.max(...firstLoad.map((e) => e.responseEnd));
       return out;
     })()`);
-    const firstPaintMs = await page.evaluate<number>(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN`);
+    const firstPaintMs = phases["first paint"] ?? NaN;
     const scripts = await page.evaluate<{ files: number; bytes: number }>(`(() => {
       const js = performance.getEntriesByType("resource").filter((e) => e.startTime < ${usableAt} && /\\.m?js$/.test(new URL(e.name).pathname));
       return { files: js.length, bytes: js.reduce((n, e) => n + e.decodedBodySize, 0) };
