@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
+import { endWithThisProcess } from "./reap";
 
 interface CdpMessage {
   id?: number;
@@ -46,40 +47,6 @@ export interface BareBrowser {
   readonly pid: number | undefined;
 }
 
-/**
- * The Chromiums this process started and has not closed, with their profiles. They are killed
- * when the process ends however it ends (a failed run, a timeout's or Ctrl+C's signal): a
- * browser left behind keeps a page running and takes the cores the next run measures.
- */
-const running = new Map<ChildProcess, string>();
-let reaping = false;
-
-function killOnExit(child: ChildProcess, profile: string): void {
-  running.set(child, profile);
-  child.once("exit", () => running.delete(child));
-  if (reaping) return;
-  reaping = true;
-  process.once("exit", () => {
-    for (const [browser, dir] of running) {
-      browser.kill("SIGKILL");
-      try {
-        rmSync(dir, { recursive: true, force: true });
-      } catch {
-        // Best effort: the process is ending.
-      }
-    }
-  });
-  // A signal ends the process without "exit" unless someone listens: end it the usual way, so the
-  // handler above runs (status 128 + the signal's number, as the shell reports it).
-  for (const [signal, status] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-    ["SIGHUP", 129],
-  ] as const) {
-    process.once(signal, () => process.exit(status));
-  }
-}
-
 const KEYS = { a: { code: "KeyA", keyCode: 65, commands: ["selectAll"] }, Enter: { code: "Enter", keyCode: 13, commands: [] as string[] } };
 
 /** Launches headless Chromium with a DevTools socket and no other observer. */
@@ -90,7 +57,11 @@ export async function launchBareChromium(): Promise<BareBrowser> {
     [...CHROMIUM_ARGS, "--headless=new", "--remote-debugging-port=0", `--user-data-dir=${profile}`, "--window-size=1440,900", "about:blank"],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
-  killOnExit(child, profile);
+  // A failed or interrupted run leaves no browser behind (./reap.ts).
+  const forget = endWithThisProcess(() => {
+    child.kill("SIGKILL");
+    rmSync(profile, { recursive: true, force: true });
+  });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let err = "";
     const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools address: ${err.slice(-500)}`)), 30_000);
@@ -184,6 +155,7 @@ export async function launchBareChromium(): Promise<BareBrowser> {
     newPage,
     pid: child.pid,
     close: async () => {
+      forget();
       socket.close();
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) resolve();

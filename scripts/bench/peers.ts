@@ -20,6 +20,7 @@ import { median, type BenchRow } from "./rows";
 import { startServer, waitForServer } from "./sandbox-browser";
 import { until } from "./live-path";
 import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/bench/cpu-profile";
+import { endWithThisProcess, killGroup } from "./reap";
 
 const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
 const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
@@ -63,6 +64,8 @@ interface Started {
 
 async function start(command: string[], env: Record<string, string>, cwd: string, url: string): Promise<Started> {
   const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: "ignore", detached: true });
+  // Detached, so it ends with the bench however the bench ends (./reap.ts).
+  endWithThisProcess(() => killGroup(child.pid));
   await waitForServer(url, child, 60_000);
   return { url, child };
 }
@@ -362,7 +365,7 @@ export async function benchPeers(): Promise<BenchRow[]> {
     return rows;
   } finally {
     await browser.close();
-    for (const s of started) if (s.child.pid) process.kill(-s.child.pid, "SIGTERM");
+    for (const s of started) killGroup(s.child.pid);
     playground.stop();
   }
 }

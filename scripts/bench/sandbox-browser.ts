@@ -7,6 +7,7 @@ import { chromium } from "@playwright/test";
 import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
 import type { BenchRow } from "./rows";
 import { benchCloudflarePeer } from "./cloudflare-peer";
+import { endWithThisProcess, killGroup } from "./reap";
 
 /** Resolves once `url` answers 200; fails when `child` exits first or the time runs out. */
 export async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -33,8 +34,11 @@ export async function startServer(): Promise<{ url: string; stop: () => void; pi
   const port = await freePort();
   const child = spawn(process.execPath, ["scripts/serve.mjs", "--host", "127.0.0.1", "--port", String(port)], { stdio: "ignore", env, detached: true });
   const url = `http://127.0.0.1:${port}`;
+  // Detached (its own process group, which `stop` ends whole), so it ends with the bench (./reap.ts).
+  const forget = endWithThisProcess(() => killGroup(child.pid));
   const stop = () => {
-    if (child.pid) process.kill(-child.pid, "SIGTERM");
+    forget();
+    killGroup(child.pid);
   };
   try {
     await waitForServer(url, child, 60_000);

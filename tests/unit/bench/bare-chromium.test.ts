@@ -35,15 +35,18 @@ const alive = (pids: number[]) => {
   return pids.filter((pid) => table.has(pid) && table.get(pid)!.state !== "Z");
 };
 
-/** Starts the fixture, waits for the browser it launched and its helpers, ends it as `how` says, and returns the browser's processes still running 10 s later. */
+/** Starts the fixture, waits for the browser it launched and its helpers, ends it as `how` says, and returns those of its processes (the browser's, the server's) still running 10 s later. */
 async function browserLeftBy(how: "throw" | "SIGTERM"): Promise<{ left: number[]; status: number | null }> {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/fixtures/bench-browser-left.ts", how === "throw" ? "throw" : "wait"], {
     cwd: root,
     stdio: ["ignore", "pipe", "ignore"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const pid = await new Promise<number>((resolve) => createInterface({ input: child.stdout }).once("line", (line) => resolve(Number(line))));
+  const [pid = 0, server = 0] = await new Promise<number[]>((resolve) =>
+    createInterface({ input: child.stdout }).once("line", (line) => resolve(line.split(" ").map(Number))),
+  );
   expect(pid).toBeGreaterThan(0);
+  expect(server).toBeGreaterThan(0);
   // Chromium's zygotes, GPU and network processes start with it.
   let browser = family(pid);
   for (let i = 0; i < 50 && browser.length < 3; i++) {
@@ -51,6 +54,7 @@ async function browserLeftBy(how: "throw" | "SIGTERM"): Promise<{ left: number[]
     browser = family(pid);
   }
   expect(browser.length).toBeGreaterThan(2);
+  browser.push(server);
   if (how === "SIGTERM") child.kill("SIGTERM");
   const status = await exited;
   for (let i = 0; i < 100 && alive(browser).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -60,7 +64,7 @@ async function browserLeftBy(how: "throw" | "SIGTERM"): Promise<{ left: number[]
   return { left, status };
 }
 
-describe.skipIf(process.platform !== "linux")("the bench's bare Chromium", () => {
+describe.skipIf(process.platform !== "linux")("what a bench run starts (its bare Chromium, a detached server)", () => {
   it("is gone with all its processes when the bench fails with an uncaught error", async () => {
     const { left, status } = await browserLeftBy("throw");
     expect(status).toBe(1);
