@@ -10,7 +10,7 @@
 // would offline.
 //
 //   npm run bench -- --only peers
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
@@ -59,15 +59,25 @@ function installPeers(): void {
 
 interface Started {
   url: string;
-  child: ChildProcess;
+  /** Ends its process group (and no longer at the bench's exit: ./reap.ts). */
+  stop: () => void;
 }
 
 async function start(command: string[], env: Record<string, string>, cwd: string, url: string): Promise<Started> {
   const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: "ignore", detached: true });
   // Detached, so it ends with the bench however the bench ends (./reap.ts).
-  endWithThisProcess(() => killGroup(child.pid));
-  await waitForServer(url, child, 60_000);
-  return { url, child };
+  const forget = endWithThisProcess(() => killGroup(child.pid));
+  const stop = () => {
+    forget();
+    killGroup(child.pid);
+  };
+  try {
+    await waitForServer(url, child, 60_000);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, stop };
 }
 
 /** The MCP Inspector's web UI, auth off (loopback only), no browser opened, its storage in a scratch home. */
@@ -365,7 +375,7 @@ export async function benchPeers(): Promise<BenchRow[]> {
     return rows;
   } finally {
     await browser.close();
-    for (const s of started) killGroup(s.child.pid);
+    for (const s of started) s.stop();
     playground.stop();
   }
 }
