@@ -4,7 +4,9 @@
  * (docs/ARCHITECTURE.md, "The channel"). Every request the channel carries passes its route's
  * guard, so the stdio bridge still wants the terminal's token.
  */
-import { rawUpgrade } from "../fixtures/raw-upgrade";
+import { readFileSync } from "node:fs";
+import { startAppServer } from "../fixtures/app-server";
+import { clientFrame, neverReading, rawExchange, rawUpgrade, upgradeHead, writeUntilClosed } from "../fixtures/raw-upgrade";
 import { expect, test } from "./fixtures";
 
 interface Frame {
@@ -113,5 +115,98 @@ test.describe("the channel, attacked", () => {
     await until(() => flood.frames.filter((f) => f.t === "end").length === 1_024);
     flood.ws.close();
     other.ws.close();
+  });
+
+  test("malformed upgrades do not use up the client's channels: 200 of them, then the page's own upgrade is accepted", async ({ baseURL }) => {
+    const base = baseURL ?? "";
+    for (let batch = 0; batch < 4; batch++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => rawExchange(base, upgradeHead(base, { "sec-websocket-version": "7" }))));
+      expect(answers.every((answer) => answer.startsWith("HTTP/1.1 400"))).toBe(true);
+    }
+    expect((await rawUpgrade(base, { origin: base })).status).toBe(101);
+  });
+
+  test("clients that never read (one flooding pings, one opening streams it never credits and claiming to be alive) for 20 s: the app's memory stays bounded, both are dropped, others are served", async () => {
+    test.setTimeout(90_000);
+    // V8's young generation held at 1 MiB, so the RSS shows what the app holds and not the
+    // collector's headroom (which grows to tens of MiB under any allocation-heavy load).
+    const app = await startAppServer({ env: { CMP_CHANNEL_HEARTBEAT_MS: "5000", NODE_OPTIONS: "--max-semi-space-size=1" } });
+    try {
+      const rssOf = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${app.child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      const base = app.origin;
+      // The floor: a page that reads makes the same 64 requests the attacker will; the RSS they
+      // take while their results are built (tens of MiB) is the routes' own, not the channel's.
+      const headers = [
+        ["content-type", "application/json"],
+        ["accept", "application/json, text/event-stream"],
+      ];
+      const big = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "big", arguments: { kb: 64 } } });
+      const readingPage = async (count: number) => {
+        const page = await openChannel(base);
+        // 64 KB (about twice that on the wire) fits in one stream's window: it ends without credit.
+        for (let id = 1; id <= count; id++) page.ws.send(JSON.stringify({ t: "open", id, method: "POST", path: "/api/demo-mcp/lab", headers, body: big(id) }));
+        page.ws.send(JSON.stringify({ t: "open", id: count + 1, method: "GET", path: "/api/chat/providers", headers: [] }));
+        await until(() => page.frames.filter((f) => f.t === "end").length === count + 1);
+        page.ws.close();
+      };
+      await readingPage(1);
+      expect((await fetch(`${base}/icon.svg`)).status).toBe(200);
+      const floorBefore = rssOf();
+      let floorPeak = floorBefore;
+      const floorSampler = setInterval(() => (floorPeak = Math.max(floorPeak, rssOf())), 50);
+      await readingPage(64);
+      clearInterval(floorSampler);
+      const floor = floorPeak - floorBefore;
+      const before = rssOf();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf())), 50);
+      const pinger = await neverReading(base);
+      const opener = await neverReading(base);
+      const opens = Array.from({ length: 64 }, (_, i) =>
+        clientFrame(1, Buffer.from(JSON.stringify({ t: "open", id: i + 1, method: "POST", path: "/api/demo-mcp/lab", headers, body: big(i + 1) }))),
+      );
+      opener.write(Buffer.concat(opens));
+      // It claims to be alive once a second: a ping of the page's own and an unsolicited pong.
+      // Only an echo of the app's random ping counts, and that needs reading.
+      const claimer = setInterval(() => {
+        opener.write(clientFrame(1, Buffer.from(JSON.stringify({ t: "ping", n: Date.now() }))));
+        opener.write(clientFrame(0xa, Buffer.from("alive")));
+      }, 1_000);
+      // Meanwhile another page's channel and a plain load keep answering.
+      const served: number[] = [];
+      const other = await openChannel(base);
+      let nextId = 1;
+      const prober = setInterval(() => {
+        const id = nextId++;
+        const started = Date.now();
+        other.ws.send(JSON.stringify({ t: "open", id, method: "GET", path: "/api/chat/providers", headers: [] }));
+        void fetch(`${base}/icon.svg`).then((response) => response.status === 200 && served.push(Date.now() - started));
+      }, 500);
+      const started = Date.now();
+      const written = await writeUntilClosed(pinger, clientFrame(1, Buffer.from(JSON.stringify({ t: "ping", n: 1 }))), 20_000);
+      const pingerLasted = Date.now() - started;
+      await expect.poll(() => opener.destroyed, { timeout: 20_000 }).toBe(true);
+      const openerLasted = Date.now() - started;
+      clearInterval(claimer);
+      clearInterval(prober);
+      clearInterval(sampler);
+      // The ping flood is closed for it at once; the quiet one at the heartbeat (two intervals at most).
+      expect(pinger.destroyed).toBe(true);
+      expect(pingerLasted).toBeLessThan(5_000);
+      expect(openerLasted).toBeLessThan(20_000);
+      // Beyond what the same requests took from a page that reads: 16 MiB per channel is the
+      // stated bound (docs/deploying.md), two channels attacked.
+      expect(peak - before).toBeLessThan(floor + 2 * 16 * 1024 * 1024);
+      expect(served.length).toBeGreaterThan(5);
+      expect(other.frames.filter((f) => f.t === "head" && f.status === 200).length).toBeGreaterThan(5);
+      console.log(
+        `never-reading clients: ${(written / 1024).toFixed(0)} KiB of pings taken by the sockets before that channel closed (${pingerLasted} ms), the other dropped after ${openerLasted} ms; app RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(peak / 2 ** 20).toFixed(0)} MiB (the same requests from a reading page: +${(floor / 2 ** 20).toFixed(0)} MiB)`,
+      );
+      pinger.destroy();
+      opener.destroy();
+      other.ws.close();
+    } finally {
+      await app.stop();
+    }
   });
 });

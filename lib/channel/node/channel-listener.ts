@@ -8,7 +8,7 @@
 import { createChannelServer } from "../../http/node/channel-server";
 import type { ChannelServer, ChannelServerLimits } from "../../http/node/channel-server";
 import { clientKey } from "../../http/server/client-address";
-import { allowedHosts } from "../../http/server/deployment";
+import { allowedHosts, positiveSetting } from "../../http/server/deployment";
 import type { Env } from "../../http/server/deployment";
 import { checkUpgrade } from "../../http/server/request-guard";
 import { getStdioSessions } from "../../mcp/server/stdio-sessions";
@@ -21,15 +21,25 @@ export interface AppChannelOptions {
   limits?: Partial<ChannelServerLimits>;
 }
 
-/** This app's channel: upgrades on /api/channel carrying the page's API requests. */
+/**
+ * This app's channel: upgrades on /api/channel carrying the page's API requests. Settings:
+ * CMP_CHANNEL_HEARTBEAT_MS (how often the app pings each channel; one that does not echo a ping
+ * by the next is dropped) and CMP_CHANNEL_MAX (channels at once over every client); options.limits win.
+ */
 export function appChannel(options: AppChannelOptions = {}): ChannelServer {
   const env = options.env ?? (() => process.env);
+  const settings = env();
+  const fromEnv: Partial<ChannelServerLimits> = {};
+  const heartbeat = positiveSetting(settings.CMP_CHANNEL_HEARTBEAT_MS);
+  if (heartbeat !== undefined) fromEnv.pingIntervalMs = Math.max(1_000, heartbeat);
+  const max = positiveSetting(settings.CMP_CHANNEL_MAX);
+  if (max !== undefined) fromEnv.maxChannels = Math.floor(max);
   return createChannelServer({
     dispatch: (request) => dispatchApiRequest(request),
     checkUpgrade: (headers) => checkUpgrade(headers, allowedHosts(env())),
     clientKey: (headers) => clientKey(headers, env()),
     // A closed page's stdio servers end unless it comes back (stdio-sessions.ts, release).
     onChannelClosed: (channelId) => getStdioSessions().release(channelId),
-    ...(options.limits ? { limits: options.limits } : {}),
+    limits: { ...fromEnv, ...options.limits },
   });
 }

@@ -4,19 +4,29 @@
  * ../channel-protocol.ts). Stands on `ws` for the WebSocket itself.
  *
  * - **The upgrade** passes the routes' own walls first: an allowed Host and this app's Origin
- *   (checkUpgrade), then a cap on channels per client.
+ *   (checkUpgrade), then a cap on channels per client and in all. A slot is taken when the
+ *   upgrade is handed to `ws` and given back when its socket closes, whichever way the attempt
+ *   ends (`ws` refusing the handshake, the socket dying mid-handshake, the channel closing).
  * - **Every request on it** becomes a Fetch `Request` answered by `dispatch`, the same guarded
  *   handlers the HTTP routes use. Its Host, Origin, Sec-Fetch-Site and forwarding headers are the
  *   upgrade's, never the page's: the page cannot claim to be another origin or another client.
  * - **Streams are bounded**: at most `maxStreams` at once, at most `window` body bytes ahead of
- *   the page's credit on each, and the socket's own buffer is drained before more is written,
- *   so a flooding stream waits for its reader instead of queuing ahead of the others.
+ *   the page's credit on each, at most `maxBodyBytesInFlight` of request bodies held at once,
+ *   and a body slice waits for the socket's buffer to fall under `socketHighWater` before it
+ *   is written, so a flooding stream waits for its reader instead of queuing ahead of the others.
+ * - **Every byte queued toward the page is bounded**: while the socket's buffer is over
+ *   `socketHighWater` the app stops reading the page's frames (TCP backpressure), so control
+ *   answers (`fail`, `pong`) cannot pile up; past twice that the channel closes with 1008.
+ *   Pings are answered at most `PONG_BURST` at once and `PONGS_PER_SECOND` after that; a
+ *   channel that sends MAX_PINGS_IGNORED more than that is closed with 1008.
+ * - **Heartbeat**: the app pings with a fresh random payload; only a pong echoing it proves the
+ *   page reads, so a page that sends but never reads is dropped within two ping intervals.
  * - **Its id**: every carried request says which channel it came by (CHANNEL_ID_HEADER, set
  *   here, never by the page), and `onChannelClosed` hears when one closes.
  * - **Bad frames** (not JSON, an unknown type, a reused id, binary from the page) close the
  *   channel with 1008; every refusal is counted in `stats`.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
@@ -52,11 +62,15 @@ export interface ChannelServerOptions {
 
 /** Every limit of the app's end, with its default. */
 export interface ChannelServerLimits extends ChannelLimits {
-  /** Channels open at once per client. @defaultValue 64 */
+  /** Channels open (or in their handshake) at once per client. @defaultValue 64 */
   maxChannelsPerClient: number;
+  /** Channels open (or in their handshake) at once over every client. @defaultValue 1 024 */
+  maxChannels: number;
+  /** Request body bytes the app holds at once for one channel's unfinished streams. @defaultValue 32 MiB */
+  maxBodyBytesInFlight: number;
   /** Socket bytes queued before a stream waits to write. @defaultValue 4 MiB */
   socketHighWater: number;
-  /** The app pings every channel this often and drops one that did not answer the last ping. @defaultValue 20 s */
+  /** The app pings every channel this often and drops one that did not echo the last ping. @defaultValue 20 s */
   pingIntervalMs: number;
 }
 
@@ -66,12 +80,21 @@ const DEFAULTS: ChannelServerLimits = {
   // The largest body a route takes (a chat conversation, 8 MiB) and its frame's envelope.
   maxFrameBytes: 8 * 1024 * 1024 + 64 * 1024,
   maxChannelsPerClient: 64,
+  maxChannels: 1_024,
+  maxBodyBytesInFlight: 32 * 1024 * 1024,
   socketHighWater: 4 * 1024 * 1024,
   pingIntervalMs: 20_000,
 };
 
 /** Largest body slice in one binary frame. */
 const SLICE_BYTES = 64 * 1024;
+/** Pings the app answers back to back, then at most PONGS_PER_SECOND; the page pings every 10 s. */
+const PONG_BURST = 8;
+const PONGS_PER_SECOND = 2;
+/** Pings past that rate a channel may send before it is closed with 1008. */
+const MAX_PINGS_IGNORED = 32;
+/** How long a channel closed by the app waits for its close frame to leave before its socket is cut. */
+const CLOSE_GRACE_MS = 1_000;
 
 /** Headers a carried request takes from the upgrade, whatever the page sent. */
 const FROM_UPGRADE = ["host", "origin", "sec-fetch-site", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "forwarded"];
@@ -98,12 +121,23 @@ const DROPPED = new Set([
 export interface ChannelStats {
   channels: number;
   streamsOpened: number;
-  /** Upgrades refused, by reason. */
+  /** Upgrades refused, by reason (`too_many`: a cap per client or in all). */
   refusedUpgrades: Record<"path" | "host" | "origin" | "too_many", number>;
   /** Streams refused (too many at once, a body too large, nothing routes there). */
   refusedStreams: number;
   /** Channels closed for a malformed frame. */
   badFrames: number;
+  /** Channels the app dropped: no echo of its ping (`heartbeat`), or more queued than it holds (`stalled`). */
+  dropped: Record<"heartbeat" | "stalled", number>;
+  /** Pings from the page left unanswered because they came faster than PONGS_PER_SECOND. */
+  pingsIgnored: number;
+}
+
+/** Channel slots taken (open channels and upgrades in their handshake). */
+export interface ChannelSlots {
+  total: number;
+  /** Slots per client key; a client with none is absent. */
+  perClient: ReadonlyMap<string, number>;
 }
 
 /** The app's end of the channel. */
@@ -113,6 +147,10 @@ export interface ChannelServer {
   readonly stats: ChannelStats;
   /** Open channels (for tests and the bench). */
   readonly openChannels: number;
+  /** Bytes queued toward the pages on every open channel's socket (for tests and the bench). */
+  readonly queuedBytes: number;
+  /** Slots taken against the caps (for tests: every refused path gives its slot back). */
+  readonly slots: ChannelSlots;
   /** Closes every channel (1001) and stops accepting. */
   close(): void;
 }
@@ -120,6 +158,8 @@ export interface ChannelServer {
 interface Stream {
   aborter: AbortController;
   credit: number;
+  /** Request body bytes this stream holds (counted against maxBodyBytesInFlight). */
+  bodyBytes: number;
   wake?: () => void;
   reader?: ReadableStreamDefaultReader<Uint8Array>;
 }
@@ -146,7 +186,31 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
   const limits: ChannelServerLimits = { ...DEFAULTS, ...options.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false, clientTracking: true });
   const perClient = new Map<string, number>();
-  const stats: ChannelStats = { channels: 0, streamsOpened: 0, refusedUpgrades: { path: 0, host: 0, origin: 0, too_many: 0 }, refusedStreams: 0, badFrames: 0 };
+  let slotsTotal = 0;
+  const stats: ChannelStats = {
+    channels: 0,
+    streamsOpened: 0,
+    refusedUpgrades: { path: 0, host: 0, origin: 0, too_many: 0 },
+    refusedStreams: 0,
+    badFrames: 0,
+    dropped: { heartbeat: 0, stalled: 0 },
+    pingsIgnored: 0,
+  };
+
+  /** Takes a slot for `client`; the function it returns gives it back, once, however often called. */
+  function takeSlot(client: string): () => void {
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    slotsTotal += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      slotsTotal -= 1;
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left <= 0) perClient.delete(client);
+      else perClient.set(client, left);
+    };
+  }
 
   function handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = (req.url ?? "").split("?")[0];
@@ -159,24 +223,26 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       return true;
     }
     const client = options.clientKey(headers);
-    const open = perClient.get(client) ?? 0;
-    if (open >= limits.maxChannelsPerClient) {
+    const tooMany =
+      (perClient.get(client) ?? 0) >= limits.maxChannelsPerClient
+        ? `At most ${limits.maxChannelsPerClient} channels per client; close a tab of the playground.`
+        : slotsTotal >= limits.maxChannels
+          ? `The app holds at most ${limits.maxChannels} channels at once; try again shortly.`
+          : undefined;
+    if (tooMany) {
       stats.refusedUpgrades.too_many += 1;
-      refuseUpgrade(
-        socket,
-        429,
-        new RouteError("too_many:channel", `At most ${limits.maxChannelsPerClient} channels per client; close a tab of the playground.`),
-      );
+      refuseUpgrade(socket, 429, new RouteError("too_many:channel", tooMany));
       return true;
     }
-    perClient.set(client, open + 1);
+    // A socket that died before we got it has already said "close": nothing to count.
+    if (socket.destroyed) return true;
+    // The slot goes back when the socket closes, on every path: `ws` refusing the handshake
+    // (it answers 400 and never calls back), the socket dying mid-handshake, the channel ending.
+    const release = takeSlot(client);
+    socket.once("close", release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       stats.channels += 1;
-      serveChannel(ws, headers, () => {
-        const left = (perClient.get(client) ?? 1) - 1;
-        if (left <= 0) perClient.delete(client);
-        else perClient.set(client, left);
-      });
+      serveChannel(ws, headers, release);
     });
     return true;
   }
@@ -189,62 +255,115 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       const value = upgrade.get(name);
       return value === null ? [] : [[name, value] as [string, string]];
     });
-    let alive = true;
     let drainWaiters: (() => void)[] = [];
+    let bodyBytesInFlight = 0;
+    let closing = false;
 
+    /** Closes the channel from the app's side, then cuts the socket if the close frame cannot leave. */
+    const drop = (code: number, why: string) => {
+      if (closing) return;
+      closing = true;
+      for (const id of [...streams.keys()]) cancel(id);
+      if (ws.readyState === ws.OPEN) ws.close(code, why.slice(0, 120));
+      // Nothing the page sends now matters: its frames stay unread until the socket is cut.
+      ws.pause();
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref?.();
+    };
+    // While the socket's buffer is over the high-water mark the app reads nothing more from the
+    // page (ws.pause stops reading the socket), so nothing the page sends can queue more answers.
+    const throttleReads = () => {
+      if (ws.bufferedAmount > limits.socketHighWater) {
+        if (!ws.isPaused) ws.pause();
+        if (ws.bufferedAmount > 2 * limits.socketHighWater) {
+          stats.dropped.stalled += 1;
+          drop(1008, "the page does not read its channel");
+        }
+      } else if (ws.isPaused && ws.bufferedAmount <= limits.socketHighWater / 2) ws.resume();
+    };
     const send = (frame: ServerFrame) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame), afterSend);
+      if (ws.readyState !== ws.OPEN || closing) return;
+      ws.send(JSON.stringify(frame), afterSend);
+      throttleReads();
     };
     const afterSend = () => {
+      throttleReads();
       if (ws.bufferedAmount > limits.socketHighWater / 2 || drainWaiters.length === 0) return;
       const waiting = drainWaiters;
       drainWaiters = [];
       waiting.forEach((wake) => wake());
     };
-    const drained = () =>
-      ws.bufferedAmount <= limits.socketHighWater || ws.readyState !== ws.OPEN ? Promise.resolve() : new Promise<void>((resolve) => drainWaiters.push(resolve));
+    /** Waits for the socket's buffer to fall under the high-water mark once; callers re-check it. */
+    const drainedOnce = () => new Promise<void>((resolve) => drainWaiters.push(resolve));
+    const overHighWater = () => ws.bufferedAmount > limits.socketHighWater && ws.readyState === ws.OPEN;
 
     const fail = (id: number, code: FailCode, message: string) => send({ t: "fail", id, code, message });
-    const finish = (id: number) => {
+    const forget = (id: number): Stream | undefined => {
       const stream = streams.get(id);
-      if (!stream) return;
+      if (!stream) return undefined;
       streams.delete(id);
-      stream.wake?.();
+      bodyBytesInFlight -= stream.bodyBytes;
+      return stream;
     };
+    const finish = (id: number) => forget(id)?.wake?.();
     const cancel = (id: number) => {
-      const stream = streams.get(id);
+      const stream = forget(id);
       if (!stream) return;
-      streams.delete(id);
       stream.aborter.abort(new DOMException("The page cancelled this request", "AbortError"));
       void stream.reader?.cancel().catch(() => undefined);
       stream.wake?.();
     };
     const protocolError = (why: string) => {
       stats.badFrames += 1;
-      ws.close(1008, why.slice(0, 120));
+      drop(1008, why);
     };
 
+    // Only a pong that echoes the last ping's random payload counts: the page has to read
+    // everything queued before the ping to see it, so a page that writes but never reads is
+    // dropped whatever it sends.
+    let nonce = randomBytes(8);
+    let alive = true;
     const heartbeat = setInterval(() => {
+      if (closing) return;
       if (!alive) {
-        ws.terminate();
+        stats.dropped.heartbeat += 1;
+        drop(1008, "no answer to the heartbeat");
         return;
       }
       alive = false;
-      ws.ping();
+      nonce = randomBytes(8);
+      if (ws.readyState === ws.OPEN) ws.ping(nonce);
     }, limits.pingIntervalMs);
     heartbeat.unref?.();
-    ws.on("pong", () => (alive = true));
+    ws.on("pong", (data: Buffer) => {
+      if (data.equals(nonce)) alive = true;
+    });
+    // The page's own pings, answered from a bucket that refills at PONGS_PER_SECOND.
+    let pongTokens = PONG_BURST;
+    let pongRefilledAt = Date.now();
+    let pingsIgnoredHere = 0;
+    const mayPong = () => {
+      const now = Date.now();
+      pongTokens = Math.min(PONG_BURST, pongTokens + ((now - pongRefilledAt) / 1000) * PONGS_PER_SECOND);
+      pongRefilledAt = now;
+      if (pongTokens < 1) return false;
+      pongTokens -= 1;
+      return true;
+    };
 
     send({ t: "hello", v: CHANNEL_VERSION, limits: { window: limits.window, maxStreams: limits.maxStreams, maxFrameBytes: limits.maxFrameBytes } });
 
     ws.on("message", (data: RawData, isBinary: boolean) => {
-      alive = true;
+      if (closing) return;
       if (isBinary) return protocolError("the page sends text frames only");
       const frame = parseClientFrame(rawText(data));
       if (!frame) return protocolError("malformed frame");
       switch (frame.t) {
         case "ping":
-          return send({ t: "pong", n: frame.n });
+          if (mayPong()) return send({ t: "pong", n: frame.n });
+          stats.pingsIgnored += 1;
+          // The page pings every 10 s; a channel that floods pings is not a page.
+          if (++pingsIgnoredHere > MAX_PINGS_IGNORED) protocolError("pings far faster than the heartbeat needs");
+          return;
         case "cancel":
           return cancel(frame.id);
         case "credit": {
@@ -273,6 +392,11 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
         stats.refusedStreams += 1;
         return fail(id, "bad_request", `A ${frame.method} request has no body.`);
       }
+      const bodyBytes = body?.byteLength ?? 0;
+      if (bodyBytesInFlight + bodyBytes > limits.maxBodyBytesInFlight) {
+        stats.refusedStreams += 1;
+        return fail(id, "too_large", `This channel already holds ${limits.maxBodyBytesInFlight} bytes of request bodies; retry when some finish.`);
+      }
       const headers = new Headers();
       for (const [name, value] of frame.headers) {
         const lower = name.toLowerCase();
@@ -288,14 +412,15 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       headers.set(CHANNEL_ID_HEADER, channelId);
       if (body) headers.set("content-length", String(body.byteLength));
       const aborter = new AbortController();
-      const stream: Stream = { aborter, credit: limits.window };
+      const stream: Stream = { aborter, credit: limits.window, bodyBytes };
       streams.set(id, stream);
+      bodyBytesInFlight += bodyBytes;
       stats.streamsOpened += 1;
       let request: Request;
       try {
         request = new Request(new URL(frame.path, base), { method: frame.method, headers, signal: aborter.signal, ...(body ? { body } : {}) });
       } catch {
-        streams.delete(id);
+        forget(id);
         stats.refusedStreams += 1;
         return fail(id, "bad_request", "This request could not be built.");
       }
@@ -336,20 +461,24 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
           for (let offset = 0; offset < value.byteLength;) {
             while (stream.credit <= 0 && streams.has(id)) await new Promise<void>((resolve) => (stream.wake = resolve));
             stream.wake = undefined;
+            // Checked right before each slice, with no await between the check and the write:
+            // streams woken together re-check, so the buffer passes the mark by one slice at most.
+            while (overHighWater()) await drainedOnce();
             if (!streams.has(id)) return;
             const size = Math.min(stream.credit, SLICE_BYTES, value.byteLength - offset);
-            if (ws.readyState !== ws.OPEN) return;
+            if (ws.readyState !== ws.OPEN || closing) return;
             ws.send(encodeData(id, value.subarray(offset, offset + size)), { binary: true }, afterSend);
             stream.credit -= size;
             offset += size;
-            await drained();
           }
         }
         if (streams.has(id)) send({ t: "end", id });
       } catch {
         if (streams.has(id)) fail(id, "internal", "The answer's stream broke off.");
       } finally {
-        finish(id);
+        // Left because the channel is closing: the handler is told, not just forgotten.
+        if (ws.readyState === ws.OPEN && !closing) finish(id);
+        else cancel(id);
       }
     };
 
@@ -370,6 +499,14 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
     stats,
     get openChannels() {
       return wss.clients.size;
+    },
+    get queuedBytes() {
+      let total = 0;
+      for (const client of wss.clients) total += client.bufferedAmount;
+      return total;
+    },
+    get slots() {
+      return { total: slotsTotal, perClient: new Map(perClient) };
     },
     close() {
       for (const client of wss.clients) client.close(1001, "the app is stopping");

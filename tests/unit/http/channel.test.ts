@@ -3,7 +3,7 @@
  * loopback http.Server) and the page's end (createChannelClient over Node's WebSocket, the same
  * WHATWG API the browser has). Then as an attacker: raw upgrades and frames.
  */
-import { rawUpgrade } from "../../fixtures/raw-upgrade";
+import { clientFrame, neverReading, rawExchange, rawUpgrade, upgradeHead, writeUntilClosed } from "../../fixtures/raw-upgrade";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -337,5 +337,159 @@ describe("the channel, as an attacker meets it", () => {
     await until(() => raw.frames.some((f) => (f as { id?: number }).id === 101), "the GET with a body to be refused");
     expect(raw.frames).toContainEqual(expect.objectContaining({ t: "fail", id: 100, code: "not_routable" }));
     expect(raw.frames).toContainEqual(expect.objectContaining({ t: "fail", id: 101, code: "bad_request" }));
+  });
+});
+
+describe("the channel's caps give back every slot", () => {
+  it("each refused or broken upgrade leaves the per-client and global counts where they were", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen, { maxChannelsPerClient: 2 });
+    const slotsNow = () => ({ total: channel.slots.total, mine: channel.slots.perClient.get("127.0.0.1") ?? 0 });
+    const settle = () => until(() => channel.slots.total === channel.openChannels, "the slots to match the open channels");
+    const paths: [string, string, RegExp][] = [
+      ["a version ws does not speak", upgradeHead(origin, { "sec-websocket-version": "7" }), /^HTTP\/1\.1 400/],
+      ["a malformed key", upgradeHead(origin, { "sec-websocket-key": "short" }), /^HTTP\/1\.1 400/],
+      ["no key", upgradeHead(origin, { "sec-websocket-key": undefined }), /^HTTP\/1\.1 400/],
+      ["no Upgrade header", upgradeHead(origin, { upgrade: "h2c" }), /^HTTP\/1\.1 400/],
+      ["a POST", upgradeHead(origin, {}).replace(/^GET/, "POST"), /^HTTP\/1\.1 (400|405)/],
+      ["a foreign Origin", upgradeHead(origin, { origin: "https://evil.example" }), /^HTTP\/1\.1 403/],
+      ["a forged Host", upgradeHead(origin, { host: "evil.example", origin: "http://evil.example" }), /^HTTP\/1\.1 403/],
+    ];
+    for (const [what, head, expected] of paths) {
+      const answer = await rawExchange(origin, head);
+      expect(answer, what).toMatch(expected);
+      await settle();
+      expect(slotsNow(), what).toEqual({ total: 0, mine: 0 });
+    }
+    // A client that hangs up right after asking: its slot comes back whether or not ws got to answer.
+    for (let i = 0; i < 20; i++) await rawExchange(origin, upgradeHead(origin, {}), { destroyAfterWrite: true });
+    await until(() => channel.slots.total === 0 && channel.openChannels === 0, "the hung-up upgrades' slots to come back");
+    // The cap reached: the refusal takes no slot, and the two open channels hold two.
+    const first = await rawSocket(origin);
+    await rawSocket(origin);
+    expect((await rawUpgrade(origin, { origin })).status).toBe(429);
+    expect(slotsNow()).toEqual({ total: 2, mine: 2 });
+    first.ws.close();
+    await first.closed;
+    await until(() => channel.slots.total === 1, "a closed channel's slot to come back");
+    expect((await rawUpgrade(origin, { origin })).status).toBe(101);
+  });
+
+  it("200 malformed upgrades, then a well-formed one from the same address is accepted", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen);
+    const answers = await Promise.all(Array.from({ length: 200 }, () => rawExchange(origin, upgradeHead(origin, { "sec-websocket-version": "7" }))));
+    expect(answers.every((answer) => answer.startsWith("HTTP/1.1 400"))).toBe(true);
+    await until(() => channel.slots.total === 0, "every malformed upgrade's slot to come back");
+    expect((await rawUpgrade(origin, { origin })).status).toBe(101);
+    expect(channel.stats.refusedUpgrades.too_many).toBe(0);
+  });
+
+  it("caps channels in all, over every client", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen, { maxChannels: 3 });
+    await Promise.all([rawSocket(origin), rawSocket(origin), rawSocket(origin)]);
+    const refused = await rawUpgrade(origin, { origin });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain("at most 3 channels at once");
+    expect(channel.slots.total).toBe(3);
+  });
+});
+
+describe("a client that never reads", () => {
+  it("flooding pings: the app answers a few, counts the rest, and closes the channel for them without queuing anything", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen);
+    const socket = await neverReading(origin);
+    cleanups.push(() => socket.destroy());
+    const ping = clientFrame(1, Buffer.from(JSON.stringify({ t: "ping", n: 1 })));
+    let maxQueued = 0;
+    const watcher = setInterval(() => (maxQueued = Math.max(maxQueued, channel.queuedBytes)), 5);
+    cleanups.push(() => clearInterval(watcher));
+    await writeUntilClosed(socket, ping, 8_000);
+    await until(() => channel.openChannels === 0, "the channel to be closed");
+    expect(channel.stats.badFrames).toBe(1);
+    expect(channel.stats.pingsIgnored).toBeGreaterThan(32);
+    expect(maxQueued).toBeLessThan(64 * 1024);
+    expect(channel.slots.total).toBe(0);
+  });
+
+  it("writing faster than it reads: past the high-water mark the app stops reading it, and queues at most twice the mark", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const highWater = 256 * 1024;
+    const { origin, channel } = await startApp(seen, { pingIntervalMs: 1_000, socketHighWater: highWater });
+    const socket = await neverReading(origin);
+    cleanups.push(() => socket.destroy());
+    // Each open is refused (not routable) with a fail frame: answers the page never reads.
+    let id = 0;
+    const opens = () =>
+      Buffer.concat(
+        Array.from({ length: 64 }, () => clientFrame(1, Buffer.from(JSON.stringify({ t: "open", id: ++id, method: "GET", path: "/api/none", headers: [] })))),
+      );
+    let maxQueued = 0;
+    const watcher = setInterval(() => (maxQueued = Math.max(maxQueued, channel.queuedBytes)), 5);
+    cleanups.push(() => clearInterval(watcher));
+    const end = Date.now() + 8_000;
+    let written = 0;
+    while (!socket.destroyed && Date.now() < end) {
+      const batch = opens();
+      written += batch.length;
+      if (!socket.write(batch)) await new Promise((resolve) => setTimeout(resolve, 20));
+      if (socket.writableLength > 8 * 1024 * 1024) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await until(() => channel.openChannels === 0, "the channel to be dropped");
+    expect(channel.stats.dropped.heartbeat).toBe(1);
+    expect(written).toBeGreaterThan(4 * highWater);
+    expect(maxQueued).toBeLessThanOrEqual(2 * highWater);
+    expect(channel.slots.total).toBe(0);
+  });
+
+  it("sending unsolicited pongs and pings once a second does not keep it alive", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen, { pingIntervalMs: 500 });
+    const socket = await neverReading(origin);
+    cleanups.push(() => socket.destroy());
+    const timer = setInterval(() => {
+      socket.write(clientFrame(0xa, Buffer.from("guess-123")));
+      socket.write(clientFrame(1, Buffer.from(JSON.stringify({ t: "ping", n: 2 }))));
+    }, 200);
+    cleanups.push(() => clearInterval(timer));
+    await until(() => channel.openChannels === 0, "the channel to be dropped", 5_000);
+    expect(channel.stats.dropped.heartbeat).toBe(1);
+  });
+
+  it("opening streams it never credits or reads: the bodies wait on the socket's buffer, and the app still serves another page", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const highWater = 256 * 1024;
+    const { origin, channel } = await startApp(seen, { pingIntervalMs: 2_000, socketHighWater: highWater });
+    floodPulled = 0;
+    const socket = await neverReading(origin);
+    cleanups.push(() => socket.destroy());
+    for (let id = 1; id <= 200; id++)
+      socket.write(clientFrame(1, Buffer.from(JSON.stringify({ t: "open", id, method: "GET", path: "/api/mcp/stdio/flood", headers: [] }))));
+    await until(() => seen.requests.length === 200, "the streams to open");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const queued = channel.queuedBytes;
+    expect(queued).toBeLessThanOrEqual(highWater + 64 * 1024 + 4 * 1024);
+    // Each stream holds at most the chunk it is waiting to write and the next: not its window (200 × 256 KiB).
+    expect(floodPulled).toBeLessThan(200 * 2 * 64 * 1024 + highWater);
+    const client = pageClient(origin);
+    expect((await client.fetch(`${origin}/api/mcp/proxy`, { method: "POST", body: "still here" })).status).toBe(201);
+    await until(() => channel.stats.dropped.heartbeat === 1, "the never-reading channel to be dropped", 10_000);
+    await until(() => seen.aborted.filter((path) => path === "/api/mcp/stdio/flood").length === 200, "its 200 requests to end");
+  });
+
+  it("request bodies held at once per channel are capped: past it an open is refused with too_large, and accepted again once streams end", async () => {
+    const seen: Seen = { requests: [], aborted: [] };
+    const { origin, channel } = await startApp(seen, { maxBodyBytesInFlight: 100 * 1024 });
+    const raw = await rawSocket(origin);
+    const body = "x".repeat(40 * 1024);
+    for (let id = 1; id <= 3; id++) raw.ws.send(JSON.stringify({ t: "open", id, method: "POST", path: "/api/mcp/stdio/hang", headers: [], body }));
+    await until(() => raw.frames.some((f) => (f as { id?: number }).id === 3), "the third open to be refused");
+    expect(raw.frames).toContainEqual(expect.objectContaining({ t: "fail", id: 3, code: "too_large" }));
+    raw.ws.send(JSON.stringify({ t: "cancel", id: 1 }));
+    raw.ws.send(JSON.stringify({ t: "open", id: 4, method: "POST", path: "/api/mcp/proxy", headers: [], body }));
+    await until(() => raw.frames.some((f) => (f as { t: string; id?: number }).t === "head" && (f as { id?: number }).id === 4), "the fourth to be answered");
+    expect(channel.stats.refusedStreams).toBe(1);
   });
 });
