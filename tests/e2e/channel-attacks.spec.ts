@@ -209,4 +209,26 @@ test.describe("the channel, attacked", () => {
       await app.stop();
     }
   });
+
+  test("a real page echoes the app's heartbeat: at one ping a second its channel stays open and its servers connected", async ({ page }) => {
+    const app = await startAppServer({ env: { CMP_CHANNEL_HEARTBEAT_MS: "1000" } });
+    try {
+      // Any moment the channel banner shows (a dropped channel) is recorded, however brief.
+      await page.addInitScript(() => {
+        const seen = ((window as unknown as { bannerSeen: string[] }).bannerSeen = [] as string[]);
+        new MutationObserver(() => {
+          const banner = document.querySelector('[data-testid="channel-banner"]');
+          if (banner) seen.push(banner.textContent ?? "");
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      await page.goto(app.printed);
+      await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready");
+      await expect(page.getByTestId("server-status-lab")).toHaveText("connected");
+      await page.waitForTimeout(5_000);
+      expect(await page.evaluate(() => (window as unknown as { bannerSeen: string[] }).bannerSeen)).toEqual([]);
+      await expect(page.getByTestId("server-status-lab")).toHaveText("connected");
+    } finally {
+      await app.stop();
+    }
+  });
 });
