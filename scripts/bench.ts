@@ -21,8 +21,8 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
   {
     id: "channel",
     title:
-      "The page's channel with twelve servers (8 stdio, 4 HTTP) and fifty: against the page's plain HTTP path and the floor of the same run (Chromium, production build)",
-    run: async () => (await import("./bench/channel")).benchChannel(),
+      "The app's end of the channel under load and attack, today against an earlier version (Node, loopback); then the page's channel with twelve servers (8 stdio, 4 HTTP) and fifty: against the page's plain HTTP path and the floor of the same run (Chromium, production build)",
+    run: async () => [...(await (await import("./bench/channel-load")).benchChannelLoad()), ...(await (await import("./bench/channel")).benchChannel())],
   },
   {
     id: "chat",
