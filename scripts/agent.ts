@@ -3,9 +3,9 @@
 // loopback and talks to the offline demo model, so it needs no key and no network.
 // Exit codes: 0 the model answered, 1 the loop ended in an error or a limit, 2 bad usage.
 import { createAgentPrinter, summaryLine } from "../lib/model/agent-output";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { importMcpServersConfig } from "../lib/mcp/config";
+import { importMcpServersConfig, MCP_CONFIG_MAX_BYTES } from "../lib/mcp/config";
+import { readTextCappedSync } from "../lib/text/node/read-capped";
 import { DEMO_SERVER_NAMES, demoServerPath } from "../lib/mcp/demo/catalog";
 import type { ServerConfig } from "../lib/mcp/types";
 import { startDemoHost } from "../lib/mcp/node/demo-host";
@@ -86,7 +86,13 @@ async function main(): Promise<number> {
   const demoHost = values.config ? undefined : await startDemoHost();
   let servers: ServerConfig[];
   if (values.config) {
-    const imported = importMcpServersConfig(readFileSync(values.config, "utf8"));
+    let text: string;
+    try {
+      text = readTextCappedSync(values.config, MCP_CONFIG_MAX_BYTES, "a config file");
+    } catch (error) {
+      fail(`Cannot read ${values.config}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const imported = importMcpServersConfig(text);
     if (!imported.ok) fail(`${values.config}: ${imported.errors.join("; ")}`);
     servers = imported.servers.map((s) => ({ ...s, enabled: true }));
   } else {

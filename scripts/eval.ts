@@ -2,13 +2,17 @@
 // mode and classic mode, and prints a table per case × mode × model. `--skills <dir|file>` also
 // (or only) replays the skills' tests offline (lib/skills/skill-tests.ts).
 // Exit codes: 0 every assertion held, 1 an assertion failed (the cases are named), 2 bad usage or suite.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { runSuite } from "../lib/evals/node/run-suite";
 import { junitXml, reportByKind, summarise, type EvalRun, type KindFigures } from "../lib/evals/report";
 import { planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
 import { parseSuite } from "../lib/evals/suite-text";
+import { readTextCappedSync } from "../lib/text/node/read-capped";
+
+/** The largest suite file read (the large-catalog suites are well under 1 MiB). */
+const SUITE_MAX_BYTES = 16 * 1024 * 1024;
 import { otlpTraces } from "../lib/timeline/otlp";
 import { readSkillsPath } from "../lib/skills/node/skills-path";
 import { runSkillTest } from "../lib/skills/skill-tests";
@@ -89,7 +93,7 @@ if (!file) process.exit(skillsFailed > 0 ? 1 : 0);
 const suiteFile: string = file;
 let text: string;
 try {
-  text = readFileSync(file, "utf8");
+  text = readTextCappedSync(file, SUITE_MAX_BYTES, "a suite file");
 } catch (error) {
   usage(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
 }

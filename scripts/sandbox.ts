@@ -1,11 +1,15 @@
 // `npm run sandbox -- <file> [options]`: runs a file in the QuickJS sandbox (Node, release
 // build) under the default limits and prints the RunResult as JSON.
 // Exit codes: 0 the run returned a value, 1 the run ended with an error result, 2 bad usage.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SandboxConfigError } from "../lib/sandbox/errors";
 import { runInNode } from "../lib/sandbox/node/node-engine";
 import type { HostFunctions, SandboxLimits } from "../lib/sandbox/types";
+import { readTextCappedSync } from "../lib/text/node/read-capped";
+
+/** The largest program and data files read. */
+const PROGRAM_MAX_BYTES = 4 * 1024 * 1024;
+const DATA_MAX_BYTES = 16 * 1024 * 1024;
 
 const USAGE = `Usage: npm run sandbox -- <file> [options]
 
@@ -47,7 +51,7 @@ function usage(message: string): never {
 }
 
 function parseData(text: string): Record<string, unknown> {
-  const json = text.startsWith("@") ? readFileSync(text.slice(1), "utf8") : text;
+  const json = text.startsWith("@") ? readTextCappedSync(text.slice(1), DATA_MAX_BYTES, "a data file") : text;
   const data: unknown = JSON.parse(json);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new Error("--data must be a JSON object");
   return data as Record<string, unknown>;
@@ -85,7 +89,7 @@ async function main(): Promise<number> {
   let code: string;
   let data: Record<string, unknown> | undefined;
   try {
-    code = readFileSync(file, "utf8");
+    code = readTextCappedSync(file, PROGRAM_MAX_BYTES, "a program");
     data = typeof parsed.values.data === "string" ? parseData(parsed.values.data) : undefined;
   } catch (error) {
     usage((error as Error).message);

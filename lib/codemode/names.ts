@@ -146,6 +146,14 @@ const RESERVED_GLOBALS = new Set([
   "window",
 ]);
 
+/**
+ * Names a property may not take in JavaScript's object and promise protocols: a namespace or
+ * the `skills` object with a `then` is a thenable (awaiting it calls that function), one with a
+ * `toJSON` changes how it is stringified. Tools and servers so named are renamed ("then" →
+ * "then_") like reserved words; skills are refused (lib/skills/skill.ts).
+ */
+export const PROTOCOL_NAMES: ReadonlySet<string> = new Set(["then", "toJSON", "constructor", "prototype", "__proto__", "valueOf", "toString"]);
+
 /** Sanitises one name into an identifier; `forNamespace` also avoids global values. */
 export function sanitiseIdentifier(name: string, forNamespace = false): string {
   let id = name
@@ -156,7 +164,7 @@ export function sanitiseIdentifier(name: string, forNamespace = false): string {
     .replace(/[^A-Za-z0-9_$]/g, "");
   if (id === "") id = "_";
   if (/^[0-9]/.test(id)) id = `_${id}`;
-  if (RESERVED_WORDS.has(id) || (forNamespace && RESERVED_GLOBALS.has(id))) id = `${id}_`;
+  if (RESERVED_WORDS.has(id) || PROTOCOL_NAMES.has(id) || (forNamespace && RESERVED_GLOBALS.has(id))) id = `${id}_`;
   return id;
 }
 

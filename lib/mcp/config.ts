@@ -152,6 +152,9 @@ function warningsFor(name: string, entry: Entry): string[] {
   return out;
 }
 
+/** The largest mcp.json the CLI reads (a config of hundreds of servers is well under 100 KiB). */
+export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
+
 /** A config given as JSON text or as an already parsed value; broken JSON is an error that says so. */
 export function configValue(input: unknown): { ok: true; data: unknown } | { ok: false; errors: string[] } {
   if (typeof input !== "string") return { ok: true, data: input };

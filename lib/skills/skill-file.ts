@@ -30,6 +30,10 @@ export const SKILL_LIMITS = {
   callsPerTest: 2_000,
   /** Whole file (or folder) in characters. */
   totalChars: 8_000_000,
+  /** A code.js on disk, in bytes (UTF-8 takes at most 4 per character): refused by its size before it is read. */
+  codeFileBytes: 800_000,
+  /** Any other skill file on disk (skill.json, a test, a skills file), in bytes. */
+  fileBytes: 32_000_000,
 } as const;
 
 const json = z.unknown();

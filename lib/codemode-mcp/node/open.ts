@@ -3,7 +3,6 @@
  * servers (HTTP and stdio), starts the sandbox thread pool and builds the service. The stdio
  * command and the app's HTTP endpoint both start here.
  */
-import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { connectServers, type ConnectedServers } from "../../mcp/node/connect-servers";
 import { runInNode } from "../../sandbox/node/node-engine";
@@ -16,6 +15,8 @@ import type { FeedUpdate } from "../run-feed";
 import { dirname, resolve } from "node:path";
 import { readSkillsPath } from "../../skills/node/skills-path";
 import type { Skill } from "../../skills/skill";
+import { MCP_CONFIG_MAX_BYTES } from "../../mcp/config";
+import { readTextCapped } from "../../text/node/read-capped";
 
 export interface OpenedCodeModeServer {
   service: CodeModeService;
@@ -40,7 +41,7 @@ export async function readCodeModeConfig(
 ): Promise<{ servers: ServerConfig[]; options: CodeModeOptions; warnings: string[]; skills: Skill[] }> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readTextCapped(path, MCP_CONFIG_MAX_BYTES, "a config file");
   } catch (error) {
     throw new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

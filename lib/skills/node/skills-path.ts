@@ -1,13 +1,15 @@
 /**
  * Reads skills from disk (docs/ARCHITECTURE.md, "Skills"): a skills folder (one directory per
  * skill: skill.json, code.js, tests/*.json) or a skills file (skills.json), as the playground
- * exports them. Only those files are read, within the format's size caps; every fault is
+ * exports them. Only those files are read, each refused by its size on disk before it is read
+ * (lib/text/node/read-capped.ts) and all within the format's size caps; every fault is
  * reported with its path (lib/skills/skill-file.ts checks what they hold).
  */
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { parseSkillsFile, skillsFileText, skillsFromFolder, skillsToFolder, SKILL_LIMITS, type FolderFile } from "../skill-file";
 import type { Skill } from "../skill";
+import { readTextCapped } from "../../text/node/read-capped";
 
 /** Reads a folder or a file of skills; throws an Error listing every fault with its path. */
 export async function readSkillsPath(path: string): Promise<Skill[]> {
@@ -17,7 +19,9 @@ export async function readSkillsPath(path: string): Promise<Skill[]> {
   } catch (error) {
     throw new Error(`Cannot read skills at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  const read = info.isDirectory() ? skillsFromFolder(await folderFiles(path)) : parseSkillsFile(await readFile(path, "utf8"));
+  const read = info.isDirectory()
+    ? skillsFromFolder(await folderFiles(path))
+    : parseSkillsFile(await readTextCapped(path, SKILL_LIMITS.fileBytes, "a skills file"));
   if (!read.ok) throw new Error(`Skills at ${path} were refused:\n  ${read.errors.join("\n  ")}`);
   return read.skills;
 }
@@ -27,7 +31,8 @@ async function folderFiles(root: string): Promise<FolderFile[]> {
   const files: FolderFile[] = [];
   let total = 0;
   const take = async (path: string) => {
-    const text = await readFile(path, "utf8");
+    const isCode = path.endsWith("code.js");
+    const text = await readTextCapped(path, isCode ? SKILL_LIMITS.codeFileBytes : SKILL_LIMITS.fileBytes, isCode ? "a skill's code.js" : "a skill's file");
     total += text.length;
     if (total > SKILL_LIMITS.totalChars) throw new Error(`Skills at ${root} are larger than ${SKILL_LIMITS.totalChars} characters.`);
     files.push({ path: relative(root, path).split(sep).join("/"), text });

@@ -33,6 +33,10 @@ describe("sanitiseIdentifier", () => {
 
   it("keeps namespaces off global values, not tool names", () => {
     expect(sanitiseIdentifier("console", true)).toBe("console_");
+    // A namespace or tool named then would make its object a thenable: awaiting it would call the tool.
+    expect(sanitiseIdentifier("then")).toBe("then_");
+    expect(sanitiseIdentifier("then", true)).toBe("then_");
+    expect(sanitiseIdentifier("toJSON")).toBe("toJSON_");
     expect(sanitiseIdentifier("JSON", true)).toBe("JSON_");
     expect(sanitiseIdentifier("console")).toBe("console");
     expect(sanitiseIdentifier("shipping", true)).toBe("shipping");

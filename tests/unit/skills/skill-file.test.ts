@@ -158,4 +158,10 @@ describe("skill names", () => {
     expect(skillNameProblem("constructor")).toBe('"constructor" is a reserved name; choose another.');
     expect(skillNameProblem("9lives")).toMatch(/^A skill's name is its function name/);
   });
+
+  it("refuses the names of JavaScript's promise and object protocols: a skill named then would make `skills` a thenable", async () => {
+    const { skillNameProblem } = await import("@/lib/skills/skill");
+    for (const name of ["then", "toJSON", "valueOf", "toString", "prototype"])
+      expect(skillNameProblem(name)).toBe(`"${name}" is a reserved name; choose another.`);
+  });
 });
