@@ -134,12 +134,14 @@ test.describe("the channel, attacked", () => {
     try {
       const rssOf = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${app.child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
       const base = app.origin;
-      // The floor: a page that reads makes the same 64 requests the attacker will; the RSS they
+      // The floor: a page that reads makes the same requests the attacker will; the RSS they
       // take while their results are built (tens of MiB) is the routes' own, not the channel's.
       const headers = [
         ["content-type", "application/json"],
         ["accept", "application/json, text/event-stream"],
       ];
+      // 40 answers of about 130 KiB: more than the 4 MiB the app queues toward one page.
+      const STREAMS = 40;
       const big = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "big", arguments: { kb: 64 } } });
       const readingPage = async (count: number) => {
         const page = await openChannel(base);
@@ -154,7 +156,7 @@ test.describe("the channel, attacked", () => {
       const floorBefore = rssOf();
       let floorPeak = floorBefore;
       const floorSampler = setInterval(() => (floorPeak = Math.max(floorPeak, rssOf())), 50);
-      await readingPage(64);
+      await readingPage(STREAMS);
       clearInterval(floorSampler);
       const floor = floorPeak - floorBefore;
       const before = rssOf();
@@ -162,7 +164,7 @@ test.describe("the channel, attacked", () => {
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf())), 50);
       const pinger = await neverReading(base);
       const opener = await neverReading(base);
-      const opens = Array.from({ length: 64 }, (_, i) =>
+      const opens = Array.from({ length: STREAMS }, (_, i) =>
         clientFrame(1, Buffer.from(JSON.stringify({ t: "open", id: i + 1, method: "POST", path: "/api/demo-mcp/lab", headers, body: big(i + 1) }))),
       );
       opener.write(Buffer.concat(opens));
