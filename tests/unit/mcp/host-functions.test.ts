@@ -141,11 +141,12 @@ describe("buildHostFunctions names", () => {
         { tool: "get-item", fn: "get_item_2" },
         { tool: "get_item", fn: "get_item" },
         { tool: "delete", fn: "delete_" },
-        { tool: "__proto__", fn: "__proto__" },
+        // The object protocol's names get a trailing _ (PROTOCOL_NAMES), as reserved words do.
+        { tool: "__proto__", fn: "__proto___" },
       ],
     });
     expect(Object.getPrototypeOf(host.my_server_2)).toBe(Object.prototype);
-    expect(await fn(host, "my_server_2", "__proto__")({}, signal, { callId: 1 })).toBe(42);
+    expect(await fn(host, "my_server_2", "__proto___")({}, signal, { callId: 1 })).toBe(42);
     expect(await fn(host, "my_server", "list_all")(undefined, signal, { callId: 2 })).toBe(42);
     expect(called).toEqual(["__proto__", "list.all"]);
   });
