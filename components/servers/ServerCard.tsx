@@ -6,6 +6,7 @@ import type { RestartPlan, ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { plural } from "@/lib/text/display";
+import { describeProtocol } from "@/lib/mcp/protocol-era";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { OAuthPanel } from "./OAuthPanel";
@@ -86,7 +87,7 @@ export function ServerCard({
         {transportLabel(server.transport)}
         {server.maxCallsInFlight !== undefined ? ` · ${plural(server.maxCallsInFlight, "call")} at a time` : ""} · {where}
       </div>
-      <StatusLine status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
+      <StatusLine name={server.name} status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>
         {wantsSignIn && onSignIn ? (
           <button type="button" className="primary" onClick={() => onSignIn(false)} title="Opens the server's sign-in page in a popup">
@@ -130,7 +131,7 @@ export function ServerCard({
   );
 }
 
-function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio: boolean }) {
+function StatusLine({ name, status, stdio }: { name: string; status: ServerStatus | undefined; stdio: boolean }) {
   if (!status) return null;
   if (status.state === "error") {
     return (
@@ -155,7 +156,7 @@ function StatusLine({ status, stdio }: { status: ServerStatus | undefined; stdio
   const change = status.lastChange;
   return (
     <div className={`${styles.serverInfo} muted`}>
-      {status.serverInfo.name} {status.serverInfo.version} · protocol {status.protocolVersion} ·{" "}
+      {status.serverInfo.name} {status.serverInfo.version} · <span data-testid={`server-protocol-${name}`}>{describeProtocol(status.protocolVersion)}</span> ·{" "}
       {/* A stdio server reaches the page through the local bridge's HTTP session; what the person set up is stdio. */}
       {stdio ? "stdio via the local bridge" : status.transport}
       {status.via === "proxy" ? " via proxy" : ""} · {plural(status.tools.length, "tool")}

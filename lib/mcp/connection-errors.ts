@@ -4,6 +4,7 @@
  * (see observed-fetch.ts), because the SDK's errors alone lose the details (a browser's
  * TypeError says nothing; the proxy's JSON error hides inside an error message string).
  */
+import { ERA_REVISION, versionRefusal, type ProtocolEraChoice } from "./protocol-era";
 
 /** Every way connecting (or staying connected) can fail. Stable: the UI switches on it. */
 export type ConnectionErrorKind =
@@ -72,6 +73,8 @@ export interface FailureContext {
   timedOut?: boolean;
   /** The MCP protocol versions this client speaks (the SDK's), for a version mismatch's message. */
   supportedVersions: readonly string[];
+  /** The era the connection asked for (lib/mcp/protocol-era.ts); "auto" when unset. */
+  era?: ProtocolEraChoice;
 }
 
 // JSON-RPC codes the SDK uses for its own failures (types.ts ErrorCode).
@@ -243,6 +246,38 @@ function errorText(error: unknown): string {
 }
 
 /** Turns whatever a connect attempt threw into a ConnectionError. */
+/**
+ * The server answered, but not in the era asked for: a -32022 refusal naming the versions it
+ * supports, or a forced 2026-07-28 connection to a server that does not speak it. The URL was
+ * right, so the message never says to check it.
+ */
+function fromEra(error: unknown, ctx: FailureContext): ConnectionError | undefined {
+  const url = displayUrl(ctx.url);
+  const era = ctx.era ?? "auto";
+  const asked = era === "modern" ? ERA_REVISION.modern : era === "legacy" ? ERA_REVISION.legacy : "either era";
+  const refusal = versionRefusal(ctx.http?.body);
+  if (refusal) {
+    const supported = refusal.supported.length > 0 ? refusal.supported.join(", ") : "versions it did not name";
+    const advice = era === "auto" ? "" : " Let the playground choose the protocol era (Automatic).";
+    return new ConnectionError(
+      "protocol",
+      `${url} is an MCP server, but it speaks ${supported} and this connection asked for ${asked} (it answered -32022, Unsupported protocol version).${advice}`,
+      {
+        cause: error,
+        status: ctx.http?.status,
+      },
+    );
+  }
+  if (era === "modern" && codeOf(error) === "ERA_NEGOTIATION_FAILED") {
+    return new ConnectionError(
+      "protocol",
+      `${url} did not answer as a ${ERA_REVISION.modern} server (${errorText(error)}). It may speak only ${ERA_REVISION.legacy}: let the playground choose the protocol era (Automatic).`,
+      { cause: error, ...(ctx.http ? { status: ctx.http.status } : {}) },
+    );
+  }
+  return undefined;
+}
+
 export function classifyFailure(error: unknown, ctx: FailureContext): ConnectionError {
   if (error instanceof ConnectionError) return error;
   if (ctx.timedOut || codeOf(error) === REQUEST_TIMEOUT) {
@@ -255,6 +290,8 @@ export function classifyFailure(error: unknown, ctx: FailureContext): Connection
   const proxyError = ctx.via === "proxy" ? parseProxyError(ctx.http) : undefined;
   if (proxyError && ctx.http) return fromProxy(proxyError, ctx.http, ctx.url);
   if (isNetworkError(error)) return fromNetwork(error, ctx);
+  const eraProblem = fromEra(error, ctx);
+  if (eraProblem) return eraProblem;
   // StreamableHTTPError and SseError carry the HTTP status as a numeric `code`; -1 means
   // "answered 200 with a content type that is not MCP's".
   const code = codeOf(error);

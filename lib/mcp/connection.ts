@@ -9,9 +9,9 @@
  * createProxyFetch re-encodes them into its `x-mcp-header-*` wire form. They never leave this
  * module in any result or error.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client, ClientCapabilities as WireClientCapabilities, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+// The page's protocol objects keep the v1 package's types until the rest of the app moves to
+// the v2 packages; both describe the same wire format, so values cross at this file's boundary.
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -33,6 +33,7 @@ import type { ObservedFetch } from "./observed-fetch";
 import { AuthorizationNeeded, OAuthFlowError, withOAuth } from "./oauth/oauth-fetch";
 import type { OAuthSession } from "./oauth/oauth-fetch";
 import { OAuthRefused } from "./oauth/provider";
+import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy-fetch";
 import { loadMcpSdk, type McpSdk } from "./sdk";
 import type { FetchLike } from "./proxy-fetch";
@@ -82,7 +83,17 @@ export interface ConnectOptions {
   onLog?: (config: ServerConfig, params: LoggingMessageNotification["params"]) => void;
   /** Declares the MCP Apps extension (lib/mcp-apps/): set by hosts that render apps, the page. */
   apps?: boolean;
+  /**
+   * The protocol era to speak (docs/ARCHITECTURE.md, "Protocol eras"). "auto" (default): ask
+   * with `server/discover` whether the server speaks 2026-07-28, and fall back to the 2025-11-25
+   * `initialize` when it does not; a verdict is remembered per URL for this page's later
+   * connects. "legacy" goes straight to `initialize`; "modern" speaks only 2026-07-28.
+   */
+  era?: ProtocolEraChoice;
 }
+
+/** Eras this page found per server URL, so a reconnect skips the probe a legacy server fails. */
+const eraVerdicts = new Map<string, "modern" | "legacy">();
 
 /** Default connect timeout. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
@@ -234,22 +245,27 @@ async function attempt(
   const transportOptions = { fetch: ownSignal(observer.fetch), ...(headers ? { requestInit: { headers } } : {}) };
   const { Client, SSEClientTransport, StreamableHTTPClientTransport } = sdk;
   const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
-  // The negotiated version is not public on Client; the transport is told it during connect.
-  let protocolVersion = "";
-  const setVersion = transport.setProtocolVersion.bind(transport);
-  transport.setProtocolVersion = (version: string) => {
-    protocolVersion = version;
-    setVersion(version);
-  };
-  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: clientCapabilities(options), jsonSchemaValidator: ACCEPT_ALL });
+  // Legacy SSE is a 2025-era transport; Streamable HTTP negotiates unless told otherwise.
+  const choice: ProtocolEraChoice = wire === "sse" ? "legacy" : (options.era ?? "auto");
+  const remembered = choice === "auto" ? eraVerdicts.get(url.href) : undefined;
+  const mode = choice === "modern" ? { pin: ERA_REVISION.modern } : choice === "auto" && remembered !== "legacy" ? ("auto" as const) : ("legacy" as const);
+  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+    capabilities: clientCapabilities(options) as WireClientCapabilities,
+    jsonSchemaValidator: ACCEPT_ALL,
+    versionNegotiation: { mode },
+  });
+  // Handlers answer a 2025 server's requests and, on 2026-07-28, the input a server asks for
+  // in an `input_required` result (the SDK retries the call with the answers: MRTR).
   const elicit = options.elicit;
-  if (elicit) client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) => elicit(config, request.params, extra.signal));
+  if (elicit) client.setRequestHandler("elicitation/create", (request, ctx) => elicit(config, request.params, ctx.mcpReq.signal));
   const roots = options.roots;
-  if (roots) client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: roots(config) }));
+  if (roots) client.setRequestHandler("roots/list", () => ({ roots: roots(config) }));
   const onLog = options.onLog;
-  if (onLog) client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (notification) => onLog(config, notification.params));
+  if (onLog) client.setNotificationHandler("notifications/message", (notification) => onLog(config, notification.params));
   const sample = options.sample;
-  if (sample) client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) => sample(config, request.params, extra.signal));
+  // v2 types a tool result's structuredContent as any JSON value, v1 as an object: the one place they differ.
+  if (sample)
+    client.setRequestHandler("sampling/createMessage", (request, ctx) => sample(config, request.params as CreateMessageRequest["params"], ctx.mcpReq.signal));
   const remaining = deadline - Date.now();
   let timedOut = remaining <= 0;
   try {
@@ -259,12 +275,24 @@ async function attempt(
     await withDeadline(client.connect(transport, { timeout: remaining }), remaining, () => {
       timedOut = true;
     });
+    const era = client.getProtocolEra();
+    if (choice === "auto" && era) eraVerdicts.set(url.href, era);
   } catch (error) {
     await Promise.allSettled([client.close(), transport.close()]);
-    if (isOAuthError(error)) throw new ConnectionError("oauth", error.message, { cause: error, status: 401 });
-    throw new AttemptFailure(error, observer.lastFailure, observer.lastNetworkError, timedOut, wire, observer.successes > 0);
+    const cause = probeCause(error);
+    if (isOAuthError(cause)) throw new ConnectionError("oauth", cause.message, { cause, status: 401 });
+    throw new AttemptFailure(cause, observer.lastFailure, observer.lastNetworkError, timedOut, wire, observer.successes > 0);
   }
-  return { client, transport, observer, protocolVersion };
+  return { client, transport, observer, protocolVersion: client.getNegotiatedProtocolVersion() ?? "" };
+}
+
+/**
+ * The SDK wraps whatever broke its `server/discover` probe (a refused port, a CORS failure, an
+ * OAuth error) in an SdkError "ERA_NEGOTIATION_FAILED"; what broke is what the person needs.
+ */
+function probeCause(error: unknown): unknown {
+  const wrapped = error as { code?: unknown; cause?: unknown } | null;
+  return wrapped?.code === "ERA_NEGOTIATION_FAILED" && wrapped.cause instanceof Error ? wrapped.cause : error;
 }
 
 // A 4xx on the initial POST is how a legacy-SSE-only server says "not here"; auth failures
@@ -360,7 +388,8 @@ export async function connectToServer(config: ServerConfig, options: ConnectOpti
         http: failure.http,
         timeoutMs,
         timedOut: failure.timedOut,
-        supportedVersions: sdk.SUPPORTED_PROTOCOL_VERSIONS,
+        supportedVersions: [ERA_REVISION.modern, ...sdk.SUPPORTED_PROTOCOL_VERSIONS],
+        era: config.transport === "sse" ? "legacy" : (options.era ?? "auto"),
       });
     }
   }

@@ -4,9 +4,7 @@
  * observed-fetch.ts), fails calls in flight at once with a `disconnected` ConnectionError, and
  * tells its listeners so the manager can show it.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -129,7 +127,7 @@ function notify<A extends unknown[]>(listeners: Iterable<(...args: A) => void>, 
 /** Wraps a connected Client as an McpConnection. */
 export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnection {
   const { client, transport, observer, url, requestTimeoutMs } = parts;
-  const { SseError, StreamableHTTPClientTransport, CallToolResultSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } = sdk;
+  const { SseError, StreamableHTTPClientTransport } = sdk;
   const capabilities = client.getServerCapabilities() ?? {};
   const version = client.getServerVersion();
   const instructions = client.getInstructions();
@@ -157,9 +155,9 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
   client.onerror = (error) => {
     if (error instanceof SseError && !state.closed) markLost(error, textOf(error));
   };
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => notify(toolListeners));
+  client.setNotificationHandler("notifications/tools/list_changed", () => notify(toolListeners));
   const resourceListeners = new Map<string, Set<() => void>>();
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => notify(resourceListeners.get(notification.params.uri) ?? []));
+  client.setNotificationHandler("notifications/resources/updated", (notification) => notify(resourceListeners.get(notification.params.uri) ?? []));
 
   const guard = async <T>(what: string, timeoutMs: number, run: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
     if (state.lost) throw state.lost;
@@ -197,7 +195,9 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     transport: parts.transportKind,
     via: parts.via,
     listTools: () =>
-      listAll(capabilities.tools, "tools/list", (params) => client.listTools(params, listOptions).then((r) => ({ items: r.tools, nextCursor: r.nextCursor }))),
+      listAll(capabilities.tools, "tools/list", (params) =>
+        client.listTools(params, listOptions).then((r) => ({ items: r.tools as Tool[], nextCursor: r.nextCursor })),
+      ),
     listPrompts: () =>
       listAll(capabilities.prompts, "prompts/list", (params) =>
         client.listPrompts(params, listOptions).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
@@ -231,13 +231,18 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
         `The call to ${name}`,
         options.timeoutMs ?? 60_000,
         () =>
-          // client.request, not client.callTool: callTool throws when structuredContent does not
-          // match outputSchema (or is missing), and we flag that instead (host-functions.ts).
-          client.request({ method: "tools/call", params: { name, arguments: args ?? {} } }, CallToolResultSchema, {
-            ...(options.signal ? { signal: options.signal } : {}),
-            ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-            ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-          }),
+          // client.request, not client.callTool: callTool checks structuredContent against
+          // outputSchema, and we flag a mismatch instead (host-functions.ts).
+          client
+            .request(
+              { method: "tools/call", params: { name, arguments: args ?? {} } },
+              {
+                ...(options.signal ? { signal: options.signal } : {}),
+                ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+                ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+              },
+            )
+            .then((result) => result as CallToolResult),
         options.signal,
       ),
     async setLogLevel(level) {

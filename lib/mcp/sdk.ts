@@ -4,8 +4,13 @@
  * runs; the page's first screen needs none of them, so they load beside hydration, not before it.
  */
 import { loadLater } from "../bundle/load-later";
+import type * as SdkAuth from "./sdk-auth";
 import type * as SdkClient from "./sdk-client";
 
 export type McpSdk = typeof SdkClient;
+export type McpAuth = typeof SdkAuth;
 
 export const loadMcpSdk: () => Promise<McpSdk> = loadLater(() => import("./sdk-client"), "its MCP client");
+
+/** The OAuth client, loaded when a server first asks for authorization. */
+export const loadMcpAuth: () => Promise<McpAuth> = loadLater(() => import("./sdk-auth"), "its OAuth client");

@@ -22,7 +22,12 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
       throw bridgeError(error);
     }
     try {
-      const connection = await connector({ ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} }, options);
+      // A local server speaks 2025-11-25 unless set otherwise: some exit or never answer when
+      // asked `server/discover` before `initialize`, and the probe would cost its one process.
+      const connection = await connector(
+        { ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} },
+        { ...options, era: options.era ?? "legacy" },
+      );
       return closingBridge(connection, bridge);
     } catch (error) {
       await bridge.close().catch(() => undefined);

@@ -17,7 +17,7 @@
  */
 import type { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "../proxy-fetch";
-import { loadMcpSdk } from "../sdk";
+import { loadMcpAuth } from "../sdk";
 import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
 import { OAuthRefused } from "./provider";
@@ -104,9 +104,9 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   };
   let result: Awaited<ReturnType<typeof auth>>;
   let returned: AuthorizationResult | undefined;
-  let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
+  let sdk: Awaited<ReturnType<typeof loadMcpAuth>>;
   try {
-    sdk = await loadMcpSdk();
+    sdk = await loadMcpAuth();
     returned = session.takeReturned?.();
   } catch (error) {
     return fail(error);
@@ -191,7 +191,7 @@ export function withOAuth(next: FetchLike, session: OAuthSession): FetchLike {
       const response = await next(input, { ...init, headers });
       const status = response.status;
       if (status !== 401 && status !== 403) return response;
-      const params = (await loadMcpSdk()).extractWWWAuthenticateParams(response);
+      const params = (await loadMcpAuth()).extractWWWAuthenticateParams(response);
       const header = response.headers.get("www-authenticate");
       const stepUp = status === 403 && params.error === "insufficient_scope";
       if (status === 403 && !stepUp) return response;

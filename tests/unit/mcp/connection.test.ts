@@ -215,7 +215,9 @@ describe("connectToServer: failures", () => {
   it("a server speaking an unknown protocol version: kind protocol, naming both versions", async () => {
     const odd = await startLoopbackServer(async (request) => {
       const body = (await request.json()) as { id?: number; method?: string };
-      if (body.method !== "initialize") return new Response(null, { status: 202 });
+      if (body.id === undefined) return new Response(null, { status: 202 });
+      // A 2025 server does not know `server/discover`, the probe a 2026-07-28 client asks first.
+      if (body.method !== "initialize") return Response.json({ jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } });
       return Response.json({
         jsonrpc: "2.0",
         id: body.id,
@@ -226,7 +228,7 @@ describe("connectToServer: failures", () => {
     await odd.close();
     expect(error.kind).toBe("protocol");
     expect(error.message).toMatch(
-      /MCP protocol version 1999-01-01, which this playground does not speak \(it speaks 2025-11-25, .*\)\. Update the server, or its MCP SDK\./,
+      /MCP protocol version 1999-01-01, which this playground does not speak \(it speaks 2026-07-28, 2025-11-25, .*\)\. Update the server, or its MCP SDK\./,
     );
   });
 

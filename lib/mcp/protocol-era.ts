@@ -1,0 +1,42 @@
+/**
+ * MCP's two protocol eras (docs/ARCHITECTURE.md, "Protocol eras"): 2026-07-28 ("modern":
+ * stateless, every request carries its version and capabilities, `server/discover`, input asked
+ * for through multi-round-trip results) and 2025-11-25 ("legacy": a session opened by
+ * `initialize`, the server sending requests back on a stream).
+ */
+
+/** Which era a connection speaks: negotiated ("auto"), or forced one way. */
+export type ProtocolEraChoice = "auto" | "modern" | "legacy";
+
+/** The protocol revision of each era. */
+export const ERA_REVISION = { modern: "2026-07-28", legacy: "2025-11-25" } as const;
+
+/** The era a negotiated protocol version belongs to. */
+export function eraOfVersion(version: string): "modern" | "legacy" | undefined {
+  if (version === "") return undefined;
+  return version >= ERA_REVISION.modern ? "modern" : "legacy";
+}
+
+/** The version and what it implies, in plain words, as a server's card shows it. */
+export function describeProtocol(version: string): string {
+  const era = eraOfVersion(version);
+  if (era === "modern") return `${version} · stateless`;
+  if (era === "legacy") return `${version} · session`;
+  return "protocol unknown";
+}
+
+/**
+ * A server's refusal of the version it was asked to speak: the JSON-RPC error -32022
+ * "Unsupported protocol version" with the versions it supports, as the body of its HTTP answer.
+ */
+export function versionRefusal(body: string | undefined): { supported: string[] } | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; data?: { supported?: unknown } } };
+    if (parsed.error?.code !== -32022) return undefined;
+    const supported = parsed.error.data?.supported;
+    return { supported: Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string").slice(0, 10) : [] };
+  } catch {
+    return undefined;
+  }
+}

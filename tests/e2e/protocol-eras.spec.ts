@@ -1,0 +1,63 @@
+/**
+ * A strict 2026-07-28 server in the page (docs/ARCHITECTURE.md, "Protocol eras"): built on the
+ * v2 server package with no sessions and no `initialize`, added by URL beside the demo servers
+ * (2025-11-25). It connects, its card says which era it speaks, and a program calls it; its
+ * tool that asks twice through multi-round-trip requests reaches the person's forms.
+ */
+import { expect, test } from "./fixtures";
+import { PlaygroundPage } from "./pages/playground-page";
+import { ServersPanel } from "./pages/servers-panel";
+import { startModernServer, type ModernServer } from "../fixtures/mcp/modern-server";
+
+let modern: ModernServer;
+test.beforeAll(async () => {
+  modern = await startModernServer();
+});
+test.afterAll(async () => {
+  await modern.close();
+});
+
+test.describe("protocol eras", () => {
+  test("a strict 2026-07-28 server connects beside the 2025 demo servers, says so on its card, and a program calls it and answers its two rounds of questions", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("modern", `${modern.url}/mcp`);
+    await servers.expectConnected("modern", "lab");
+    await expect(page.getByTestId("server-protocol-modern")).toHaveText("2026-07-28 · stateless");
+    await expect(page.getByTestId("server-protocol-lab")).toHaveText("2025-11-25 · session");
+    expect(modern.methods).not.toContain("initialize");
+
+    await playground.setCode(
+      'const [echoed, echoedToo, answers] = await Promise.all([modern.echo({ message: "hi" }), lab.echo({ message: "there" }), modern.two_questions({})]);\nreturn { echoed, echoedToo, answers };',
+    );
+    await playground.runWithShortcut();
+    const dialog = page.getByRole("dialog", { name: "modern asks for input" });
+    await expect(dialog).toContainText("Your name?");
+    await dialog.getByRole("textbox", { name: "Name" }).fill("Ada");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await expect(dialog).toContainText("Your colour, Ada?");
+    await dialog.getByRole("textbox", { name: "Colour" }).fill("green");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await expect(playground.status).toHaveText("ok");
+    expect(await playground.valueJson()).toMatchObject({ echoed: "hi", answers: { name: "Ada", colour: "green" } });
+  });
+
+  test("the same server refuses a 2025-only client with 400 and -32022: the error that page showed before, now only when the era is forced", async ({
+    request,
+  }) => {
+    const answer = await request.post(`${modern.url}/mcp`, {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      data: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      },
+    });
+    expect(answer.status()).toBe(400);
+    expect(JSON.stringify(await answer.json())).toContain("-32022");
+  });
+});
