@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type ConnectOptions, type McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
 import type { ServerConfig } from "@/lib/mcp/types";
+import { startLoopbackServer } from "@/lib/http/node/loopback-server";
 import { startModernServer, type ModernServer } from "../../fixtures/mcp/modern-server";
 import { adderServer, startMcpHttpServer, type StatefulHost } from "../../fixtures/mcp/test-servers";
 
@@ -42,7 +43,7 @@ describe("protocol eras", () => {
     const connection = await connect(`${modern.url}/mcp`);
     expect(connection.protocolVersion).toBe("2026-07-28");
     expect(connection.serverInfo).toMatchObject({ name: "modern", version: "2.0.0" });
-    expect((await connection.listTools()).map((t) => t.name)).toEqual(["echo", "two_questions"]);
+    expect((await connection.listTools()).map((t) => t.name)).toEqual(["echo", "two_questions", "endless"]);
     const result = await connection.callTool("echo", { message: "hello" });
     expect(result.content).toEqual([{ type: "text", text: "hello" }]);
     const asked = modern.methods.slice(before);
@@ -93,5 +94,36 @@ describe("protocol eras", () => {
     const error = (await connectToServer(http(`${legacy.url}/mcp?forced`), options({ era: "modern" })).catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toMatch(/2026-07-28/);
+  });
+
+  it("a server whose rounds never end: the call stops after the SDK's cap of rounds with an error, the person asked a bounded number of times", async () => {
+    let asked = 0;
+    const connection = await connect(`${modern.url}/mcp`, {
+      elicit: () => {
+        asked += 1;
+        return Promise.resolve({ action: "accept" as const, content: { ok: true } });
+      },
+    });
+    const error = (await connection.callTool("endless", {}).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(/still required input after 10 rounds/);
+    expect(asked).toBe(10);
+  });
+
+  it("a server that claims 2026-07-28 and answers nonsense to server/discover: a protocol error, not a hang", async () => {
+    const liar = await startLoopbackServer(async (request) => {
+      const body = (await request.json()) as { id?: number; method?: string };
+      if (body.method === "server/discover") return Response.json({ jsonrpc: "2.0", id: body.id, result: { supportedVersions: "yes", nonsense: true } });
+      return Response.json({ jsonrpc: "2.0", id: body.id ?? null, error: { code: -32601, message: "no" } });
+    });
+    try {
+      const error = (await connectToServer(http(`${liar.url}/mcp`), options()).catch((e: unknown) => e)) as ConnectionError;
+      expect(error).toBeInstanceOf(ConnectionError);
+      // The SDK does not take the answer as 2026-07-28 and falls back to initialize, which this server refuses too.
+      expect(error.kind).toBe("protocol");
+      expect(error.message).toMatch(/The MCP handshake with .* failed: no/);
+    } finally {
+      await liar.close();
+    }
   });
 });
