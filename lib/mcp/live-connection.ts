@@ -231,11 +231,12 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
         `The call to ${name}`,
         options.timeoutMs ?? 60_000,
         () =>
-          // client.request, not client.callTool: callTool checks structuredContent against
-          // outputSchema, and we flag a mismatch instead (host-functions.ts).
+          // callTool mirrors the arguments a tool marks `x-mcp-header` into Mcp-Param-* headers on a
+          // 2026-07-28 connection (SEP-2243); with ACCEPT_ALL it does not check structuredContent
+          // against outputSchema, which we flag instead (host-functions.ts).
           client
-            .request(
-              { method: "tools/call", params: { name, arguments: args ?? {} } },
+            .callTool(
+              { name, arguments: args ?? {} },
               {
                 ...(options.signal ? { signal: options.signal } : {}),
                 ...(options.onProgress ? { onprogress: options.onProgress } : {}),

@@ -8,7 +8,7 @@
  */
 import type { FetchLike } from "../proxy-fetch";
 import { AuthorizationNeeded, OAuthFlowError } from "./oauth-fetch";
-import type { Authorizer } from "./oauth-fetch";
+import type { AuthorizationResult, Authorizer } from "./oauth-fetch";
 
 const MAX_HOPS = 5;
 
@@ -17,7 +17,7 @@ function isRedirectTarget(location: URL, redirectUrl: URL): boolean {
 }
 
 /** Reads the callback's query: the code and state, or the authorization server's error. */
-export function readCallback(location: URL): { code: string; state: string | null } {
+export function readCallback(location: URL): AuthorizationResult {
   const error = location.searchParams.get("error");
   if (error) {
     const description = location.searchParams.get("error_description");
@@ -26,7 +26,7 @@ export function readCallback(location: URL): { code: string; state: string | nul
   }
   const code = location.searchParams.get("code");
   if (!code) throw new OAuthFlowError("The authorization callback carried no code. Start the sign-in again.");
-  return { code, state: location.searchParams.get("state") };
+  return { code, state: location.searchParams.get("state"), iss: location.searchParams.get("iss") };
 }
 
 /** An Authorizer that follows redirects itself; see the file comment. */

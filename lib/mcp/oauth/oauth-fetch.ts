@@ -20,13 +20,15 @@ import type { FetchLike } from "../proxy-fetch";
 import { loadMcpAuth } from "../sdk";
 import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
-import { OAuthRefused } from "./provider";
+import { OAuthRefused, responseIssuerProblem } from "./provider";
 import type { StoredOAuthProvider } from "./provider";
 
 /** What the authorization redirect came back with. */
 export interface AuthorizationResult {
   code: string;
   state: string | null;
+  /** The authorization server's `iss` parameter (RFC 9207), or null when it sent none. */
+  iss?: string | null;
 }
 
 /**
@@ -115,6 +117,8 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
     if (returned.state !== provider.expectedState()) {
       return fail(new OAuthFlowError(STATE_MISMATCH));
     }
+    const issuerProblem = responseIssuerProblem(returned.iss ?? null, provider.discoveryState());
+    if (issuerProblem) return fail(new OAuthFlowError(issuerProblem));
     log.add({
       kind: "authorization",
       title: "Authorization (this window)",
@@ -160,6 +164,11 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   if (expected !== undefined && answer.state !== expected) {
     logAuthorization({ ok: false, error: "The callback's state does not match this flow's." });
     return fail(new OAuthFlowError(STATE_MISMATCH));
+  }
+  const issuerProblem = responseIssuerProblem(answer.iss ?? null, provider.discoveryState());
+  if (issuerProblem) {
+    logAuthorization({ ok: false, error: issuerProblem });
+    return fail(new OAuthFlowError(issuerProblem));
   }
   logAuthorization({ ok: true, note: "The person signed in; the callback returned a code and the expected state." });
   try {
@@ -225,6 +234,10 @@ export function withOAuth(next: FetchLike, session: OAuthSession): FetchLike {
         // A refresh cannot widen scope: a new authorization asks for the old and the new scopes together.
         scope = scopeUnion(tokens?.scope, params.scope);
         session.provider.invalidateCredentials("tokens");
+      } else if (tokens) {
+        // A token the server refused: discover again, in case the resource moved to another
+        // authorization server (SEP-2352); the registration is checked against it then.
+        session.provider.invalidateCredentials("discovery");
       }
       await authorizeShared({ ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) });
     }

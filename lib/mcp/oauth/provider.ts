@@ -10,6 +10,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthStore } from "./store";
+import { applicationTypeFor } from "./client-metadata";
 
 /** A refusal the flow must not go past: a forged or unsafe authorization server. */
 export class OAuthRefused extends Error {
@@ -42,6 +43,25 @@ export function isSecureEndpoint(url: string): boolean {
 function sameIssuer(a: string, b: string): boolean {
   const trim = (value: string) => value.replace(/\/+$/, "");
   return trim(a) === trim(b);
+}
+
+/**
+ * Why an authorization response must not be used (RFC 9207, the `iss` parameter), or undefined:
+ * an `iss` that is not the issuer of the authorization server this flow went to (a mix-up or a
+ * forged response), or none from a server that says it always sends one. Compared as strings,
+ * as the RFC says; the code of a refused response is never exchanged.
+ */
+export function responseIssuerProblem(iss: string | null, state: OAuthDiscoveryState | undefined): string | undefined {
+  const metadata = state?.authorizationServerMetadata;
+  if (!metadata || typeof metadata.issuer !== "string") return undefined;
+  const promised = (metadata as Record<string, unknown>).authorization_response_iss_parameter_supported === true;
+  if (iss !== null && iss !== metadata.issuer) {
+    return `Signing in failed: the authorization response names the issuer ${iss.slice(0, 200)}, but this sign-in went to ${metadata.issuer} (RFC 9207). It may come from another server (a mix-up attack), so its code was not used. Start the sign-in again.`;
+  }
+  if (iss === null && promised) {
+    return `Signing in failed: ${metadata.issuer} says it names itself in every authorization response (RFC 9207), but this one carried no \`iss\`. Its code was not used. Start the sign-in again.`;
+  }
+  return undefined;
 }
 
 /** Throws OAuthRefused when discovery found a server this client must not trust. */
@@ -105,6 +125,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       redirect_uris: [this.identity.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
+      // SEP-837; the v1 package's type predates the field, which registration sends as given.
+      ...({ application_type: applicationTypeFor(this.identity.redirectUrl) } as Record<string, string>),
       ...(this.identity.scope ? { scope: this.identity.scope } : {}),
     };
   }
@@ -125,7 +147,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: OAuthClientInformationMixed): void {
-    this.store.update(this.serverId, { client });
+    const server = this.store.read(this.serverId).discovery?.authorizationServerUrl;
+    this.store.update(this.serverId, { client, ...(server !== undefined ? { clientAuthorizationServer: String(server) } : {}) });
   }
 
   tokens(): OAuthTokens | undefined {
@@ -182,7 +205,15 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     checkDiscovery(state);
-    this.store.update(this.serverId, { discovery: state });
+    const record = this.store.read(this.serverId);
+    const before = record.clientAuthorizationServer;
+    // The resource moved to another authorization server (SEP-2352): the registration and tokens
+    // were the old one's, so the client registers again there (a pre-registered id stays).
+    const moved = before !== undefined && before !== String(state.authorizationServerUrl);
+    this.store.update(this.serverId, {
+      discovery: state,
+      ...(moved ? { tokens: undefined, tokensSavedAt: undefined, ...(record.preRegistered === true ? {} : { client: undefined }) } : {}),
+    });
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {

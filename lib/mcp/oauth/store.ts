@@ -18,6 +18,8 @@ export const OAUTH_KEY = "code-mode-playground:mcp-oauth:v1";
 export interface OAuthRecord {
   /** The registered (or pre-registered, or URL-based) client. */
   client?: OAuthClientInformationMixed;
+  /** The authorization server the client was registered with (SEP-2352: another one means registering again). */
+  clientAuthorizationServer?: string;
   /** True when the person entered the client id (and secret): never re-registered or dropped. */
   preRegistered?: boolean;
   tokens?: OAuthTokens;
