@@ -1,9 +1,15 @@
 /**
  * `npm run conformance`: the official MCP conformance suite's client scenarios against the
- * project's own client (scripts/conformance-client.ts): every scenario of the 2025-11-25 spec,
- * the 2025-03-26 back-compat scenarios and the draft ones. Prints each scenario and how many pass;
- * exits 1 when a scenario fails that conformance-baseline.yml does not list (or one it lists
- * passes: the suite's own baseline rule). The baseline is empty: every scenario must pass.
+ * project's own client (scripts/conformance-client.ts). Two lines of the suite, each from its own
+ * package entry (both install a `conformance` bin, so neither is called through .bin):
+ * - 0.1.16 (`@modelcontextprotocol/conformance`): every scenario of the 2025-11-25 spec, the
+ *   2025-03-26 back-compat scenarios and the draft ones; its baseline, conformance-baseline.yml,
+ *   is empty: every scenario must pass.
+ * - 0.2.0-alpha.12 (`conformance-2026`, an npm alias of the same package): exactly the scenarios
+ *   the 2026-07-28 revision requires (`--requirements 2026-07-28`), with the extension and
+ *   later scenarios it adds; conformance-baseline-2026.yml lists the ones expected to fail and why.
+ * Prints each scenario and how many pass; exits 1 when a scenario fails that its baseline does not
+ * list, or one it lists passes (the suite's own baseline rule).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -12,12 +18,17 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const driver = `${bin("tsx")} ${path.join(root, "scripts", "conformance-client.ts")}`;
+const SUITE_2025 = path.join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const SUITE_2026 = path.join(root, "node_modules", "conformance-2026", "dist", "index.js");
+const BASELINE_2025 = path.join(root, "conformance-baseline.yml");
+const BASELINE_2026 = path.join(root, "conformance-baseline-2026.yml");
 
-/** The suite runs: the 2025-11-25 spec's scenarios, then the older and draft ones. */
-const RUNS: ReadonlyArray<{ label: string; args: string[] }> = [
-  { label: "2025-11-25", args: ["--suite", "all", "--spec-version", "2025-11-25"] },
-  { label: "2025-03-26 back-compat", args: ["--suite", "backcompat"] },
-  { label: "draft", args: ["--suite", "draft"] },
+/** The suite runs: the 2025-11-25 spec's scenarios, the older and draft ones, then 2026-07-28's. */
+const RUNS: ReadonlyArray<{ label: string; suite: string; baseline: string; args: string[] }> = [
+  { label: "2025-11-25", suite: SUITE_2025, baseline: BASELINE_2025, args: ["--suite", "all", "--spec-version", "2025-11-25"] },
+  { label: "2025-03-26 back-compat", suite: SUITE_2025, baseline: BASELINE_2025, args: ["--suite", "backcompat"] },
+  { label: "draft", suite: SUITE_2025, baseline: BASELINE_2025, args: ["--suite", "draft"] },
+  { label: "2026-07-28", suite: SUITE_2026, baseline: BASELINE_2026, args: ["--requirements", "2026-07-28"] },
 ];
 
 interface RunResult {
@@ -28,17 +39,13 @@ interface RunResult {
   output: string;
 }
 
-function runSuite(label: string, args: string[]): Promise<RunResult> {
+function runSuite(label: string, suite: string, baseline: string, args: string[]): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(
-      bin("conformance"),
-      ["client", "--command", driver, ...args, "--expected-failures", path.join(root, "conformance-baseline.yml"), "--verbose"],
-      {
-        cwd: root,
-        env: { ...process.env, NODE_NO_WARNINGS: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [suite, "client", "--command", driver, ...args, "--expected-failures", baseline, "--verbose"], {
+      cwd: root,
+      env: { ...process.env, NODE_NO_WARNINGS: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -55,8 +62,8 @@ async function main(): Promise<number> {
   let passed = 0;
   let total = 0;
   // One suite at a time: each already runs its scenarios in parallel, and this machine has 2 cores.
-  for (const { label, args } of RUNS) {
-    const result = await runSuite(label, args);
+  for (const { label, suite, baseline, args } of RUNS) {
+    const result = await runSuite(label, suite, baseline, args);
     passed += result.passed.length;
     total += result.passed.length + result.failed.length;
     console.log(`${label}: ${result.passed.length} of ${result.passed.length + result.failed.length} client scenarios pass`);
