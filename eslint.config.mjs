@@ -1,4 +1,4 @@
-// Lint with type information (STYLE.md habit 7): floating promises are errors.
+// Lint with type information: floating promises are errors.
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";

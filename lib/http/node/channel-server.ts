@@ -43,6 +43,8 @@ import {
   type HeaderPairs,
   type ServerFrame,
 } from "../channel-protocol";
+import { createRateLimiter } from "../rate-limit";
+import { createSlotCounter, type ChannelSlots } from "./channel-slots";
 import { RouteError } from "../route-error";
 
 /** Answers one request the channel carries, or undefined when no route serves its path. */
@@ -133,13 +135,6 @@ export interface ChannelStats {
   pingsIgnored: number;
 }
 
-/** Channel slots taken (open channels and upgrades in their handshake). */
-export interface ChannelSlots {
-  total: number;
-  /** Slots per client key; a client with none is absent. */
-  perClient: ReadonlyMap<string, number>;
-}
-
 /** The app's end of the channel. */
 export interface ChannelServer {
   /** Takes an upgrade on CHANNEL_PATH (true), or leaves the socket alone (false). */
@@ -185,8 +180,9 @@ function refuseUpgrade(socket: Duplex, status: number, error: RouteError): void 
 export function createChannelServer(options: ChannelServerOptions): ChannelServer {
   const limits: ChannelServerLimits = { ...DEFAULTS, ...options.limits };
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes, perMessageDeflate: false, clientTracking: true });
-  const perClient = new Map<string, number>();
-  let slotsTotal = 0;
+  const slots = createSlotCounter();
+  // One token bucket per channel (keyed by its id; at most maxChannels are live at once).
+  const pongs = createRateLimiter({ limit: PONG_BURST, windowMs: (PONG_BURST / PONGS_PER_SECOND) * 1_000, maxKeys: 2 * limits.maxChannels });
   const stats: ChannelStats = {
     channels: 0,
     streamsOpened: 0,
@@ -196,21 +192,6 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
     dropped: { heartbeat: 0, stalled: 0 },
     pingsIgnored: 0,
   };
-
-  /** Takes a slot for `client`; the function it returns gives it back, once, however often called. */
-  function takeSlot(client: string): () => void {
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
-    slotsTotal += 1;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      slotsTotal -= 1;
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left <= 0) perClient.delete(client);
-      else perClient.set(client, left);
-    };
-  }
 
   function handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = (req.url ?? "").split("?")[0];
@@ -224,9 +205,9 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
     }
     const client = options.clientKey(headers);
     const tooMany =
-      (perClient.get(client) ?? 0) >= limits.maxChannelsPerClient
+      slots.held(client) >= limits.maxChannelsPerClient
         ? `At most ${limits.maxChannelsPerClient} channels per client; close a tab of the playground.`
-        : slotsTotal >= limits.maxChannels
+        : slots.total >= limits.maxChannels
           ? `The app holds at most ${limits.maxChannels} channels at once; try again shortly.`
           : undefined;
     if (tooMany) {
@@ -238,7 +219,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
     if (socket.destroyed) return true;
     // The slot goes back when the socket closes, on every path: `ws` refusing the handshake
     // (it answers 400 and never calls back), the socket dying mid-handshake, the channel ending.
-    const release = takeSlot(client);
+    const release = slots.take(client);
     socket.once("close", release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       stats.channels += 1;
@@ -337,18 +318,8 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
     ws.on("pong", (data: Buffer) => {
       if (data.equals(nonce)) alive = true;
     });
-    // The page's own pings, answered from a bucket that refills at PONGS_PER_SECOND.
-    let pongTokens = PONG_BURST;
-    let pongRefilledAt = Date.now();
+    // The page's own pings, answered from the server's token bucket (PONG_BURST, then PONGS_PER_SECOND).
     let pingsIgnoredHere = 0;
-    const mayPong = () => {
-      const now = Date.now();
-      pongTokens = Math.min(PONG_BURST, pongTokens + ((now - pongRefilledAt) / 1000) * PONGS_PER_SECOND);
-      pongRefilledAt = now;
-      if (pongTokens < 1) return false;
-      pongTokens -= 1;
-      return true;
-    };
 
     send({ t: "hello", v: CHANNEL_VERSION, limits: { window: limits.window, maxStreams: limits.maxStreams, maxFrameBytes: limits.maxFrameBytes } });
 
@@ -359,7 +330,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       if (!frame) return protocolError("malformed frame");
       switch (frame.t) {
         case "ping":
-          if (mayPong()) return send({ t: "pong", n: frame.n });
+          if (pongs.take(channelId).ok) return send({ t: "pong", n: frame.n });
           stats.pingsIgnored += 1;
           // The page pings every 10 s; a channel that floods pings is not a page.
           if (++pingsIgnoredHere > MAX_PINGS_IGNORED) protocolError("pings far faster than the heartbeat needs");
@@ -506,7 +477,7 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       return total;
     },
     get slots() {
-      return { total: slotsTotal, perClient: new Map(perClient) };
+      return slots.snapshot();
     },
     close() {
       for (const client of wss.clients) client.close(1001, "the app is stopping");
