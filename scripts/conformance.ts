@@ -64,11 +64,15 @@ async function bundleDriver(): Promise<string> {
 
 function runSuite(driver: string, label: string, suite: string, baseline: string, args: string[]): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [suite, "client", "--command", driver, ...args, "--timeout", String(SCENARIO_TIMEOUT_MS), "--expected-failures", baseline, "--verbose"], {
-      cwd: root,
-      env: { ...process.env, NODE_NO_WARNINGS: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [suite, "client", "--command", driver, ...args, "--timeout", String(SCENARIO_TIMEOUT_MS), "--expected-failures", baseline, "--verbose"],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_NO_WARNINGS: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
