@@ -20,8 +20,8 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 
 const require = createRequire(import.meta.url);
 const outDir = path.join(import.meta.dirname, "..", "tests", "fixtures", "schemas");
@@ -127,7 +127,8 @@ async function capture(target: Target, scratch: string, from?: string): Promise<
   });
   // No client capabilities: server-everything registers extra tools (sampling, elicitation,
   // roots) only for clients that advertise them, and the playground advertises none.
-  const client = new Client({ name: "capture-schemas", version: "1.0.0" });
+  // 2025-11-25 (`initialize`): the SDK would learn a stdio server's era by starting a second copy.
+  const client = new Client({ name: "capture-schemas", version: "1.0.0" }, { versionNegotiation: { mode: "legacy" } });
   await client.connect(transport);
   try {
     const result = await client.listTools();

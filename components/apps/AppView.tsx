@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/client";
 import { chatBusy } from "@/lib/model/chat-session";
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import { appCallRefusal } from "@/lib/mcp-apps/app-calls";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { useStore } from "@/components/hooks/use-store";
 import { usePageIfAny } from "@/components/playground/page-context";
 import { resultForApp } from "@/lib/mcp-apps/app-result";

@@ -4,7 +4,7 @@ import { useStore } from "@/components/hooks/use-store";
 import { useCallback } from "react";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { testCallKey, type TestCallEntry, type TestCallState, type TestCallStore } from "@/lib/mcp/test-calls";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 
 export type { TestCallState };
 

@@ -6,7 +6,7 @@ import type { RestartPlan, ServerStatus } from "@/lib/mcp/connection-manager";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { plural } from "@/lib/text/display";
-import { describeProtocol } from "@/lib/mcp/protocol-era";
+import { describeProtocol, FORCED_ERA_NOTE } from "@/lib/mcp/protocol-era";
 import { Badge, toneOf } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { OAuthPanel } from "./OAuthPanel";
@@ -17,7 +17,7 @@ import { StderrView } from "./StderrView";
 import type { McpConnection } from "@/lib/mcp/connection";
 import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/client";
 import styles from "./Servers.module.css";
 
 export interface ServerCardProps {
@@ -85,7 +85,8 @@ export function ServerCard({
       </div>
       <div className={`${styles.serverWhere} muted`} title={where}>
         {transportLabel(server.transport)}
-        {server.maxCallsInFlight !== undefined ? ` · ${plural(server.maxCallsInFlight, "call")} at a time` : ""} · {where}
+        {server.maxCallsInFlight !== undefined ? ` · ${plural(server.maxCallsInFlight, "call")} at a time` : ""}
+        {server.protocolEra ? ` · ${FORCED_ERA_NOTE[server.protocolEra]}` : ""} · {where}
       </div>
       <StatusLine name={server.name} status={server.enabled ? status : undefined} stdio={server.transport === "stdio"} />
       <div className={styles.serverActions}>

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import type { ServerRegistry, ServerInputIssue } from "@/lib/mcp/registry";
 import type { ServerConfig, TransportKind } from "@/lib/mcp/types";
 import { formatPairs, parseArgLines, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
+import { ERA_CHOICE_LABEL, type ProtocolEraChoice } from "@/lib/mcp/protocol-era";
 import styles from "./Servers.module.css";
 
 /** Adds a server, or edits one when `server` is given. Field errors come from the registry's own checks. */
@@ -17,6 +18,7 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
   const [env, setEnv] = useState(formatPairs(server?.env, "="));
   const [cwd, setCwd] = useState(server?.cwd ?? "");
   const [cap, setCap] = useState(server?.maxCallsInFlight === undefined ? "" : String(server.maxCallsInFlight));
+  const [era, setEra] = useState<ProtocolEraChoice>(server?.protocolEra ?? "auto");
   const [issues, setIssues] = useState<ServerInputIssue[]>([]);
 
   const submit = (event: FormEvent) => {
@@ -32,7 +34,7 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
     const input =
       transport === "stdio"
         ? { name, transport, command, args: parseArgLines(args), env: parsedEnv.ok ? parsedEnv.value : {}, ...(cwd ? { cwd } : {}), maxCallsInFlight }
-        : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {}, maxCallsInFlight };
+        : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {}, maxCallsInFlight, protocolEra: era };
     const result = server ? registry.update(server.id, input) : registry.add({ ...input, enabled: true });
     if (!result.ok) return setIssues(result.issues);
     onDone();
@@ -75,6 +77,17 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
           <Field label="Headers (Name: value per line; kept in this browser only)" error={issue("headers")}>
             <textarea rows={2} value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder="Authorization: Bearer …" spellCheck={false} />
           </Field>
+          {transport === "streamable-http" && (
+            <Field label="Protocol era" error={issue("protocolEra")}>
+              <select value={era} onChange={(e) => setEra(e.target.value as ProtocolEraChoice)}>
+                {(["auto", "modern", "legacy"] as const).map((choice) => (
+                  <option key={choice} value={choice}>
+                    {ERA_CHOICE_LABEL[choice]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
         </>
       )}
       <Field label="Calls in flight at once (empty: no limit)" error={issue("maxCallsInFlight")}>

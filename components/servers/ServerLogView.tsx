@@ -2,7 +2,7 @@
 
 import { useStore } from "@/components/hooks/use-store";
 import { useState } from "react";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/client";
 import { LOG_LEVELS, type ServerLogEntry, type ServerLogStore } from "@/lib/mcp/server-logs";
 import styles from "./Servers.module.css";
 

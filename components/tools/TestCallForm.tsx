@@ -3,7 +3,7 @@
 import { JsonView } from "@/components/timeline/JsonView";
 import { readableContent } from "@/lib/mcp/result-display";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { useTestCall } from "@/components/hooks/use-test-call";

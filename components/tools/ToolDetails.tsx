@@ -2,7 +2,7 @@
 
 import { prettyDeclarations } from "@/lib/codemode/pretty-declarations";
 import { useMemo } from "react";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { ConnectedServer, UseMcpResult } from "@/components/hooks/use-mcp";
 import type { ToolCatalog } from "@/lib/codemode";
 import { declarationsFor } from "@/lib/codemode";

@@ -1,5 +1,5 @@
 import type { BadgeTone } from "@/components/ui/Badge";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { toolUi } from "@/lib/mcp-apps/tool-ui";
 
 /** Badges for a tool's MCP annotations (hints from the server: shown, never trusted for security). */

@@ -3,7 +3,7 @@
  * only those whose visibility includes "app". What needs the person's approval is decided where
  * every call's is (Workbench.callForApp, through the host functions). Pure.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { callableByApp } from "./tool-ui";
 
 /** Why the app may not call `name` on its server (listed as `tools`), or undefined when it may. */

@@ -4,7 +4,7 @@
  * (checked by frame-policy.ts) and its border preference. Anything else is an error that says
  * what the server sent. Pure.
  */
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { appCspFromMeta, type AppCsp } from "./frame-policy";
 import { APP_MIME_TYPE } from "./tool-ui";
 

@@ -5,7 +5,7 @@
  * chat gets that value back as a result: an object as `structuredContent` with its JSON as text,
  * anything else as text; an error as an `isError` result. Pure.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 
 /** The result an app is given for a call that ended with `value` or `error`. */
 export function resultForApp(outcome: { value?: unknown; error?: string }): CallToolResult {

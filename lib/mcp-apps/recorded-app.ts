@@ -4,7 +4,7 @@
  * shared link. The tool's definition (what the app is told about its tool) and the resource's
  * HTML and checked policy, keyed by server and tool. Pure.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { AppResource } from "./app-resource";
 import { appCspFromMeta } from "./frame-policy";
 import { MAX_APP_HTML } from "./app-resource";

@@ -6,7 +6,7 @@
  * an app first shows; a unit test checks these readings agree with the extension's own helpers.
  * Pure.
  */
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 
 /** The extension's id, the key of its capability under `extensions`. */
 export const UI_EXTENSION_ID = "io.modelcontextprotocol/ui";

@@ -7,6 +7,9 @@
  * stdio needs a command, not both). Export writes `type` explicitly so every client reads the
  * transport the same way; with `omitSecrets` it leaves secret headers, env values and query
  * parameters out and lists what it left out, so the UI can say so.
+ *
+ * `protocolEra` ("auto" | "modern" | "legacy", the MCP Inspector's name and values) forces a
+ * remote server's protocol era (docs/ARCHITECTURE.md, "Protocol eras"); absent means "auto".
  */
 import { visibleText } from "../text/hidden-characters";
 import * as z from "zod";
@@ -18,7 +21,7 @@ export type ImportResult = { ok: true; servers: ServerConfig[]; warnings: string
 
 /** One entry as written by desktop clients. */
 export type McpServerEntry =
-  | { type: "http" | "sse"; url: string; headers?: Record<string, string>; disabled?: boolean }
+  | { type: "http" | "sse"; url: string; headers?: Record<string, string>; protocolEra?: "modern" | "legacy"; disabled?: boolean }
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; disabled?: boolean };
 
 /** The file: `{ "mcpServers": { name: entry } }`. */
@@ -42,7 +45,7 @@ const TYPE_ALIASES: Record<string, TransportKind> = {
 };
 
 const stringRecord = z.record(z.string(), z.string({ error: "must be a string" }));
-const KNOWN_KEYS = new Set(["type", "transport", "url", "serverUrl", "headers", "command", "args", "env", "cwd", "disabled", "enabled"]);
+const KNOWN_KEYS = new Set(["type", "transport", "url", "serverUrl", "headers", "command", "args", "env", "cwd", "protocolEra", "disabled", "enabled"]);
 
 const entrySchema = z
   .object({
@@ -55,6 +58,7 @@ const entrySchema = z
     args: z.array(visibleText(z.string({ error: "must be a string" }))).optional(),
     env: stringRecord.optional(),
     cwd: z.string().optional(),
+    protocolEra: z.enum(["auto", "modern", "legacy"], { error: 'must be "auto", "modern" or "legacy"' }).optional(),
     disabled: z.boolean().optional(),
     enabled: z.boolean().optional(),
   })
@@ -134,13 +138,19 @@ function toServerConfig(name: string, entry: Entry, id: string): ServerConfig {
       enabled,
     };
   }
-  return { id, name, transport, url: url ?? "", headers: entry.headers ?? {}, enabled };
+  const era = transport === "streamable-http" && entry.protocolEra !== undefined && entry.protocolEra !== "auto" ? { protocolEra: entry.protocolEra } : {};
+  return { id, name, transport, url: url ?? "", headers: entry.headers ?? {}, ...era, enabled };
 }
 
 function warningsFor(name: string, entry: Entry): string[] {
   const out: string[] = [];
   const ignored = Object.keys(entry).filter((k) => !KNOWN_KEYS.has(k));
   if (ignored.length > 0) out.push(`${formatPath(["mcpServers", name])}: ignored ${ignored.join(", ")}`);
+  if (entry.protocolEra !== undefined && entry.protocolEra !== "auto" && toServerConfig(name, entry, "").transport !== "streamable-http") {
+    out.push(
+      `${formatPath(["mcpServers", name, "protocolEra"])}: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)`,
+    );
+  }
   for (const [where, record] of [
     ["headers", entry.headers],
     ["env", entry.env],
@@ -246,6 +256,7 @@ export function exportMcpServersConfig(servers: readonly ServerConfig[], options
         type: server.transport === "sse" ? "sse" : "http",
         url: keepUrl(server.url ?? "", [...path, "url"], omitSecrets, omitted),
         ...(headers ? { headers } : {}),
+        ...(server.protocolEra ? { protocolEra: server.protocolEra } : {}),
         ...disabled,
       };
     }

@@ -258,7 +258,7 @@ function fromEra(error: unknown, ctx: FailureContext): ConnectionError | undefin
   const refusal = versionRefusal(ctx.http?.body);
   if (refusal) {
     const supported = refusal.supported.length > 0 ? refusal.supported.join(", ") : "versions it did not name";
-    const advice = era === "auto" ? "" : " Let the playground choose the protocol era (Automatic).";
+    const advice = era === "auto" ? "" : " Set the server's protocol era to Negotiate (Edit) to let the playground choose.";
     return new ConnectionError(
       "protocol",
       `${url} is an MCP server, but it speaks ${supported} and this connection asked for ${asked} (it answered -32022, Unsupported protocol version).${advice}`,
@@ -271,7 +271,7 @@ function fromEra(error: unknown, ctx: FailureContext): ConnectionError | undefin
   if (era === "modern" && codeOf(error) === "ERA_NEGOTIATION_FAILED") {
     return new ConnectionError(
       "protocol",
-      `${url} did not answer as a ${ERA_REVISION.modern} server (${errorText(error)}). It may speak only ${ERA_REVISION.legacy}: let the playground choose the protocol era (Automatic).`,
+      `${url} did not answer as a ${ERA_REVISION.modern} server (${errorText(error)}). It may speak only ${ERA_REVISION.legacy}: set its protocol era to Negotiate (Edit).`,
       { cause: error, ...(ctx.http ? { status: ctx.http.status } : {}) },
     );
   }

@@ -15,7 +15,7 @@
  * connect, a disconnect or a removal is closed and dropped.
  */
 import { Store } from "../state/store";
-import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import { connectToServer } from "./connection";
 import type { ConnectOptions, McpConnection, ServerInfo } from "./connection";
 import { ConnectionError } from "./connection-errors";
@@ -106,7 +106,7 @@ interface Entry {
 }
 
 // Fields whose change means a new connection; a rename does not.
-const CONNECTION_FIELDS = ["transport", "url", "headers", "command", "args", "env", "cwd"] as const;
+const CONNECTION_FIELDS = ["transport", "url", "headers", "command", "args", "env", "cwd", "protocolEra"] as const;
 
 function connectionChanged(a: ServerConfig, b: ServerConfig): boolean {
   return CONNECTION_FIELDS.some((field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]));

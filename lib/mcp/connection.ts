@@ -9,9 +9,7 @@
  * createProxyFetch re-encodes them into its `x-mcp-header-*` wire form. They never leave this
  * module in any result or error.
  */
-import type { Client, ClientCapabilities as WireClientCapabilities, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-// The page's protocol objects keep the v1 package's types until the rest of the app moves to
-// the v2 packages; both describe the same wire format, so values cross at this file's boundary.
+import type { Client, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -20,8 +18,8 @@ import type {
   ElicitResult,
   LoggingMessageNotification,
   Root,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+} from "@modelcontextprotocol/client";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./types";
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from "../mcp-apps/tool-ui";
 import { classifyFailure, ConnectionError, displayUrl, isNetworkError } from "./connection-errors";
@@ -250,7 +248,7 @@ async function attempt(
   const remembered = choice === "auto" ? eraVerdicts.get(url.href) : undefined;
   const mode = choice === "modern" ? { pin: ERA_REVISION.modern } : choice === "auto" && remembered !== "legacy" ? ("auto" as const) : ("legacy" as const);
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
-    capabilities: clientCapabilities(options) as WireClientCapabilities,
+    capabilities: clientCapabilities(options),
     jsonSchemaValidator: ACCEPT_ALL,
     versionNegotiation: { mode },
   });
@@ -263,9 +261,7 @@ async function attempt(
   const onLog = options.onLog;
   if (onLog) client.setNotificationHandler("notifications/message", (notification) => onLog(config, notification.params));
   const sample = options.sample;
-  // v2 types a tool result's structuredContent as any JSON value, v1 as an object: the one place they differ.
-  if (sample)
-    client.setRequestHandler("sampling/createMessage", (request, ctx) => sample(config, request.params as CreateMessageRequest["params"], ctx.mcpReq.signal));
+  if (sample) client.setRequestHandler("sampling/createMessage", (request, ctx) => sample(config, request.params, ctx.mcpReq.signal));
   const remaining = deadline - Date.now();
   let timedOut = remaining <= 0;
   try {
@@ -345,7 +341,9 @@ function resolveUrl(config: ServerConfig, baseUrl: string): URL {
 }
 
 /** Connects to a remote MCP server (see the file comment for the fallbacks); rejects with ConnectionError. */
-export async function connectToServer(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
+export async function connectToServer(config: ServerConfig, given: ConnectOptions): Promise<McpConnection> {
+  // The server's own era setting, unless the caller chose one for this connect.
+  const options = given.era === undefined && config.protocolEra ? { ...given, era: config.protocolEra } : given;
   if (config.transport === "stdio") {
     throw new ConnectionError(
       "unsupported",

@@ -16,7 +16,7 @@
 import { isResourceReader } from "./resource-reader";
 import type { CapWait } from "./call-caps";
 import type { ServerRequestNote } from "./server-requests";
-import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { resolveNames } from "../codemode/names";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
 import type { McpConnection } from "./connection";

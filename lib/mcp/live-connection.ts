@@ -13,10 +13,10 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 import type { McpSdk } from "./sdk";
@@ -195,9 +195,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     transport: parts.transportKind,
     via: parts.via,
     listTools: () =>
-      listAll(capabilities.tools, "tools/list", (params) =>
-        client.listTools(params, listOptions).then((r) => ({ items: r.tools as Tool[], nextCursor: r.nextCursor })),
-      ),
+      listAll(capabilities.tools, "tools/list", (params) => client.listTools(params, listOptions).then((r) => ({ items: r.tools, nextCursor: r.nextCursor }))),
     listPrompts: () =>
       listAll(capabilities.prompts, "prompts/list", (params) =>
         client.listPrompts(params, listOptions).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),
@@ -243,7 +241,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
                 ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
               },
             )
-            .then((result) => result as CallToolResult),
+            .then((result) => result),
         options.signal,
       ),
     async setLogLevel(level) {

@@ -17,6 +17,19 @@ export function eraOfVersion(version: string): "modern" | "legacy" | undefined {
   return version >= ERA_REVISION.modern ? "modern" : "legacy";
 }
 
+/** A person's era setting for a server, in plain words (the form's choices, the card's note). */
+export const ERA_CHOICE_LABEL: Readonly<Record<ProtocolEraChoice, string>> = {
+  auto: "Negotiate: 2026-07-28 first, then 2025-11-25",
+  modern: "2026-07-28 only (stateless)",
+  legacy: "2025-11-25 only (initialize, session)",
+};
+
+/** A forced era, as the card's short note says it. */
+export const FORCED_ERA_NOTE: Readonly<Record<Exclude<ProtocolEraChoice, "auto">, string>> = {
+  modern: `${ERA_REVISION.modern} forced`,
+  legacy: `${ERA_REVISION.legacy} forced`,
+};
+
 /** The version and what it implies, in plain words, as a server's card shows it. */
 export function describeProtocol(version: string): string {
   const era = eraOfVersion(version);

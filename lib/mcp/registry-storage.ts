@@ -56,6 +56,7 @@ const storedServer = z.object({
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
   maxCallsInFlight: z.number().int().min(1).max(MAX_CALLS_IN_FLIGHT).optional(),
+  protocolEra: z.enum(["modern", "legacy"]).optional(),
   enabled: z.boolean(),
 });
 

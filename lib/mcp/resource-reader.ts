@@ -5,7 +5,7 @@
  * the Tools tab and the timeline treat it like the others, and marked in `_meta` so the host
  * function reads the resource instead of calling a tool. Pure.
  */
-import type { Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 
 export const RESOURCE_READER_NAME = "$readResource";
 const READER_META = "dev.code-mode-playground/resource-reader";

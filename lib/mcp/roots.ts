@@ -4,7 +4,7 @@
  * server id in this browser (ROOTS_KEY). The person edits them as text, one root a line: the URI,
  * then an optional name. Pure; the storage is injected.
  */
-import type { Root } from "@modelcontextprotocol/sdk/types.js";
+import type { Root } from "@modelcontextprotocol/client";
 import type { KeyValueStorage } from "./registry-storage";
 
 export const ROOTS_KEY = "code-mode-playground:mcp-roots:v1";

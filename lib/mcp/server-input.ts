@@ -2,6 +2,7 @@
  * What a person types to register a server, checked and normalised into a ServerConfig. Pure,
  * so forms can show the same messages live that the registry gives on save.
  */
+import type { ProtocolEraChoice } from "./protocol-era";
 import type { ServerConfig, TransportKind } from "./types";
 
 /** Fields of a server as a form or an import supplies them. */
@@ -16,16 +17,19 @@ export interface ServerInput {
   cwd?: string;
   /** Calls in flight at once; absent or undefined: no cap. */
   maxCallsInFlight?: number | undefined;
+  /** The protocol era for a remote server; absent, undefined or "auto": negotiated. */
+  protocolEra?: ProtocolEraChoice | undefined;
   enabled?: boolean;
 }
 
 /** One problem with the input, on the field a form should mark. */
 export interface ServerInputIssue {
-  field: "name" | "transport" | "url" | "headers" | "command" | "env" | "maxCallsInFlight";
+  field: "name" | "transport" | "url" | "headers" | "command" | "env" | "maxCallsInFlight" | "protocolEra";
   message: string;
 }
 
 const TRANSPORTS: readonly TransportKind[] = ["streamable-http", "sse", "stdio"];
+const ERAS: readonly ProtocolEraChoice[] = ["auto", "modern", "legacy"];
 /** RFC 9110 token: what a header name may contain. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_NAME_LENGTH = 64;
@@ -69,6 +73,9 @@ export function validateServerInput(input: ServerInput, others: readonly Pick<Se
   if (cap !== undefined && (!Number.isInteger(cap) || cap < 1 || cap > MAX_CALLS_IN_FLIGHT)) {
     issues.push({ field: "maxCallsInFlight", message: `Calls in flight must be a whole number from 1 to ${MAX_CALLS_IN_FLIGHT}, or empty for no limit` });
   }
+  if (input.protocolEra !== undefined && !ERAS.includes(input.protocolEra)) {
+    issues.push({ field: "protocolEra", message: `Unknown protocol era "${String(input.protocolEra)}" (use auto, modern or legacy)` });
+  }
   if (!TRANSPORTS.includes(input.transport)) {
     issues.push({ field: "transport", message: `Unknown transport "${String(input.transport)}" (use streamable-http, sse or stdio)` });
     return issues;
@@ -104,7 +111,10 @@ export function toServerConfig(id: string, input: ServerInput): ServerConfig {
       enabled,
     };
   }
-  return { id, name, transport: input.transport, url: (input.url ?? "").trim(), headers: { ...input.headers }, ...cap, enabled };
+  // Legacy SSE is a 2025-era transport: only Streamable HTTP has an era to choose.
+  const era =
+    input.transport === "streamable-http" && (input.protocolEra === "modern" || input.protocolEra === "legacy") ? { protocolEra: input.protocolEra } : {};
+  return { id, name, transport: input.transport, url: (input.url ?? "").trim(), headers: { ...input.headers }, ...cap, ...era, enabled };
 }
 
 /** The input a stored config came from (for edits: config + patch → input). */

@@ -6,7 +6,7 @@
  * many were dropped. Text only, secrets removed, capped in length. Pure; the state-class pattern.
  */
 import { Store } from "../state/store";
-import type { LoggingLevel, LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, LoggingMessageNotification } from "@modelcontextprotocol/client";
 import { removeSecrets } from "../secrets/patterns";
 
 /** Levels in the order of RFC 5424, least severe first (what a level select offers). */

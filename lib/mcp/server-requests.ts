@@ -7,7 +7,7 @@
  * do for approvals). Pure; a store (lib/state/store.ts) whose snapshot is the pending list.
  */
 import { Store } from "../state/store";
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from "@modelcontextprotocol/client";
 import type { HostCallInfo } from "../sandbox/types";
 import { isSecureEndpoint } from "./oauth/provider";
 

@@ -5,7 +5,7 @@
  * (lib/state/store.ts) of every entry by key; the connection is handed in per call.
  */
 import { Store } from "../state/store";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { McpConnection } from "./live-connection";
 import { validateArguments } from "./validate";
 

@@ -2,6 +2,7 @@
  * Shared MCP types for the server registry, config import/export and connections.
  * Types only: nothing here runs.
  */
+import type { ProtocolEraChoice } from "./protocol-era";
 
 /** How the app talks to a server. */
 export type TransportKind = "streamable-http" | "sse" | "stdio";
@@ -25,5 +26,11 @@ export interface ServerConfig {
   cwd?: string;
   /** Tool calls to this server in flight at once, over every run (lib/mcp/call-caps.ts); absent: no cap. */
   maxCallsInFlight?: number;
+  /**
+   * The protocol era to speak to a remote server (docs/ARCHITECTURE.md, "Protocol eras"):
+   * "modern" pins 2026-07-28, "legacy" goes straight to 2025-11-25's `initialize`; absent:
+   * negotiated ("auto"). Local (stdio) servers always speak 2025-11-25.
+   */
+  protocolEra?: Exclude<ProtocolEraChoice, "auto">;
   enabled: boolean;
 }

@@ -6,7 +6,7 @@
  * for review before it is sent. Pure; the model step is injected (the page's is POST /api/chat).
  */
 import { generateId } from "./ui-parts";
-import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/client";
 import type { ModelStep } from "./agent-loop";
 import type { CodeModeUIMessage } from "./types";
 

@@ -30,7 +30,7 @@ import type { ServerTools } from "../codemode/types";
 import type { CallProgress } from "../timeline/call-records";
 import type { HostFunctions } from "../sandbox/types";
 import { Store } from "../state/store";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { ReadableStore } from "../state/store";
 import { skillsServer, type Skill } from "../skills/skill";
 

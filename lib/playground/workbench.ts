@@ -11,7 +11,7 @@ import { RunController, type WorkerLike } from "../sandbox/run-controller";
 import type { HostFunctions, RunEvent, RunRequest, RunResult, SandboxLimits } from "../sandbox/types";
 import { hostApiOf } from "../sandbox/host-api";
 import type { ServerTools } from "../codemode/types";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { resultForApp } from "../mcp-apps/app-result";
 import { buildDebugHost } from "../host-calls/debug-host";
 import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/approvals";

@@ -117,5 +117,12 @@ export function toServerInput(server: ShareServer, values: SecretValues, taken: 
       enabled: true,
     };
   }
-  return { name, transport: server.transport, url: fillUrl(server.url ?? "", server.secrets, values), headers: record("header"), enabled: true };
+  return {
+    name,
+    transport: server.transport,
+    url: fillUrl(server.url ?? "", server.secrets, values),
+    headers: record("header"),
+    ...(server.protocolEra ? { protocolEra: server.protocolEra } : {}),
+    enabled: true,
+  };
 }

@@ -61,6 +61,8 @@ export const shareServerSchema = z
       .array(visibleText(z.string().max(SHARE_CAPS.argChars)))
       .max(SHARE_CAPS.args)
       .optional(),
+    /** The sender's protocol era setting (a remote server's; docs/ARCHITECTURE.md, "Protocol eras"). */
+    protocolEra: z.enum(["modern", "legacy"]).optional(),
     /** True when the original config had headers, env, credentials or secret-looking args. */
     hadSecrets: z.boolean(),
     secrets: z.array(secretSlotSchema).max(SHARE_CAPS.secretSlots).default([]),
@@ -70,6 +72,9 @@ export const shareServerSchema = z
     if (stdio && server.command === undefined) ctx.addIssue({ code: "custom", path: ["command"], message: "a stdio server needs a command" });
     if (!stdio && server.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "a remote server needs a URL" });
     if (stdio && server.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "a stdio server has no URL" });
+    if (server.protocolEra !== undefined && server.transport !== "streamable-http") {
+      ctx.addIssue({ code: "custom", path: ["protocolEra"], message: "only a Streamable HTTP server has an era to choose" });
+    }
     if (!stdio && (server.command !== undefined || server.args !== undefined)) {
       ctx.addIssue({ code: "custom", path: ["command"], message: "a remote server has no command" });
     }

@@ -116,7 +116,8 @@ export function toShareServer(config: Readonly<ServerConfig>): ShareServerOutcom
   const { url, withheld } = shareUrl(config.url, slots);
   if (url === undefined) return { ok: false, reason: `${name}: its URL cannot be shared (not http(s), or an app route other than a demo server)` };
   hadSecrets ||= withheld;
-  return { ok: true, server: { name, transport: config.transport, url, hadSecrets, secrets: slots } };
+  const era = config.transport === "streamable-http" && config.protocolEra ? { protocolEra: config.protocolEra } : {};
+  return { ok: true, server: { name, transport: config.transport, url, ...era, hadSecrets, secrets: slots } };
 }
 
 /** True when connecting to a shared server needs something from the recipient (its withheld secrets). */

@@ -7,8 +7,10 @@
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+/** The code-mode server speaks 2025-11-25: the client asks with `initialize`, without a `server/discover` probe first. */
+const LEGACY = { versionNegotiation: { mode: "legacy" as const } };
 import { parseCodeModeConfig } from "../../lib/codemode-mcp/config";
 import { createCodeModeMcpServer } from "../../lib/codemode-mcp/mcp-server";
 import { CodeModeHttpEndpoint } from "../../lib/codemode-mcp/node/http-endpoint";
@@ -44,7 +46,7 @@ export async function benchCodemodeMemory(): Promise<BenchRow[]> {
   const host = await startLoopbackServer((request) => endpoint.handle(request));
   const clients = await Promise.all(
     Array.from({ length: 5 }, async (_, i) => {
-      const c = new Client({ name: `memory-${i}`, version: "1.0.0" });
+      const c = new Client({ name: `memory-${i}`, version: "1.0.0" }, LEGACY);
       await c.connect(new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
       return c;
     }),

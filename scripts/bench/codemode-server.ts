@@ -4,8 +4,10 @@
 // Run alone: `npx tsx scripts/bench/codemode-server.ts`.
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+/** The code-mode server speaks 2025-11-25: the client asks with `initialize`, without a `server/discover` probe first. */
+const LEGACY = { versionNegotiation: { mode: "legacy" as const } };
 import { parseCodeModeConfig } from "../../lib/codemode-mcp/config";
 import { createCodeModeMcpServer } from "../../lib/codemode-mcp/mcp-server";
 import { CodeModeHttpEndpoint } from "../../lib/codemode-mcp/node/http-endpoint";
@@ -17,7 +19,7 @@ import { median, printRows, type BenchRow } from "./rows";
 const TOKEN = "bench-token-0123456789abcdef0123456789";
 
 async function client(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const c = new Client({ name: "bench", version: "1.0.0" });
+  const c = new Client({ name: "bench", version: "1.0.0" }, LEGACY);
   await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return c;
 }

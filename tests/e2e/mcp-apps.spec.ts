@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "./fixtures";
 import type { FrameLocator, Locator } from "@playwright/test";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";

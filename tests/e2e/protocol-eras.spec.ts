@@ -1,8 +1,9 @@
 /**
  * A strict 2026-07-28 server in the page (docs/ARCHITECTURE.md, "Protocol eras"): built on the
  * v2 server package with no sessions and no `initialize`, added by URL beside the demo servers
- * (2025-11-25). It connects, its card says which era it speaks, and a program calls it; its
- * tool that asks twice through multi-round-trip requests reaches the person's forms.
+ * (shipping, news and store speak 2026-07-28 too; lab stays 2025-11-25). It connects, each card
+ * says which era it speaks, and a program calls servers of both eras; its tool that asks twice
+ * through multi-round-trip requests reaches the person's forms.
  */
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
@@ -18,20 +19,21 @@ test.afterAll(async () => {
 });
 
 test.describe("protocol eras", () => {
-  test("a strict 2026-07-28 server connects beside the 2025 demo servers, says so on its card, and a program calls it and answers its two rounds of questions", async ({
+  test("a strict 2026-07-28 server connects beside the demo servers of both eras, says so on its card, and a program calls it and answers its two rounds of questions", async ({
     page,
   }) => {
     const playground = new PlaygroundPage(page);
     const servers = new ServersPanel(page);
     await playground.goto();
     await servers.addServer("modern", `${modern.url}/mcp`);
-    await servers.expectConnected("modern", "lab");
+    await servers.expectConnected("modern", "lab", "shipping");
     await expect(page.getByTestId("server-protocol-modern")).toHaveText("2026-07-28 · stateless");
+    await expect(page.getByTestId("server-protocol-shipping")).toHaveText("2026-07-28 · stateless");
     await expect(page.getByTestId("server-protocol-lab")).toHaveText("2025-11-25 · session");
     expect(modern.methods).not.toContain("initialize");
 
     await playground.setCode(
-      'const [echoed, echoedToo, answers] = await Promise.all([modern.echo({ message: "hi" }), lab.echo({ message: "there" }), modern.two_questions({})]);\nreturn { echoed, echoedToo, answers };',
+      'const [echoed, echoedToo, carriers, answers] = await Promise.all([modern.echo({ message: "hi" }), lab.echo({ message: "there" }), shipping.list_carriers({}), modern.two_questions({})]);\nreturn { echoed, echoedToo, carriers: carriers.carriers.length, answers };',
     );
     await playground.runWithShortcut();
     const dialog = page.getByRole("dialog", { name: "modern asks for input" });
@@ -42,7 +44,7 @@ test.describe("protocol eras", () => {
     await dialog.getByRole("textbox", { name: "Colour" }).fill("green");
     await dialog.getByRole("button", { name: "Accept" }).click();
     await expect(playground.status).toHaveText("ok");
-    expect(await playground.valueJson()).toMatchObject({ echoed: "hi", answers: { name: "Ada", colour: "green" } });
+    expect(await playground.valueJson()).toMatchObject({ echoed: "hi", carriers: 5, answers: { name: "Ada", colour: "green" } });
   });
 
   test("the same server refuses a 2025-only client with 400 and -32022: the error that page showed before, now only when the era is forced", async ({
@@ -59,5 +61,36 @@ test.describe("protocol eras", () => {
     });
     expect(answer.status()).toBe(400);
     expect(JSON.stringify(await answer.json())).toContain("-32022");
+  });
+
+  test("an mcp.json that forces an era: the card says so and speaks it, and the edit form sets it back to negotiate", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.importConfig({
+      old_shipping: { type: "http", url: `http://127.0.0.1:${process.env.E2E_PORT}/api/demo-mcp/shipping`, protocolEra: "legacy" },
+      strict: { type: "http", url: `${modern.url}/mcp`, protocolEra: "legacy" },
+    });
+    await servers.expectConnected("old_shipping");
+    await expect(page.getByTestId("server-protocol-old_shipping")).toHaveText("2025-11-25 · session");
+    const card = page.getByRole("listitem", { name: "Server old_shipping" });
+    await expect(card).toContainText("2025-11-25 forced");
+    // The strict server refuses 2025: the card's error says which era was asked for, not "check the URL".
+    const strict = page.getByRole("listitem", { name: "Server strict" });
+    await expect(page.getByTestId("server-status-strict")).toHaveText("error");
+    await expect(strict).toContainText("2025-11-25");
+    await expect(strict).not.toContainText("Check the URL");
+    await expect(strict).toContainText("Negotiate");
+    await strict.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("forced-era.png") });
+
+    await card.getByRole("button", { name: "Edit" }).click();
+    const form = page.getByRole("form", { name: "Edit old_shipping" });
+    await form.getByLabel("Protocol era").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("era-form.png") });
+    await form.getByLabel("Protocol era").selectOption("auto");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByTestId("server-protocol-old_shipping")).toHaveText("2026-07-28 · stateless");
+    await expect(card).not.toContainText("2025-11-25 forced");
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 
 /** Where the captured servers are kept. */
 export const CATALOG_DIR = path.join(import.meta.dirname, "..", "..", "..", "evals", "catalog");

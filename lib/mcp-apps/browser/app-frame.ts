@@ -10,7 +10,7 @@
  */
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostCapabilities, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/client";
 import { FloodGate } from "../flood";
 import { frameQuery, type AppCsp } from "../frame-policy";
 
@@ -140,21 +140,21 @@ export async function mountApp(options: MountOptions): Promise<MountedApp> {
     host.onEvent({ kind: "size", height: px });
   };
   bridge.oncalltool = async (params, extra) => {
-    const signal = AbortSignal.any([abort.signal, extra.signal]);
+    const signal = AbortSignal.any([abort.signal, extra.mcpReq.signal]);
     return host.callTool(params.name, params.arguments, signal);
   };
   bridge.onopenlink = async ({ url }, extra) => {
-    const allowed = await host.openLink(url, AbortSignal.any([abort.signal, extra.signal]));
+    const allowed = await host.openLink(url, AbortSignal.any([abort.signal, extra.mcpReq.signal]));
     return allowed ? {} : { isError: true };
   };
   bridge.onmessage = async ({ content }, extra) => {
     if (!host.message) host.onEvent({ kind: "refused", what: "a message for the conversation (there is none here)" });
-    const reached = host.message ? await host.message(content, AbortSignal.any([abort.signal, extra.signal])) : false;
+    const reached = host.message ? await host.message(content, AbortSignal.any([abort.signal, extra.mcpReq.signal])) : false;
     return reached ? {} : { isError: true };
   };
   bridge.onupdatemodelcontext = async ({ content, structuredContent }, extra) => {
     if (!host.updateContext) host.onEvent({ kind: "refused", what: "context for the model (there is no conversation here)" });
-    const allowed = host.updateContext ? await host.updateContext(content, structuredContent, AbortSignal.any([abort.signal, extra.signal])) : false;
+    const allowed = host.updateContext ? await host.updateContext(content, structuredContent, AbortSignal.any([abort.signal, extra.mcpReq.signal])) : false;
     if (!allowed) throw new Error("The host did not take this context into the conversation.");
     return {};
   };

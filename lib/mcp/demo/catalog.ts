@@ -13,6 +13,12 @@ export interface DemoServerInfo {
   name: DemoServerName;
   title: string;
   description: string;
+  /**
+   * The newest protocol revision it speaks (docs/ARCHITECTURE.md, "Protocol eras"). "2026-07-28":
+   * stateless requests for clients of that revision, and 2025-era clients still served; "2025-11-25":
+   * only the 2025 era (`initialize`), so the playground always has a server of each.
+   */
+  protocol: "2026-07-28" | "2025-11-25";
   /** Prompts that exercise the server well in code mode. */
   examplePrompts: readonly string[];
   /**
@@ -37,6 +43,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "Which of our 2026 shipments arrived more than 3 business days late, and which carrier was late most often?",
       "What duty and import VAT would 900 EUR of smartphones shipped to Brazil pay, and which documents does the parcel need?",
     ],
+    protocol: "2026-07-28",
     responseMode: "json",
   },
   {
@@ -48,6 +55,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "What is happening with shipping and ports? Search in English, German and Portuguese and summarise.",
       "List the three most recent sports stories from Europe.",
     ],
+    protocol: "2026-07-28",
     responseMode: "json",
   },
   {
@@ -59,6 +67,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "Which open vegetarian-friendly places near Friedrichshain can deliver a 20 EUR order fastest?",
       "Build the cheapest valid order from Kaiten Sushi Bar and tell me what it would cost, without placing it.",
     ],
+    protocol: "2026-07-28",
     responseMode: "json",
   },
   {
@@ -70,6 +79,7 @@ export const DEMO_SERVERS_INFO: readonly DemoServerInfo[] = [
       "Run three 500 ms sleeps in parallel and tell me how long the whole thing took.",
       "Call lab.fail and lab.protocol_error and explain how the two errors differ.",
     ],
+    protocol: "2025-11-25",
     responseMode: { sse: ["sleep"] },
   },
 ];

@@ -4,6 +4,12 @@
  * request (the store's carts) lives at module level in its own bounded map. Framework-free so
  * tests call it without Next.
  *
+ * Two protocol eras (docs/ARCHITECTURE.md, "Protocol eras"), on the v2 server SDK. A demo of
+ * 2026-07-28 answers that revision's requests (`server/discover`, then each request with its
+ * own `_meta`) through the SDK's createMcpHandler, one fresh server per request; 2025-era
+ * requests to it, and every request to the 2025-only demo (lab), go through the stateless
+ * 2025 transport below, with pooled servers.
+ *
  * Servers are pooled: building one (its Zod schemas, the SDK's Ajv validator) cost more than
  * answering a call, and a program fanning out 1 000 calls paid it 1 000 times. A server goes
  * back to the pool only after requests that leave nothing of the visitor on it (POOLED_METHODS:
@@ -16,8 +22,8 @@
 import { RouteError } from "../../http/route-error";
 import { onBodyEnd } from "../../http/body-end";
 import { readBodyText } from "../../http/read-body";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, McpServer } from "@modelcontextprotocol/server";
 import { DEMO_SERVER_NAMES, getDemoServer, type DemoServer } from "./index";
 
 /** `/api/demo-mcp/<name>`: the demo servers' path; the name is group 1, still percent-encoded. */
@@ -55,6 +61,20 @@ function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
     .catch(() => undefined);
 }
 
+/** The 2026-07-28 handler of each demo that speaks it, made on its first such request. */
+const modernHandlers = new Map<string, McpHttpHandler>();
+
+function modernHandler(demo: DemoServer): McpHttpHandler {
+  let handler = modernHandlers.get(demo.name);
+  if (!handler) {
+    // Strict on its own ("reject"): 2025-era requests never reach it (see handleDemoMcpRequest).
+    // "auto" answers with one JSON body unless a tool sends something before its result.
+    handler = createMcpHandler(() => demo.create(), { legacy: "reject", responseMode: "auto", maxRequestBodySize: MAX_BODY_BYTES });
+    modernHandlers.set(demo.name, handler);
+  }
+  return handler;
+}
+
 /** A demo call's body is small; this is a cap against a hostile one, far above any real call. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -85,7 +105,7 @@ function answersWithStream(demo: DemoServer, tool: string | undefined): boolean 
 export const DEMO_CORS_HEADERS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-  "access-control-allow-headers": "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id",
+  "access-control-allow-headers": "content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id",
   "access-control-expose-headers": "Mcp-Session-Id, Mcp-Protocol-Version",
   "access-control-max-age": "86400",
 };
@@ -113,6 +133,9 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
   const read = request.method === "POST" ? await jsonRpcBody(request) : undefined;
   if (read && "tooLarge" in read) {
     return new RouteError("too_large:demo_mcp", `A demo MCP request is at most ${MAX_BODY_BYTES} bytes`).toResponse(DEMO_CORS_HEADERS);
+  }
+  if (demo.protocol === "2026-07-28" && read && "body" in read && !(await isLegacyRequest(request, read.body))) {
+    return withCors(await modernHandler(demo).fetch(request, { parsedBody: read.body }));
   }
   const pooled = read !== undefined && "body" in read && read.method !== undefined && POOLED_METHODS.has(read.method);
   const server = takeServer(demo, pooled);

@@ -2,7 +2,7 @@
  * The built-in demo servers: catalog data plus a factory for each. Server-side only (it
  * imports the SDK's server); client code should import catalog.ts instead.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { DEMO_SERVERS_INFO, isDemoServerName } from "./catalog";
 import type { DemoServerInfo, DemoServerName } from "./catalog";
 import { createLabServer } from "./lab";

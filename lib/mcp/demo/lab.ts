@@ -5,8 +5,8 @@
  * event stream (see the catalog) because JSON responses drop progress notifications; the rest
  * with one JSON body.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { failure, ok } from "./result";
 
@@ -14,7 +14,13 @@ import { failure, ok } from "./result";
 export const MAX_SLEEP_MS = 10_000;
 /** Largest `big` result, in KB (the text mirror doubles what goes over the wire). */
 export const MAX_BIG_KB = 16_384;
-const PROTOCOL_CODES = [ErrorCode.InvalidRequest, ErrorCode.MethodNotFound, ErrorCode.InvalidParams, ErrorCode.InternalError, -32000] as const;
+const PROTOCOL_CODES = [
+  ProtocolErrorCode.InvalidRequest,
+  ProtocolErrorCode.MethodNotFound,
+  ProtocolErrorCode.InvalidParams,
+  ProtocolErrorCode.InternalError,
+  -32000,
+] as const;
 
 /** FNV-1a over the text, then murmur3's finaliser, as a number in [0, 1): a stable "random" roll. */
 export function roll(text: string): number {
@@ -41,30 +47,25 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-// The request method a request schema is for ("tools/call"). Read from the schema rather than
-// compared by identity, so a second copy of the SDK in a bundle cannot make the check miss.
-const methodOf = (schema: unknown): unknown => (schema as { shape?: { method?: { value?: unknown } } } | null)?.shape?.method?.value;
+type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
 
 /**
- * McpServer turns every error a tool handler throws into an `isError` result, McpError
- * included (SDK 1.32; only UrlElicitationRequired escapes). To produce a real JSON-RPC error we wrap the tools/call handler it
- * installs, which means catching the install: this must run before the first registerTool.
+ * McpServer turns every error a tool handler throws into an `isError` result, ProtocolError
+ * included (only UrlElicitationRequired escapes). To produce a real JSON-RPC error we wrap the
+ * tools/call handler it installs, which means catching the install: this must run before the
+ * first registerTool.
  */
 function raiseProtocolErrorsFrom(server: McpServer, toolName: string): void {
   const low = server.server;
-  const install = low.setRequestHandler.bind(low) as (schema: unknown, handler: unknown) => void;
-  low.setRequestHandler = ((
-    schema: unknown,
-    handler: (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra: unknown) => unknown,
-  ) => {
-    if (methodOf(schema) !== "tools/call") return install(schema, handler);
-    return install(schema, (request: { params: { name: string; arguments?: Record<string, unknown> } }, extra: unknown) => {
-      if (request.params.name !== toolName) return handler(request, extra);
+  const install = low.setRequestHandler.bind(low) as (method: string, handler: unknown) => void;
+  low.setRequestHandler = ((method: string, handler: (request: CallRequest, ctx: unknown) => unknown) => {
+    if (method !== "tools/call") return install(method, handler);
+    return install(method, (request: CallRequest, ctx: unknown) => {
+      if (request.params.name !== toolName) return handler(request, ctx);
       const args = request.params.arguments ?? {};
-      const code = PROTOCOL_CODES.find((c) => c === args.code) ?? ErrorCode.InternalError;
+      const code = PROTOCOL_CODES.find((c) => c === args.code) ?? ProtocolErrorCode.InternalError;
       const message = typeof args.message === "string" && args.message !== "" ? args.message : "Deliberate protocol error from lab.protocol_error";
-      // A plain Error with `code` and `data` goes on the wire as-is; McpError would prefix its
-      // message with "MCP error <code>:" and the client prefixes again on receipt.
+      // The SDK sends a thrown error's `code`, `message` and `data` as the JSON-RPC error.
       throw Object.assign(new Error(message), { code, data: { tool: toolName } });
     });
   }) as typeof low.setRequestHandler;
@@ -109,15 +110,15 @@ export function createLabServer(): McpServer {
       },
       annotations: safe,
     },
-    async ({ ms }, extra) => {
-      const token = extra._meta?.progressToken;
+    async ({ ms }, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
       const steps = Math.max(1, Math.min(10, Math.ceil(ms / 100)));
       let sent = 0;
       for (let step = 1; step <= steps; step++) {
-        await delay(ms / steps, extra.signal);
+        await delay(ms / steps, ctx.mcpReq.signal);
         if (token === undefined) continue;
         const message = `slept ${Math.round((ms * step) / steps)} of ${ms} ms`;
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: steps, message } });
+        await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: step, total: steps, message } });
         sent++;
       }
       return ok({ sleptMs: ms, progressNotifications: sent });

@@ -3,12 +3,12 @@
  * Uses MiniSearch (prefix and light fuzzy matching, accent folding) rather than a hand-made
  * scorer; ties are broken by date and id so the same query always returns the same list.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import MiniSearch from "minisearch";
 import * as z from "zod";
 import { NEWS_ITEMS, NEWS_REGIONS } from "./news-data";
 import type { NewsItem } from "./news-data";
-import { ok } from "./result";
+import { ok, STATIC_LISTS } from "./result";
 
 const fold = (term: string) => term.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
@@ -36,7 +36,7 @@ export function searchNews(query: string, region: string | undefined, limit: num
 export function createNewsServer(): McpServer {
   const server = new McpServer(
     { name: "news", version: "1.0.0", title: "News search (demo)" },
-    { instructions: "Searches a fixed set of 40 fictional news stories from eight regions in six languages. Results never change." },
+    { instructions: "Searches a fixed set of 40 fictional news stories from eight regions in six languages. Results never change.", cacheHints: STATIC_LISTS },
   );
 
   server.registerTool(

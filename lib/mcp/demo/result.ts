@@ -3,7 +3,18 @@
  * and a text mirror of it (for clients that predate structured output); every failure is an
  * `isError` result with a message a model can act on.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerOptions } from "@modelcontextprotocol/server";
+
+/**
+ * Cache hints for 2026-07-28 clients (list results carry `ttlMs` and `cacheScope`): a demo's
+ * tools, resources and description never change while the app runs, and are the same for
+ * everyone. 2025-era responses carry no hints (the SDK adds them only on that revision).
+ */
+export const STATIC_LISTS: NonNullable<ServerOptions["cacheHints"]> = {
+  "server/discover": { ttlMs: 300_000, cacheScope: "public" },
+  "tools/list": { ttlMs: 300_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 300_000, cacheScope: "public" },
+};
 
 /** A success: `structuredContent` plus the same value as compact JSON text. */
 export function ok(structured: Record<string, unknown>): CallToolResult {

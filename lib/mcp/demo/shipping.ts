@@ -4,11 +4,11 @@
  * Deterministic; the rules live in shipping-rates.ts and the data in shipping-history.ts, this
  * file only declares the tools.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import * as z from "zod";
 import { QUOTE_APP_HTML, QUOTE_APP_URI } from "./quote-app";
-import { failure, ok } from "./result";
+import { failure, ok, STATIC_LISTS } from "./result";
 import { CARRIER_IDS, COUNTRIES, COUNTRY_CODES, estimate, listCarriers, quote, surcharges } from "./shipping-rates";
 import { customsGuide, HISTORY_SIZE, HISTORY_YEAR, shipmentHistory } from "./shipping-history";
 
@@ -32,6 +32,7 @@ export function createShippingServer(): McpServer {
     {
       instructions:
         "Fictional parcel carriers with fixed rates. Quote and estimate each carrier, then compare; prices exclude surcharges until apply_surcharges.",
+      cacheHints: STATIC_LISTS,
     },
   );
 

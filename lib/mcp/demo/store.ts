@@ -3,9 +3,9 @@
  * search → menu → cart → validate → place. place_order is the one destructive tool
  * (annotations.destructiveHint), so the playground can ask a person before it runs.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { failure, ok } from "./result";
+import { failure, ok, STATIC_LISTS } from "./result";
 import { addToCart, carts, cartView, checkOrder, MAX_QUANTITY, placeOrder } from "./store-carts";
 import { CUISINES, PLACES, STORES, distanceKm, findPlace, findStore } from "./store-data";
 
@@ -41,7 +41,10 @@ function missingCart(id: string) {
 export function createStoreServer(): McpServer {
   const server = new McpServer(
     { name: "store", version: "1.0.0", title: "Food ordering (demo)" },
-    { instructions: `Fictional restaurants in Berlin (${placeNames}). Find a store, read its menu, fill a cart, validate, then place the order.` },
+    {
+      instructions: `Fictional restaurants in Berlin (${placeNames}). Find a store, read its menu, fill a cart, validate, then place the order.`,
+      cacheHints: STATIC_LISTS,
+    },
   );
 
   server.registerTool(

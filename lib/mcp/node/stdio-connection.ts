@@ -1,13 +1,15 @@
 /**
  * An MCP server started as a local command, connected from a Node process (the headless runner,
- * evals): the SDK's stdio client transport and Client. It offers what host functions and a tool
+ * evals): the v2 SDK's stdio client transport and Client. It speaks 2025-11-25 (`initialize`):
+ * the SDK learns a stdio server's era by starting a second copy of it, which a local command
+ * must never cost (docs/ARCHITECTURE.md, "Protocol eras"). It offers what host functions and a tool
  * world need (list tools, call a tool, close); the page reaches stdio servers through the app's
  * bridge instead (lib/mcp/server/stdio-bridge.ts). The child's stderr is kept (the last 4 KB)
  * for error messages, never printed.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ACCEPT_ALL } from "../connection";
 import type { CallToolOptions } from "../live-connection";
 import type { ServerConfig } from "../types";
@@ -49,7 +51,11 @@ export async function connectStdio(
     stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_KEPT);
   });
   // Output schemas are checked by the host functions (validate.ts), as in the page: never a thrown callTool.
-  const client = new Client(options.clientInfo ?? { name: "code-mode-playground", version: "0.1.0" }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL });
+  const client = new Client(options.clientInfo ?? { name: "code-mode-playground", version: "0.1.0" }, {
+    capabilities: {},
+    jsonSchemaValidator: ACCEPT_ALL,
+    versionNegotiation: { mode: "legacy" },
+  });
   const timeout = options.timeoutMs ?? 15_000;
   try {
     await client.connect(transport, { timeout });
@@ -85,12 +91,15 @@ export async function connectStdio(
       return tools;
     },
     async callTool(name, args, callOptions = {}) {
-      const result = await client.callTool({ name, ...(args === undefined ? {} : { arguments: args }) }, undefined, {
-        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-        ...(callOptions.timeoutMs === undefined ? {} : { timeout: callOptions.timeoutMs }),
-        ...(callOptions.onProgress ? { onprogress: callOptions.onProgress } : {}),
-      });
-      return result as CallToolResult;
+      const result = await client.callTool(
+        { name, ...(args === undefined ? {} : { arguments: args }) },
+        {
+          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+          ...(callOptions.timeoutMs === undefined ? {} : { timeout: callOptions.timeoutMs }),
+          ...(callOptions.onProgress ? { onprogress: callOptions.onProgress } : {}),
+        },
+      );
+      return result;
     },
     close: () => {
       closing = true;

@@ -6,7 +6,7 @@
  * has lived 30 s). The child's last output goes to the operator's log only: it may quote
  * secrets. The page's servers do the same in lib/mcp/connection-manager.ts.
  */
-import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { CallToolOptions } from "../live-connection";
 import type { ServerConfig } from "../types";
 import { connectStdio, type NodeStdioConnection } from "./stdio-connection";

@@ -16,9 +16,8 @@
 import "server-only";
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { deserializeMessage, serializeMessage, type JSONRPCMessage } from "@modelcontextprotocol/client";
 
 /** What to run. `env` values are secrets. */
 export interface StdioLaunch {

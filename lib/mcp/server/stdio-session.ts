@@ -13,9 +13,14 @@
  */
 import "server-only";
 import type { RouteError } from "../../http/route-error";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
 import type { ChildExit, StdioChild } from "./stdio-child";
 import { describeExit } from "../stdio-errors";
 import { removeSecrets } from "../../secrets/patterns";

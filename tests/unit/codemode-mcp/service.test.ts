@@ -1,6 +1,6 @@
 /** The service without a transport: the description budget, and the outcome of a run on the in-process engine. */
 import { describe, expect, it } from "vitest";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { parseCodeModeConfig } from "@/lib/codemode-mcp/config";
 import { codeModeApprovalPolicy, createCodeModeService } from "@/lib/codemode-mcp/service";
 import { runInNode } from "@/lib/sandbox/node/node-engine";

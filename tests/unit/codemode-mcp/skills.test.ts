@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import type { Skill } from "@/lib/skills/skill";
 import { parseSkillsFile, skillsFileText, skillsToFolder } from "@/lib/skills/skill-file";

@@ -5,7 +5,7 @@
  * and collisions, which shapes get shared names, and subsets for tool search.
  */
 import { describe, expect, it } from "vitest";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { declarationsFor, generateDeclarations } from "../../../lib/codemode/declarations";
 import type { ServerTools, ToolDefinition } from "../../../lib/codemode/types";
 import { loadAdversarial, loadCorpus } from "./helpers";

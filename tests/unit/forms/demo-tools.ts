@@ -1,7 +1,6 @@
 /** The demo servers' tools as a client lists them (zod → JSON Schema by the SDK), in process. */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { Tool } from "@modelcontextprotocol/client";
 import { DEMO_SERVERS } from "@/lib/mcp/demo";
 
 /** Every demo tool by "server/tool". */

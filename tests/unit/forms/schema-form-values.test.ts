@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildFormModel, fromArguments, initialValue, isBlank, toArguments, type FormNode, type FormValue } from "@/lib/forms";
 import { validateArguments } from "@/lib/mcp/validate";

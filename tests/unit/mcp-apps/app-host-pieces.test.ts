@@ -1,6 +1,6 @@
 /** The pure pieces of the page's MCP App host: the flood cap, the person's requests, which calls an app may make, reading the app's resource. */
 import { describe, expect, it } from "vitest";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { appCallRefusal } from "@/lib/mcp-apps/app-calls";
 import { AppRequests } from "@/lib/mcp-apps/app-requests";
 import { appResourceFrom, MAX_APP_HTML } from "@/lib/mcp-apps/app-resource";

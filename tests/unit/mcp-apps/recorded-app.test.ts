@@ -1,6 +1,6 @@
 /** An MCP App kept with a recorded run (lib/mcp-apps/recorded-app.ts): what is kept, and reading it back from a file or link strictly. */
 import { describe, expect, it } from "vitest";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { MAX_APP_HTML } from "@/lib/mcp-apps/app-resource";
 import { appKey, readRecordedApp, recordApp } from "@/lib/mcp-apps/recorded-app";
 import { exportRunFile, parseRunFile } from "@/lib/timeline/run-file";

@@ -1,7 +1,7 @@
 /** Reading a tool's MCP App (lib/mcp-apps/tool-ui.ts), checked against the extension's own helpers. */
 import { describe, expect, it } from "vitest";
 import { getToolUiResourceUri, isToolVisibilityAppOnly, isToolVisibilityModelOnly } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { callableByApp, modelTools, toolResourceUri, toolUi, toolVisibility, visibleToModel } from "@/lib/mcp-apps/tool-ui";
 
 const tool = (meta?: Record<string, unknown>): Tool => ({ name: "t", inputSchema: { type: "object" }, ...(meta ? { _meta: meta } : {}) });

@@ -1,6 +1,6 @@
 /** The catalog host: the large catalog's servers on loopback, listed as captured and answering offline, through the app's own MCP client and the headless runner. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { connectToServer } from "@/lib/mcp/connection";
 import { startCatalogHost } from "@/lib/mcp/node/catalog-host";
 import { compileSchema } from "@/lib/mcp/validate";

@@ -121,3 +121,42 @@ describe("exportMcpServersConfig", () => {
     expect(serverIdFor("Ünïcode  Server!", new Set())).toBe("n-code-server");
   });
 });
+
+describe("protocolEra in mcp.json", () => {
+  const file = (entries: Record<string, unknown>) => JSON.stringify({ mcpServers: entries });
+
+  it("forces a remote server's era, keeps auto as no setting, and exports what it read", () => {
+    const result = importMcpServersConfig(
+      file({
+        now: { type: "http", url: "https://a.example/mcp", protocolEra: "modern" },
+        old: { type: "http", url: "https://b.example/mcp", protocolEra: "legacy" },
+        either: { type: "http", url: "https://c.example/mcp", protocolEra: "auto" },
+      }),
+    );
+    if (!result.ok) throw new Error(result.errors.join("; "));
+    expect(result.warnings).toEqual([]);
+    expect(result.servers.map((s) => [s.name, s.protocolEra])).toEqual([
+      ["now", "modern"],
+      ["old", "legacy"],
+      ["either", undefined],
+    ]);
+    const { config } = exportMcpServersConfig(result.servers);
+    expect(config.mcpServers.now).toEqual({ type: "http", url: "https://a.example/mcp", protocolEra: "modern" });
+    expect(config.mcpServers.either).toEqual({ type: "http", url: "https://c.example/mcp" });
+  });
+
+  it("refuses an era it does not know, naming the field, and ignores one on stdio and SSE with a warning", () => {
+    const bad = importMcpServersConfig(file({ s: { type: "http", url: "https://a.example/mcp", protocolEra: "2026" } }));
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.errors).toEqual(['mcpServers.s.protocolEra: must be "auto", "modern" or "legacy"']);
+    const local = importMcpServersConfig(
+      file({ fs: { command: "npx", args: ["server"], protocolEra: "modern" }, old: { type: "sse", url: "https://o.example/sse", protocolEra: "legacy" } }),
+    );
+    if (!local.ok) throw new Error(local.errors.join("; "));
+    expect(local.servers.map((s) => s.protocolEra)).toEqual([undefined, undefined]);
+    expect(local.warnings).toEqual([
+      "mcpServers.fs.protocolEra: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)",
+      "mcpServers.old.protocolEra: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)",
+    ]);
+  });
+});

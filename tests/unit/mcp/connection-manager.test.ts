@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";

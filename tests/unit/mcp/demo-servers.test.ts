@@ -1,5 +1,5 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Client as ClientV2, StreamableHTTPClientTransport, type Client } from "@modelcontextprotocol/client";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_SERVER_NAMES, DEMO_SERVERS, getDemoServer } from "@/lib/mcp/demo";
 import { handleDemoMcpRequest } from "@/lib/mcp/demo/http-handler";
@@ -195,5 +195,57 @@ describe("demo HTTP handler", () => {
     );
     expect(response.status).toBe(413);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("demo servers' protocol eras", () => {
+  const connectAs = async (name: string, mode: "auto" | "legacy") => {
+    const client = new ClientV2({ name: "era-tests", version: "1.0.0" }, { versionNegotiation: { mode } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(host.urlFor(name))));
+    return client;
+  };
+
+  it.each(DEMO_SERVERS.map((demo) => [demo.name, demo.protocol] as const))("%s speaks %s to a client that negotiates", async (name, revision) => {
+    const client = await connectAs(name, "auto");
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe(revision);
+      expect((await client.listTools()).tools.length).toBe(EXPECTED_TOOLS[name]?.length);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a 2026-07-28 demo still serves a 2025-era client, through initialize", async () => {
+    const client = await connectAs("news", "legacy");
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      const result = await client.callTool({ name: "web_search", arguments: { query: "election", limit: 1 } });
+      expect((result.structuredContent as { results: unknown[] }).results).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers 2026-07-28 lists with cache hints (they never change), and 2025-era lists without", async () => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(host.urlFor("shipping"), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ result?: { ttlMs?: number; cacheScope?: string; tools?: unknown[] } }>);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    };
+    const modern = await post(
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } },
+    );
+    expect(modern.result).toMatchObject({ ttlMs: 300_000, cacheScope: "public" });
+    expect(modern.result?.tools).toHaveLength(EXPECTED_TOOLS.shipping!.length);
+    const legacy = await post({ "mcp-protocol-version": "2025-11-25" }, { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+    expect(legacy.result?.tools).toHaveLength(EXPECTED_TOOLS.shipping!.length);
+    expect(legacy.result).not.toHaveProperty("ttlMs");
   });
 });

@@ -1,4 +1,4 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roll } from "@/lib/mcp/demo/lab";
 import { connectClient } from "../../fixtures/mcp/client";
@@ -26,7 +26,7 @@ describe("lab demo", () => {
   it("sleeps and sends progress notifications over the SSE response", async () => {
     const progress: Array<{ progress: number; total?: number }> = [];
     const started = Date.now();
-    const result = await s.client.callTool({ name: "sleep", arguments: { ms: 300 } }, undefined, { onprogress: (p) => progress.push(p) });
+    const result = await s.client.callTool({ name: "sleep", arguments: { ms: 300 } }, { onprogress: (p) => progress.push(p) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
     expect(result.structuredContent).toEqual({ sleptMs: 300, progressNotifications: 3 });
     expect(progress.map((p) => [p.progress, p.total])).toEqual([
@@ -46,10 +46,10 @@ describe("lab demo", () => {
 
   it("protocol_error answers with a JSON-RPC error, not a result", async () => {
     const call = s.client.callTool({ name: "protocol_error", arguments: { message: "nope", code: -32602 } });
-    await expect(call).rejects.toBeInstanceOf(McpError);
+    await expect(call).rejects.toBeInstanceOf(ProtocolError);
     await expect(s.client.callTool({ name: "protocol_error", arguments: { message: "nope", code: -32602 } })).rejects.toMatchObject({
       code: -32602,
-      message: "MCP error -32602: nope",
+      message: "nope",
       data: { tool: "protocol_error" },
     });
     await expect(s.client.callTool({ name: "protocol_error", arguments: {} })).rejects.toMatchObject({ code: -32603 });

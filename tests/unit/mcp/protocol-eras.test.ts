@@ -96,6 +96,22 @@ describe("protocol eras", () => {
     expect(error.message).toMatch(/2026-07-28/);
   });
 
+  it("the server's own era setting drives the connect: legacy is refused by the strict server, modern skips the probe", async () => {
+    const methods = modern.methods.length;
+    const refused = (await connectToServer({ ...http(`${modern.url}/mcp`), protocolEra: "legacy" }, options()).catch((e: unknown) => e)) as ConnectionError;
+    expect(refused).toBeInstanceOf(ConnectionError);
+    expect(refused.kind).toBe("protocol");
+    expect(modern.methods.slice(methods)).toContain("initialize");
+    const pinned = await connectToServer({ ...http(`${modern.url}/mcp?pinned`), protocolEra: "modern" }, options());
+    open.push(pinned);
+    expect(pinned.protocolVersion).toBe("2026-07-28");
+    // A connect may still choose for itself (tests, hosts): its own era wins over the setting.
+    const forced = (await connectToServer({ ...http(`${modern.url}/mcp?again`), protocolEra: "modern" }, options({ era: "legacy" })).catch(
+      (e: unknown) => e,
+    )) as ConnectionError;
+    expect(forced).toBeInstanceOf(ConnectionError);
+  });
+
   it("a server whose rounds never end: the call stops after the SDK's cap of rounds with an error, the person asked a bounded number of times", async () => {
     let asked = 0;
     const connection = await connect(`${modern.url}/mcp`, {

@@ -65,7 +65,7 @@ describe("MCP proxy forwarding", () => {
   it("streams SSE responses, progress notifications included", async () => {
     const client = await connectClient(demo.urlFor("lab"), { fetch: proxyFetch() });
     const progress: number[] = [];
-    const result = await client.callTool({ name: "sleep", arguments: { ms: 200 } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const result = await client.callTool({ name: "sleep", arguments: { ms: 200 } }, { onprogress: (p) => progress.push(p.progress) });
     expect(result.structuredContent).toEqual({ sleptMs: 200, progressNotifications: 2 });
     expect(progress).toEqual([1, 2]);
     await client.close();

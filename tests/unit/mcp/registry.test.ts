@@ -222,3 +222,19 @@ describe("ServerRegistry import and export", () => {
     expect(back.importConfig(config)).toMatchObject({ ok: true, added: [...DEMO, "w"] });
   });
 });
+
+describe("a server's protocol era", () => {
+  it("is kept for Streamable HTTP across a reload, cleared by auto, dropped for other transports, and refused when unknown", () => {
+    const { storage, registry } = fresh();
+    const added = registry.add({ name: "now", transport: "streamable-http", url: "https://a.example/mcp", protocolEra: "modern" });
+    expect(added.ok && added.server.protocolEra).toBe("modern");
+    const again = new ServerRegistry({ storage: createRegistryStorage(storage) });
+    expect(again.get("now")?.protocolEra).toBe("modern");
+    expect(again.update("now", { protocolEra: "auto" })).toMatchObject({ ok: true });
+    expect(again.get("now")).not.toHaveProperty("protocolEra");
+    const sse = again.add({ name: "old", transport: "sse", url: "https://o.example/sse", protocolEra: "modern" });
+    expect(sse.ok && sse.server).not.toHaveProperty("protocolEra");
+    const bad = again.add({ name: "bad", transport: "streamable-http", url: "https://b.example/mcp", protocolEra: "2026" as never });
+    expect(!bad.ok && bad.issues).toEqual([{ field: "protocolEra", message: 'Unknown protocol era "2026" (use auto, modern or legacy)' }]);
+  });
+});

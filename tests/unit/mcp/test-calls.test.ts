@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import { TestCallStore, testCallKey } from "@/lib/mcp/test-calls";
 

@@ -3,6 +3,8 @@ import { buildShareState } from "@/lib/share/build";
 import { SHARE_CAPS } from "@/lib/share/caps";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { toShareServer } from "@/lib/share/server-to-share";
+import { toServerInput } from "@/lib/share/restore";
+import { shareServerSchema } from "@/lib/share/schema";
 
 const demo: ServerConfig = { id: "shipping", name: "shipping", transport: "streamable-http", url: "/api/demo-mcp/shipping", headers: {}, enabled: true };
 
@@ -97,5 +99,19 @@ describe("toShareServer", () => {
         { where: "header", name: "x-region" },
       ],
     });
+  });
+});
+
+describe("a shared server's protocol era", () => {
+  it("travels with a Streamable HTTP server, is refused on another transport, and comes back in the recipient's input", () => {
+    const out = toShareServer({ ...demo, protocolEra: "legacy" });
+    expect(out.ok && out.server.protocolEra).toBe("legacy");
+    if (!out.ok) throw new Error(out.reason);
+    expect(shareServerSchema.safeParse(out.server).success).toBe(true);
+    expect(shareServerSchema.safeParse({ ...out.server, transport: "sse" }).success).toBe(false);
+    expect(shareServerSchema.safeParse({ ...out.server, protocolEra: "auto" }).success).toBe(false);
+    expect(toServerInput(out.server, {}, []).protocolEra).toBe("legacy");
+    const sse = toShareServer({ ...demo, transport: "sse", url: "https://o.example/sse", protocolEra: "modern" });
+    expect(sse.ok && sse.server).not.toHaveProperty("protocolEra");
   });
 });
