@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import type { ServerRegistry, ServerInputIssue } from "@/lib/mcp/registry";
 import type { ServerConfig, TransportKind } from "@/lib/mcp/types";
-import { formatPairs, parseArgLines, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
+import { formatPairs, parseArgLines, parseCommandLine, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
 import { ERA_CHOICE_LABEL, type ProtocolEraChoice } from "@/lib/mcp/protocol-era";
 import styles from "./Servers.module.css";
 
@@ -25,15 +25,26 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
     event.preventDefault();
     const parsedHeaders = parseHeaderLines(headers);
     const parsedEnv = parseEnvLines(env);
+    const commandLine = parseCommandLine(command);
     const found: ServerInputIssue[] = [];
     if (!parsedHeaders.ok) found.push({ field: "headers", message: parsedHeaders.message });
     if (!parsedEnv.ok) found.push({ field: "env", message: parsedEnv.message });
+    if (transport === "stdio" && !commandLine.ok) found.push({ field: "command", message: commandLine.message });
     if (found.length > 0) return setIssues(found);
     // Empty: no cap. Anything else is checked by the registry (a whole number from 1).
     const maxCallsInFlight = cap.trim() === "" ? undefined : Number(cap.trim());
     const input =
       transport === "stdio"
-        ? { name, transport, command, args: parseArgLines(args), env: parsedEnv.ok ? parsedEnv.value : {}, ...(cwd ? { cwd } : {}), maxCallsInFlight }
+        ? {
+            name,
+            transport,
+            // A pasted command line's words after the first come before the Arguments box's lines.
+            command: commandLine.ok ? commandLine.command : command,
+            args: [...(commandLine.ok ? commandLine.args : []), ...parseArgLines(args)],
+            env: parsedEnv.ok ? parsedEnv.value : {},
+            ...(cwd ? { cwd } : {}),
+            maxCallsInFlight,
+          }
         : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {}, maxCallsInFlight, protocolEra: era };
     const result = server ? registry.update(server.id, input) : registry.add({ ...input, enabled: true });
     if (!result.ok) return setIssues(result.issues);
@@ -56,10 +67,20 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
       {transport === "stdio" ? (
         <>
           <Field label="Command" error={issue("command")}>
-            <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" />
+            <input
+              value={command}
+              onChange={(e) => {
+                setCommand(e.target.value);
+                // The parse below says what will run now; an error about the old text would contradict it.
+                setIssues((all) => all.filter((i) => i.field !== "command"));
+              }}
+              placeholder="npx -y @modelcontextprotocol/server-memory"
+              spellCheck={false}
+            />
           </Field>
+          <CommandPreview command={command} args={args} />
           <Field label="Arguments (one per line)">
-            <textarea rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={"-y\n@modelcontextprotocol/server-memory"} />
+            <textarea rows={2} value={args} onChange={(e) => setArgs(e.target.value)} placeholder={"--root\n/a path with spaces"} />
           </Field>
           <Field label="Environment (KEY=value per line; kept in this browser only)" error={issue("env")}>
             <textarea rows={2} value={env} onChange={(e) => setEnv(e.target.value)} spellCheck={false} />
@@ -108,6 +129,24 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
         </button>
       </div>
     </form>
+  );
+}
+
+/** What will run, once the Command box holds more than one word: the split a person should check. */
+function CommandPreview({ command, args }: { command: string; args: string }) {
+  const line = parseCommandLine(command);
+  if (!line.ok || line.args.length === 0) return null;
+  const all = [...line.args, ...parseArgLines(args)];
+  return (
+    <p className="muted small" data-testid="command-preview">
+      Runs <code>{line.command}</code> with {all.length === 1 ? "the argument" : `${all.length} arguments`}{" "}
+      {all.map((arg, i) => (
+        <span key={i}>
+          {i > 0 ? " " : ""}
+          <code>{arg}</code>
+        </span>
+      ))}
+    </p>
   );
 }
 

@@ -1,7 +1,9 @@
 /**
  * Text forms of the map fields a server form edits: headers as `Name: value` lines, env as
- * `KEY=value` lines, args one per line. Pure, so the form's parsing is unit-tested.
+ * `KEY=value` lines, args one per line, and a pasted command line split into its words. Pure, so
+ * the form's parsing is unit-tested.
  */
+import { parse as parseShellWords } from "shell-quote";
 
 /** Parses `Name: value` lines; blank lines are skipped; a line without a colon is an error. */
 export function parseHeaderLines(text: string): { ok: true; value: Record<string, string> } | { ok: false; message: string } {
@@ -19,6 +21,30 @@ export function parseArgLines(text: string): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
+}
+
+/** A command line split into the command and its arguments. */
+export type CommandLine = { ok: true; command: string; args: string[] } | { ok: false; message: string };
+
+/**
+ * Splits a pasted command line (`npx -y @modelcontextprotocol/server-memory`) as a POSIX shell
+ * splits words: single and double quotes, `\ ` for a space. Nothing is expanded or run:
+ * `$HOME` and `*.py` stay as written (the command runs without a shell), a backslash before
+ * anything but a space, a quote or a backslash stays (Windows paths), and a shell operator
+ * (`|`, `&&`, `;`, `>`…) is refused, since a server is one command. `shell-quote` does the split.
+ */
+export function parseCommandLine(text: string): CommandLine {
+  if (text.trim() === "") return { ok: false, message: "A local (stdio) server needs a command to run" };
+  const words: string[] = [];
+  for (const token of parseShellWords(text.replace(/\\(?![ "'\\])/g, "\\\\"), (name) => `$${name}`)) {
+    if (typeof token === "string") words.push(token);
+    else if ("comment" in token) break;
+    else if (token.op === "glob") words.push(token.pattern);
+    else return { ok: false, message: `"${token.op}" is shell syntax; a server is one command with its arguments, run without a shell` };
+  }
+  const [command, ...args] = words;
+  if (command === undefined || command === "") return { ok: false, message: "A local (stdio) server needs a command to run" };
+  return { ok: true, command, args };
 }
 
 /** The inverse of parseHeaderLines / parseEnvLines. */

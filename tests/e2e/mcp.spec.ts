@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
@@ -129,6 +132,41 @@ test.describe("MCP servers", () => {
     await playground.setCode("return 1 + 1");
     await playground.runWithShortcut();
     await expect(playground.status).toHaveText("ok");
+  });
+
+  test("a pasted command line (quotes, a path with spaces) is split into command and arguments, shown before saving, and the server starts", async ({
+    page,
+  }) => {
+    // server-memory behind a launcher whose path has spaces, as a person's own server often is.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "cmp server dir "));
+    const launcher = path.join(dir, "memory server.mjs");
+    await writeFile(launcher, `import ${JSON.stringify(pathToFileURL(memoryBin).href)};\n`);
+    try {
+      const servers = new ServersPanel(page);
+      await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+      await servers.openServersTab();
+      await servers.root.getByRole("button", { name: "Add server" }).click();
+      const form = servers.root.getByRole("form", { name: "Add server" });
+      await form.getByLabel("Name (the code namespace)").fill("pasted");
+      await form.getByLabel("Transport").selectOption("stdio");
+      await form.getByRole("textbox", { name: "Command" }).fill(`"${process.execPath}" '${launcher}'`);
+      await expect(form.getByTestId("command-preview")).toHaveText(`Runs ${process.execPath} with the argument ${launcher}`);
+      await form.getByRole("textbox", { name: "Command" }).fill("cat x | srv");
+      await form.getByRole("button", { name: "Add" }).click();
+      await expect(form.getByRole("alert")).toHaveText('"|" is shell syntax; a server is one command with its arguments, run without a shell');
+      await form.getByRole("textbox", { name: "Command" }).fill(`"${process.execPath}" '${launcher}'`);
+      await expect(form.getByRole("alert")).toHaveCount(0);
+      await page.screenshot({ path: test.info().outputPath("pasted-command.png") });
+      await form.getByRole("button", { name: "Add" }).click();
+      await servers.expectConnected("pasted");
+      const card = page.getByRole("listitem", { name: "Server pasted" });
+      await card.getByRole("button", { name: "Edit" }).click();
+      const edit = servers.root.getByRole("form", { name: "Edit pasted" });
+      await expect(edit.getByRole("textbox", { name: "Command" })).toHaveValue(process.execPath);
+      await expect(edit.getByLabel("Arguments (one per line)")).toHaveValue(launcher);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test("Explore on a stdio server (server-memory) writes a program that runs ok with no model and no key; the code it replaced stays in the history", async ({
