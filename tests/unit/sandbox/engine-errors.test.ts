@@ -250,3 +250,44 @@ describe("error kind: serialization", () => {
     expect(valueOf((await run(engine, "return 1")).result)).toBe(1);
   });
 });
+
+describe("a tool the namespace lacks", () => {
+  const tools: HostFunctions = {
+    lab: { echo: () => Promise.resolve("e"), sleep: () => Promise.resolve(1), flaky: () => Promise.resolve(2) },
+    shipping: { get_quote: () => Promise.resolve(3) },
+  };
+
+  it("names the server, the nearest tools and all of them, instead of 'not a function'", async () => {
+    expect(errorOf((await run(engine, "await lab.ecoh({ message: 'x' })", { host: tools })).result, "runtime").message).toBe(
+      'TypeError: lab has no tool "ecoh"; did you mean lab.echo? Its tools: echo, sleep, flaky.',
+    );
+    expect(errorOf((await run(engine, "await lab.no_such_tool({})", { host: tools })).result, "runtime").message).toBe(
+      'TypeError: lab has no tool "no_such_tool". Its tools: echo, sleep, flaky.',
+    );
+    expect(errorOf((await run(engine, "await shipping.quote({})", { host: tools })).result, "runtime").message).toBe(
+      'TypeError: shipping has no tool "quote"; did you mean shipping.get_quote? Its tools: get_quote.',
+    );
+  });
+
+  it("leaves the namespace an ordinary object: its tools, keys, in, JSON, await and Object.prototype's names", async () => {
+    const code = [
+      "const ns = await lab;",
+      "return {",
+      "  same: ns === lab, keys: Object.keys(lab), has: 'echo' in lab, lacks: 'nope' in lab,",
+      "  json: JSON.stringify(lab), str: typeof lab.toString, own: lab.hasOwnProperty('echo'), proto: lab.prototype,",
+      "  call: await lab.echo(), caught: (() => { try { lab.nope; } catch (e) { return e.name; } })(),",
+      "};",
+    ].join("\n");
+    expect(valueOf((await run(engine, code, { host: tools })).result)).toEqual({
+      same: true,
+      keys: ["echo", "sleep", "flaky"],
+      has: true,
+      lacks: false,
+      json: "{}",
+      str: "function",
+      own: true,
+      call: "e",
+      caught: "TypeError",
+    });
+  });
+});
