@@ -274,6 +274,7 @@ export function ShareDialogSlot({ onOpenFile, onClose }: { onOpenFile: (file: Bl
       // The skills pseudo-server is not a server: skills travel on their own (ticked below).
       toolSnapshots: catalog.servers.filter((s) => s.namespace === undefined),
       code: playground.editor.snapshot().code,
+      inputs: playground.editor.snapshot().data,
       systemPrompt: catalog.systemPrompt(),
       limits: playground.limits.snapshot(),
       messages: playground.chat.snapshot().messages,

@@ -85,7 +85,12 @@ export function ShareBanner({ link, registered, onAddServer, onReplayRun, onHide
       </div>
       {expanded && (
         <>
-          {share.code !== undefined && <span className="small">The shared code is in the editor. It has not run: nothing runs until you click Run.</span>}
+          {share.code !== undefined && (
+            <span className="small">
+              The shared code is in the editor{share.inputs !== undefined ? ", with its Inputs (the Inputs button shows them)" : ""}. It has not run: nothing
+              runs until you click Run.
+            </span>
+          )}
           {warnings.length > 0 && (
             <ul className={styles.notes}>
               {warnings.map((warning) => (

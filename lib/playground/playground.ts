@@ -229,6 +229,7 @@ export class Playground {
     const opened = applyShare(state, {
       addRun: (record, source) => this.workbench.history.add(record, source),
       setCode: this.editor.setCode,
+      setData: this.editor.setData,
       adoptLimits: this.limits.adopt,
       restoreConversation: (messages) => void this.chat.restore(messages),
       importSkills: (skills) => refused.push(...this.skills.importSkills(skills, "a share link").refused),

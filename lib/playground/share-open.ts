@@ -19,6 +19,8 @@ import { parseSkillsFile, SKILLS_FILE_FORMAT, SKILLS_FILE_VERSION } from "../ski
 export interface ShareTargets {
   addRun(record: RunRecord, source?: RunSource): void;
   setCode(code: string): void;
+  /** The shared code's Inputs (the editor's `data` text). */
+  setData?(data: string): void;
   adoptLimits(limits: unknown): void;
   restoreConversation(messages: CodeModeUIMessage[]): void;
   /** Holds the share's skills for review (lib/playground/skill-store.ts): they run nothing until trusted. */
@@ -42,6 +44,7 @@ export function applyShare(state: ShareState, targets: ShareTargets): { runs: nu
     runs += 1;
   }
   if (state.code !== undefined) targets.setCode(state.code);
+  if (state.inputs !== undefined) targets.setData?.(state.inputs);
   if (state.limits) targets.adoptLimits(state.limits);
   if (state.messages && state.messages.length > 0) targets.restoreConversation(toRestorableMessages(state.messages));
   // Skills are read as strictly as a skills file; a link that holds a bad one imports none of them.

@@ -7,6 +7,7 @@
  */
 import type { ToolDefinition } from "../codemode/types";
 import { redactSecrets } from "../secrets/redact";
+import { MAX_DATA_CHARS, parseDataGlobals } from "../editor/data-globals";
 import type { ServerConfig } from "../mcp/types";
 import { DEFAULT_LIMITS } from "../sandbox/limits";
 import type { SandboxLimits } from "../sandbox/types";
@@ -31,6 +32,8 @@ export interface ShareInputs {
   /** AI SDK UI messages (`{ id, role, parts }`). */
   messages?: readonly unknown[];
   code?: string;
+  /** The editor's Inputs text (a JSON object whose keys become the code's globals). */
+  inputs?: string;
   limits?: Partial<SandboxLimits>;
   /** Recorded runs (plain JSON objects), replayable offline. */
   runs?: readonly unknown[];
@@ -143,6 +146,21 @@ function copySkills(inputs: ShareInputs, omitted: string[]): JsonObject[] {
   return out;
 }
 
+/** The Inputs as JSON text, secret-looking keys and values redacted (and said); left out when they are not a valid inputs object. */
+function copyInputs(text: unknown, omitted: string[]): string | undefined {
+  if (typeof text !== "string" || text.trim() === "") return undefined;
+  const parsed = parseDataGlobals(text);
+  if (!parsed.ok) {
+    omitted.push(`Inputs (${parsed.message})`);
+    return undefined;
+  }
+  if (Object.keys(parsed.data).length === 0) return undefined;
+  const safe = redactSecrets(copyJsonObject(parsed.data, JSON_DEPTH) ?? {});
+  const out = JSON.stringify(safe, null, 2);
+  if (out !== JSON.stringify(parsed.data, null, 2)) omitted.push("Inputs: values that look like secrets (replaced by a placeholder)");
+  return out.length > MAX_DATA_CHARS ? undefined : out;
+}
+
 function copyLimits(limits: Partial<SandboxLimits> | undefined): ShareLimits | undefined {
   if (typeof limits !== "object" || limits === null) return undefined;
   const out: ShareLimits = {};
@@ -190,6 +208,7 @@ export function buildShareState(inputs: ShareInputs): ShareBuild {
     model: copyModel(inputs.model),
     messages: copyMessages(inputs, omitted),
     code: copyText(inputs.code, SHARE_CAPS.codeChars, "code", omitted),
+    inputs: copyInputs(inputs.inputs, omitted),
     limits: copyLimits(inputs.limits),
     runs: copyRuns(inputs, omitted),
   };

@@ -9,6 +9,7 @@
  * SHARE_CAPS; runs in particular are "an array of JSON objects" until the run-record format in
  * lib/timeline settles, at which point this schema should name its fields.
  */
+import { MAX_DATA_CHARS, parseDataGlobals } from "../editor/data-globals";
 import { visibleText } from "../text/hidden-characters";
 import * as z from "zod";
 import type { SandboxLimits } from "../sandbox/types";
@@ -146,6 +147,12 @@ export const shareStateSchema = z.object({
   model: shareModelSchema.optional(),
   messages: z.array(shareMessageSchema).max(SHARE_CAPS.messages).default([]),
   code: z.string().max(SHARE_CAPS.codeChars).optional(),
+  /** The code's Inputs (the editor's `data` globals), as JSON object text (lib/editor/data-globals.ts). */
+  inputs: z
+    .string()
+    .max(MAX_DATA_CHARS)
+    .refine((text) => parseDataGlobals(text).ok, "must be a JSON object whose keys can be globals")
+    .optional(),
   limits: shareLimitsSchema.optional(),
   runs: shareRunsSchema.default([]),
   skills: shareSkillsSchema.optional(),

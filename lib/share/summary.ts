@@ -17,6 +17,7 @@ export function describeShare(state: ShareState): string[] {
   const tools = state.tools.reduce((sum, snapshot) => sum + snapshot.tools.length, 0);
   if (tools > 0) out.push(`${plural(tools, "tool schema")} as seen when shared`);
   if (state.code !== undefined) out.push(`code, ${plural(state.code.split("\n").length, "line")} (not run until you click Run)`);
+  if (state.inputs !== undefined) out.push(`its Inputs: ${Object.keys(JSON.parse(state.inputs) as object).join(", ")}`);
   if (state.systemPrompt !== undefined) out.push("a system prompt");
   if (state.model) out.push(`model ${state.model.provider} / ${state.model.id} (no API key)`);
   if (state.messages.length > 0) out.push(plural(state.messages.length, "chat message"));
@@ -31,6 +32,7 @@ export function findSecretLookalikes(state: ShareState): string[] {
   const out: string[] = [];
   if (state.code !== undefined) out.push(...secretLines(state.code).map((line) => `code, line ${line}`));
   if (state.systemPrompt !== undefined) out.push(...secretLines(state.systemPrompt).map((line) => `system prompt, line ${line}`));
+  if (state.inputs !== undefined) out.push(...secretLines(state.inputs).map((line) => `Inputs, line ${line}`));
   state.skills?.forEach((skill, index) => {
     if (typeof skill.code === "string" && looksLikeSecret(skill.code)) out.push(`skill ${index + 1}'s code`);
   });

@@ -14,6 +14,7 @@ function targets() {
   const t: ShareTargets = {
     addRun: (record, source) => done.push(`run ${record.id} ${source ?? "-"}`),
     setCode: (code) => done.push(`code ${code}`),
+    setData: (data) => done.push(`inputs ${data}`),
     adoptLimits: (limits) => done.push(`limits ${JSON.stringify(limits)}`),
     restoreConversation: (messages) => done.push(`conversation ${messages.length}`),
   };
@@ -29,18 +30,19 @@ const newer = run("run-newer", 1, "return 'newer';");
 const older = run("run-older", 2, "return 'older';");
 
 describe("applyShare", () => {
-  it("adds the share's runs oldest first as the shared conversation's, then the code, the limits and the conversation; runs nothing", () => {
+  it("adds the share's runs oldest first as the shared conversation's, then the code and its Inputs, the limits and the conversation; runs nothing", () => {
     const state = shareStateSchema.parse({
       version: 1,
       servers: [],
       code: "return 42;",
+      inputs: '{ "n": 1 }',
       limits: { wallMs: 5_000 },
       messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi" }] }],
       runs: [newer, { not: "a run" }, older],
     });
     const { t, done } = targets();
     expect(applyShare(state, t)).toEqual({ runs: 2, leftOut: 1, skillsRefused: [] });
-    expect(done).toEqual(["run run-older chat", "run run-newer chat", "code return 42;", 'limits {"wallMs":5000}', "conversation 1"]);
+    expect(done).toEqual(["run run-older chat", "run run-newer chat", "code return 42;", 'inputs { "n": 1 }', 'limits {"wallMs":5000}', "conversation 1"]);
   });
 
   it("a shared run keeps the MCP Apps it carried (the share schema lets them through), for the page to read strictly", () => {

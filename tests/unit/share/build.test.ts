@@ -4,7 +4,7 @@ import { SHARE_CAPS } from "@/lib/share/caps";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { toShareServer } from "@/lib/share/server-to-share";
 import { toServerInput } from "@/lib/share/restore";
-import { shareServerSchema } from "@/lib/share/schema";
+import { shareServerSchema, shareStateSchema } from "@/lib/share/schema";
 
 const demo: ServerConfig = { id: "shipping", name: "shipping", transport: "streamable-http", url: "/api/demo-mcp/shipping", headers: {}, enabled: true };
 
@@ -113,5 +113,30 @@ describe("a shared server's protocol era", () => {
     expect(toServerInput(out.server, {}, []).protocolEra).toBe("legacy");
     const sse = toShareServer({ ...demo, transport: "sse", url: "https://o.example/sse", protocolEra: "modern" });
     expect(sse.ok && sse.server).not.toHaveProperty("protocolEra");
+  });
+});
+
+describe("a share's Inputs", () => {
+  it("travel as JSON object text with the code, secret-looking values replaced and said", () => {
+    const { state, omitted } = buildShareState({ code: "return maxDays;", inputs: '{ "maxDays": 5, "apiKey": "sk-live-1234567890abcdef" }' });
+    expect(JSON.parse(state.inputs ?? "{}")).toEqual({ maxDays: 5, apiKey: expect.not.stringContaining("sk-live") as unknown });
+    expect(state.inputs).not.toContain("sk-live");
+    expect(omitted).toContain("Inputs: values that look like secrets (replaced by a placeholder)");
+  });
+
+  it("are left out, and said, when they are not an inputs object; empty ones are simply absent", () => {
+    const broken = buildShareState({ code: "1", inputs: '{ "maxDays": 5' });
+    expect(broken.state.inputs).toBeUndefined();
+    expect(broken.omitted.some((line) => line.startsWith("Inputs (Inputs are not JSON"))).toBe(true);
+    expect(buildShareState({ code: "1", inputs: "  " }).state.inputs).toBeUndefined();
+    expect(buildShareState({ code: "1", inputs: "{}" }).state.inputs).toBeUndefined();
+  });
+
+  it("a forged share whose Inputs are not an inputs object is refused by the schema", () => {
+    const { state } = buildShareState({ code: "1", inputs: '{ "n": 1 }' });
+    expect(shareStateSchema.safeParse(state).success).toBe(true);
+    expect(shareStateSchema.safeParse({ ...state, inputs: "[1, 2]" }).success).toBe(false);
+    expect(shareStateSchema.safeParse({ ...state, inputs: '{ "__proto__": 1 }' }).success).toBe(false);
+    expect(shareStateSchema.safeParse({ ...state, inputs: '{ "Math": 1 }' }).success).toBe(false);
   });
 });
