@@ -84,12 +84,17 @@ for (const warning of opened.warnings) process.stderr.write(`warning: ${warning}
 process.stderr.write(
   `code-mode-playground: serving ${opened.serverNames.join(", ")} as execute_code${opened.skillNames.length > 0 ? ` and ${opened.skillNames.length === 1 ? "1 skill" : `${opened.skillNames.length} skills`} (${opened.skillNames.join(", ")})` : ""} on stdio (${opened.service.searchFirst ? "search first: the API is over the description budget" : "API in the description"})\n`,
 );
-const stop = async () => {
-  await pusher?.drain();
-  await opened.close();
-  process.exit(0);
-};
-process.once("SIGINT", () => void stop());
-process.once("SIGTERM", () => void stop());
+/** How long closing the servers may take before the process leaves anyway. */
+const STOP_DEADLINE_MS = 2_000;
+let stopping: Promise<void> | undefined;
+const stop = (code = 0) =>
+  (stopping ??= (async () => {
+    // A server that does not close in time must not keep this process (and its children) alive.
+    setTimeout(() => process.exit(code), STOP_DEADLINE_MS).unref();
+    await pusher?.drain();
+    await opened.close();
+    process.exit(code);
+  })());
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => void stop());
 await serveStdio(opened.service);
 await stop();

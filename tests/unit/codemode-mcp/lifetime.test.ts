@@ -1,0 +1,115 @@
+/**
+ * The code-mode MCP server ends with its agent (issue: processes left behind by Claude Desktop,
+ * Cursor, Claude Code): whether the client says goodbye, only closes our stdin, or sends a
+ * signal, the command and every process it started are gone within 2 s (checked by walking the
+ * process table, not by trusting an exit code).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { BIN, newClient, writeConfig } from "./fixtures";
+
+let demo: Awaited<ReturnType<typeof startDemoHost>>;
+let config: string;
+beforeAll(async () => {
+  demo = await startDemoHost();
+  config = writeConfig((name) => demo.urlFor(name));
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+/** Every live process below `pid`, from /proc. */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name is in parentheses and may hold spaces; the parent pid is the 2nd field after it.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z") parent.set(Number(entry), Number(fields[1]));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const out: number[] = [];
+  const walk = (of: number) => {
+    for (const [child, ppid] of parent) {
+      if (ppid !== of || out.includes(child)) continue;
+      out.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until none of `pids` lives, up to `ms`; returns the ones still alive. */
+async function goneWithin(pids: readonly number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = pids.filter(alive);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = left.filter(alive);
+  }
+  return left;
+}
+
+/** Starts the command with pipes and waits until it serves (its children are running then). */
+async function startCommand(): Promise<{ child: ChildProcess; tree: number[] }> {
+  const child = spawn(process.execPath, [BIN, "mcp", "--config", config], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes("serving")) resolve();
+    });
+    child.once("exit", () => reject(new Error(`exited before serving: ${stderr}`)));
+  });
+  child.stdout?.resume();
+  const tree = descendants(child.pid!);
+  expect(tree.length).toBeGreaterThan(0); // the memory server, at least
+  return { child, tree };
+}
+
+describe("the code-mode server's lifetime", () => {
+  it("ends, with the servers it started, when an SDK client closes", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--config", config], stderr: "pipe" });
+    const client = newClient("lifetime");
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("execute_code");
+    const pid = transport.pid!;
+    const tree = descendants(pid);
+    expect(tree.length).toBeGreaterThan(0);
+    await client.close();
+    expect(await goneWithin([pid, ...tree], 2_000)).toEqual([]);
+  }, 30_000);
+
+  it("ends when its stdin closes, without a word from the client", async () => {
+    const { child, tree } = await startCommand();
+    child.stdin?.end();
+    expect(await goneWithin([child.pid!, ...tree], 2_000)).toEqual([]);
+  }, 30_000);
+
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+    "ends on %s, with the servers it started",
+    async (signal) => {
+      const { child, tree } = await startCommand();
+      child.kill(signal);
+      expect(await goneWithin([child.pid!, ...tree], 2_000)).toEqual([]);
+    },
+    30_000,
+  );
+});
