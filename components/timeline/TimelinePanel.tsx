@@ -7,6 +7,7 @@ import type { CallRecordsState } from "@/lib/timeline/call-records";
 import { countMocks } from "@/lib/host-calls/mocks";
 import { recordView } from "@/lib/timeline/record-view";
 import { recordedCalls, recordStart } from "@/lib/timeline/run-record";
+import { MAX_HISTORY } from "@/lib/timeline/history";
 import type { RunView } from "@/lib/timeline/run-view";
 import { RunCompare } from "./RunCompare";
 import { RunHistory } from "./RunHistory";
@@ -93,6 +94,17 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
                 Open its code in the editor
               </button>
             )}
+            <button type="button" onClick={() => setViewing(undefined)}>
+              Back to the live run
+            </button>
+          </div>
+        )}
+        {tab === "calls" && viewing !== undefined && !entry && (
+          <div className={`${styles.banner} ${styles.bannerWarn}`} role="status" data-testid="run-evicted">
+            <span>
+              The run <b>{viewing}</b> is no longer kept: this session keeps the newest {MAX_HISTORY} runs of the conversation and the newest {MAX_HISTORY}{" "}
+              others. Runs you download from the Runs tab stay whole.
+            </span>
             <button type="button" onClick={() => setViewing(undefined)}>
               Back to the live run
             </button>

@@ -1,4 +1,4 @@
-/** The session's recorded runs (bounded by MAX_HISTORY), kept in memory; persistence saves them (lib/playground/persistence.ts). */
+/** The session's recorded runs (bounded by MAX_HISTORY per kind: lib/timeline/history.ts), kept in memory; persistence saves them (lib/playground/persistence.ts). */
 import { Store } from "../state/store";
 import { addToHistory, removeFromHistory, type HistoryEntry, type RunSource } from "../timeline/history";
 import { parseRunFile, type RunFileError } from "../timeline/run-file";

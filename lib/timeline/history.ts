@@ -62,10 +62,18 @@ export function summariseRun(record: RunRecord): RunSummary {
   return summary;
 }
 
-/** Adds a run at the front (replacing a run with the same id), keeping at most `max`. */
+/**
+ * Adds a run at the front (replacing a run with the same id), keeping at most `max` runs of the
+ * conversation and `max` of every other kind together: an eval suite or a morning of editor runs
+ * never pushes out the runs the chat's "Show run" and a share point at. The oldest of the kind
+ * over its cap goes.
+ */
 export function addToHistory(history: readonly HistoryEntry[], record: RunRecord, source: RunSource = "editor", max = MAX_HISTORY): readonly HistoryEntry[] {
   const entry = { summary: summariseRun(record), record, source };
-  return [entry, ...history.filter((e) => e.record.id !== record.id)].slice(0, Math.max(1, max));
+  const cap = Math.max(1, max);
+  let chat = 0;
+  let other = 0;
+  return [entry, ...history.filter((e) => e.record.id !== record.id)].filter((e) => (e.source === "chat" ? ++chat : ++other) <= cap);
 }
 
 /** Removes a run by id. */

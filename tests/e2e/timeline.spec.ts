@@ -4,6 +4,9 @@ import { syntheticRun } from "../../lib/timeline/synthetic-run";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { DemoToolCalls, TimelinePanel } from "./pages/timeline-panel";
+import { ChatPanel } from "./pages/chat-panel";
+import { examplePrompt } from "@/lib/model/demo/demo-script";
+import { MAX_HISTORY } from "@/lib/timeline/history";
 
 /** The editor's run has no limits control, so a run gets the default maxCalls (lib/sandbox/limits.ts). */
 const DEFAULT_MAX_CALLS = 1_000;
@@ -375,5 +378,33 @@ test.describe("the debugging timeline", () => {
 
     await timeline.showOutput();
     expect(await playground.valueJson()).toEqual({ echoed: { message: "from the mock", data: { mocked: true } }, slept: 10 });
+  });
+
+  test("the chat's run outlives a session of editor runs: Show run still shows its calls, and a run no longer kept says so", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const timeline = new TimelinePanel(page);
+    const chat = new ChatPanel(page);
+    await playground.goto();
+    await new ServersPanel(page).expectConnected("shipping");
+    await chat.send(examplePrompt("shipping", 0));
+    await expect(chat.conversation).toContainText("SwiftAir Express", { timeout: 20_000 });
+    await playground.setCode("return 1;");
+    for (let i = 0; i < MAX_HISTORY + 2; i++) {
+      await playground.runWithShortcut();
+      await expect(playground.status).toHaveText("ok");
+    }
+    await timeline.showOutput();
+    await chat.toolCalls.first().getByRole("button", { name: "Show run" }).click();
+    await expect(timeline.output.getByRole("button", { name: /^shipping\.\w+, call 1, ok/ }).first()).toBeVisible();
+    const runId = (await timeline.views.getByRole("tab", { name: /^Calls \(/ }).textContent())?.match(/^Calls \((.+)\)$/)?.[1] ?? "";
+    expect(runId).not.toBe("");
+
+    // Gone from the session (removed here; evicted past the cap the same way): the view says so.
+    await timeline.openView("Runs");
+    await timeline.runs.getByRole("button", { name: `Remove ${runId}` }).click();
+    await chat.toolCalls.first().getByRole("button", { name: "Show run" }).click();
+    await expect(page.getByTestId("run-evicted")).toContainText(`The run ${runId} is no longer kept`);
+    await page.getByTestId("run-evicted").getByRole("button", { name: "Back to the live run" }).click();
+    await expect(page.getByTestId("run-evicted")).toHaveCount(0);
   });
 });
