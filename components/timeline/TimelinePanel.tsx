@@ -102,8 +102,8 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
         {tab === "calls" && viewing !== undefined && !entry && (
           <div className={`${styles.banner} ${styles.bannerWarn}`} role="status" data-testid="run-evicted">
             <span>
-              The run <b>{viewing}</b> is no longer kept: this session keeps the newest {MAX_HISTORY} runs of the conversation and the newest {MAX_HISTORY}{" "}
-              others. Runs you download from the Runs tab stay whole.
+              The run <b>{viewing}</b> is no longer kept: this session keeps the newest {MAX_HISTORY} runs of the conversation, of the editor, and of evals and
+              comparisons. Runs you download from the Runs tab stay whole.
             </span>
             <button type="button" onClick={() => setViewing(undefined)}>
               Back to the live run

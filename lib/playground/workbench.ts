@@ -56,6 +56,9 @@ export interface AppCallOptions {
 }
 
 /** How one run is prepared. */
+/** Runs that borrow the Output while they run and give it back (their record stays in the history). */
+const BORROWED_OUTPUT: ReadonlySet<RunSource> = new Set(["eval", "compare"]);
+
 export interface RunOptions {
   /** The person approved this program as a whole (step mode): its calls that need approval go through, marked so. */
   preApproved?: boolean;
@@ -187,6 +190,8 @@ export class Workbench {
       notify(() => recorder?.onEvent(event));
     };
     this.replay.diverged(undefined);
+    // An eval's or a comparison's run shows live while it runs, then the Output is the editor's again.
+    const editorsOutput = BORROWED_OUTPUT.has(source) ? { live: this.live.snapshot(), ranCode: this.sandbox.snapshot().ranCode } : undefined;
     const host = this.#prepareHost(onInfo, onEvent, (callId) => callStarts.get(callId), names, replay, options);
     const request: RunRequest = {
       code,
@@ -222,6 +227,10 @@ export class Workbench {
         this.#cancel = undefined;
         this.#queue.flush();
         this.live.apply([{ type: "finish", runId, result }], [{ type: "finish", runId, result }]);
+        if (editorsOutput) {
+          this.live.restore(editorsOutput.live);
+          this.sandbox.update({ ranCode: editorsOutput.ranCode });
+        }
         // An armed replay answers one run: the next Run is live again unless the person re-arms it.
         if (replay) this.replay.arm(undefined);
         // A prompt left open belongs to a run that is over.

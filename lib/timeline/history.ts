@@ -62,18 +62,22 @@ export function summariseRun(record: RunRecord): RunSummary {
   return summary;
 }
 
+/** The groups the history caps apart: the conversation's runs, the editor's, and the rest (evals, comparisons, agents, apps). */
+function groupOf(source: RunSource): "chat" | "editor" | "other" {
+  return source === "chat" || source === "editor" ? source : "other";
+}
+
 /**
- * Adds a run at the front (replacing a run with the same id), keeping at most `max` runs of the
- * conversation and `max` of every other kind together: an eval suite or a morning of editor runs
- * never pushes out the runs the chat's "Show run" and a share point at. The oldest of the kind
- * over its cap goes.
+ * Adds a run at the front (replacing a run with the same id), keeping at most `max` runs of each
+ * group (groupOf): an eval suite never pushes out the editor's runs ("Save as skill…" needs the
+ * last good run of the editor's code), and neither pushes out the conversation's, which the chat's
+ * "Show run" and a share point at. The oldest of a group over its cap goes.
  */
 export function addToHistory(history: readonly HistoryEntry[], record: RunRecord, source: RunSource = "editor", max = MAX_HISTORY): readonly HistoryEntry[] {
   const entry = { summary: summariseRun(record), record, source };
   const cap = Math.max(1, max);
-  let chat = 0;
-  let other = 0;
-  return [entry, ...history.filter((e) => e.record.id !== record.id)].filter((e) => (e.source === "chat" ? ++chat : ++other) <= cap);
+  const kept = { chat: 0, editor: 0, other: 0 };
+  return [entry, ...history.filter((e) => e.record.id !== record.id)].filter((e) => ++kept[groupOf(e.source)] <= cap);
 }
 
 /** Removes a run by id. */

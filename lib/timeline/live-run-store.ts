@@ -26,4 +26,9 @@ export class LiveRunStore extends Store<LiveRun> {
     if (view === current.view && calls === current.calls) return;
     this.set({ view, calls });
   }
+
+  /** Puts back what the store showed before (an eval's or a comparison's run, over: the editor's run again). */
+  restore(previous: LiveRun): void {
+    if (previous !== this.snapshot()) this.set(previous);
+  }
 }

@@ -56,6 +56,25 @@ describe("Workbench", () => {
     expect(recordedCalls(entry!.record).map((c) => `${c.namespace}.${c.name}`)).toEqual(["shop.quote"]);
   });
 
+  it("an eval's or a comparison's run borrows the Output and gives the editor's back; its record stays in the history", async () => {
+    const { live } = shop();
+    const workbench = bench(live);
+    await until(() => workbench.sandbox.snapshot().ready);
+    await workbench.run("return await shop.quote({ kg: 1 })");
+    const editors = workbench.live.snapshot();
+    for (const source of ["eval", "compare"] as const) {
+      let seenWhileRunning = false;
+      const off = workbench.live.subscribe(() => (seenWhileRunning ||= workbench.live.snapshot().view.status === "running"));
+      const result = await workbench.run("return await shop.quote({ kg: 9 })", { source });
+      off();
+      expect(valueOf(result)).toEqual({ price: 4, kg: 9 });
+      expect(seenWhileRunning).toBe(true);
+      expect(workbench.live.snapshot()).toBe(editors);
+      expect(workbench.sandbox.snapshot().ranCode).toBe("return await shop.quote({ kg: 1 })");
+      expect(workbench.history.snapshot()[0]?.source).toBe(source);
+    }
+  });
+
   it("refuses a second run while one is going, and Stop ends the first", async () => {
     const slow = fakeTool(
       () => "late",

@@ -71,16 +71,17 @@ describe("run history", () => {
     expect(removeFromHistory(history, "nope")).toBe(history);
   });
 
-  it("keeps the conversation's runs when editor and eval runs pass the cap, and caps them on their own", () => {
+  it("caps the conversation's, the editor's and the other runs apart: 30 editor runs and an eval suite push out neither the chat's run nor the editor's last", () => {
     let history = addToHistory([], { ...syntheticRun(1, 1), id: "chat-0" }, "chat");
     for (let i = 0; i < 30; i++) history = addToHistory(history, { ...syntheticRun(1, i), id: `editor-${i}` }, "editor");
-    for (let i = 0; i < 24; i++) history = addToHistory(history, { ...syntheticRun(1, i), id: `eval-${i}` }, "eval");
-    expect(history).toHaveLength(MAX_HISTORY + 1);
+    for (let i = 0; i < 24; i++) history = addToHistory(history, { ...syntheticRun(1, i), id: `eval-${i}` }, i % 2 === 0 ? "eval" : "compare");
+    expect(history).toHaveLength(2 * MAX_HISTORY + 1);
     expect(history.at(-1)?.record.id).toBe("chat-0");
-    expect(history.filter((e) => e.source !== "chat").map((e) => e.record.id)).toEqual(Array.from({ length: MAX_HISTORY }, (_, i) => `eval-${23 - i}`));
+    expect(history.filter((e) => e.source === "editor").map((e) => e.record.id)).toEqual(Array.from({ length: MAX_HISTORY }, (_, i) => `editor-${29 - i}`));
+    expect(history.filter((e) => e.source === "eval" || e.source === "compare")).toHaveLength(MAX_HISTORY);
+    expect(history[0]?.record.id).toBe("eval-23");
     for (let i = 1; i <= MAX_HISTORY; i++) history = addToHistory(history, { ...syntheticRun(1, i), id: `chat-${i}` }, "chat");
     expect(history.filter((e) => e.source === "chat")).toHaveLength(MAX_HISTORY);
     expect(history.some((e) => e.record.id === "chat-0")).toBe(false);
-    expect(history.filter((e) => e.source !== "chat")).toHaveLength(MAX_HISTORY);
   });
 });
