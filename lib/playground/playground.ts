@@ -110,6 +110,7 @@ export class Playground {
       createWorker: env.createWorker,
       live: this.servers,
       skills: this.skills.trusted,
+      heldSkills: this.skills.held,
       ...(env.afterRunStart ? { afterStart: env.afterRunStart } : {}),
       ...(env.whenIdle ? { whenIdle: env.whenIdle } : {}),
     });

@@ -81,6 +81,9 @@ export class SkillStore extends Store<SkillsState> {
     return skills;
   };
 
+  /** Names of the skills held for review: a program that calls one is told so (lib/skills/skill-host.ts). */
+  readonly held = (): readonly string[] => this.snapshot().entries.flatMap((e) => (e.status === "review" ? [e.skill.name] : []));
+
   /**
    * Settles once the saved skills were read: saving starts then, so a skill added before (a share
    * link opened as the page loads) never overwrites the stored ones. Like the session, a store

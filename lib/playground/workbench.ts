@@ -92,6 +92,8 @@ export interface WorkbenchOptions {
   renderIntervalMs?: number;
   /** The skills a run may call (`skills.<name>`), read when it starts (lib/skills/). */
   skills?: () => readonly Skill[];
+  /** Names of skills held for review: calling one fails saying so, rather than "skills is not defined". */
+  heldSkills?: () => readonly string[];
 }
 
 /** An observer (the recorder) must never break a run. */
@@ -384,6 +386,14 @@ export class Workbench {
     const wrapped = options.wrapHost ? options.wrapHost(host, names) : host;
     // Skills run their programs over the same host functions (mocks, approvals, replay), their calls nested under theirs.
     const skills = this.#options.skills?.() ?? [];
-    return withSkills(wrapped, skills, { run: this.runSkill, onEvent, onInfo, callStart, ...(options.limits ? { limits: options.limits } : {}) });
+    const held = this.#options.heldSkills?.() ?? [];
+    return withSkills(wrapped, skills, {
+      run: this.runSkill,
+      onEvent,
+      onInfo,
+      callStart,
+      ...(held.length > 0 ? { held } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
   }
 }

@@ -33,7 +33,13 @@ export interface SkillHostOptions {
   now?: () => number;
   /** When the outer run's call started on its engine's clock, when known: nested calls are timed from it, so they sit inside their parent's bar. */
   callStart?: (callId: number) => number | undefined;
+  /** Skills held for review (imported, not yet trusted): a call to one fails saying so, and runs nothing. */
+  held?: readonly string[];
 }
+
+/** What a program that calls a skill held for review is told (the sandbox puts "skills.<name>: " in front). */
+export const HELD_SKILL_MESSAGE =
+  "this skill is waiting for review (it came from a share or an import): open the Skills tab, read its code and trust it; until then no program can call it.";
 
 /** The error a failed skill throws in the caller's program. */
 export class SkillError extends Error {
@@ -45,7 +51,8 @@ export class SkillError extends Error {
 
 /** `host` with the skills' namespace added (see the file comment). One per run: the nested ids count within it. */
 export function withSkills(host: HostFunctions, skills: readonly Skill[], options: SkillHostOptions): HostFunctions {
-  if (skills.length === 0) return host;
+  const held = (options.held ?? []).filter((name) => !skills.some((s) => s.name === name));
+  if (skills.length === 0 && held.length === 0) return host;
   const origin = performance.now();
   const now = options.now ?? (() => performance.now() - origin);
   let nextId = SKILL_CALL_ID_BASE;
@@ -98,6 +105,10 @@ export function withSkills(host: HostFunctions, skills: readonly Skill[], option
 
   const fns: Record<string, HostFunction> = {};
   for (const skill of skills) define(fns, skill.name, fnFor(skill));
+  for (const name of held)
+    define(fns, name, () => {
+      throw new SkillError(HELD_SKILL_MESSAGE);
+    });
   const out: HostFunctions = { ...host };
   define(out, SKILLS_NAMESPACE, fns);
   return out;

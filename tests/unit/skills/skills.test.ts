@@ -136,6 +136,23 @@ describe("withSkills", () => {
     for (const e of nested) expect(infos).toContainEqual([e.callId, { parent: 1 }]);
   });
 
+  it("a skill held for review: calling it says so, word for word, and runs nothing; a trusted one of the same name wins", async () => {
+    const { host, list_carriers } = shippingHost();
+    const result = await runInNode(
+      { code: "return await skills.cheapest_carrier({ maxDays: 5, weightKg: 2 })", limits: FAST },
+      withSkills(host, [], { run: nodeRunner, held: ["cheapest_carrier"] }),
+    );
+    expect(!result.ok && result.error.message).toBe(
+      "skills.cheapest_carrier: this skill is waiting for review (it came from a share or an import): open the Skills tab, read its code and trust it; until then no program can call it.",
+    );
+    expect(list_carriers.calls).toHaveLength(0);
+    const trusted = await runInNode(
+      { code: "return (await skills.cheapest_carrier({ maxDays: 5, weightKg: 2 })).count", limits: FAST },
+      withSkills(host, [skill()], { run: nodeRunner, held: ["cheapest_carrier"] }),
+    );
+    expect(trusted).toMatchObject({ ok: true, value: 3 });
+  });
+
   it("refuses input that does not match the schema, before running anything", async () => {
     const { host, list_carriers } = shippingHost();
     const infos: Array<[number, CallInfo]> = [];
