@@ -100,6 +100,30 @@ export function skillNamesProblem(skills: readonly Skill[]): string | undefined 
   return clash ? `A skill may not be named ${clash.name}: the code-mode server's own tool has that name.` : undefined;
 }
 
+/**
+ * Skills that call a server the config does not have, as their recorded tests show: one line per
+ * fault, naming the skill, the test and the call, so the command refuses at start rather than
+ * fail when an agent first calls the skill.
+ */
+export function skillServerProblems(skills: readonly Skill[], serverNames: readonly string[]): string[] {
+  const known = new Set(serverNames);
+  const problems: string[] = [];
+  for (const skill of skills) {
+    const missing = new Map<string, string>();
+    for (const test of skill.tests) {
+      for (const call of test.calls) {
+        if (!known.has(call.server) && !missing.has(call.server)) missing.set(call.server, `${call.server}.${call.tool} (test "${test.name}")`);
+      }
+    }
+    for (const [server, where] of missing) {
+      problems.push(
+        `skill "${skill.name}" calls ${where}, but the config has no server "${server}" (it has ${serverNames.length > 0 ? serverNames.join(", ") : "none"})`,
+      );
+    }
+  }
+  return problems;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -10,7 +10,7 @@ import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-poo
 import { MOCK_SCRIPT_LIMITS } from "../../host-calls/mocks";
 import { parseCodeModeConfig, type CodeModeOptions } from "../config";
 import type { ServerConfig } from "../../mcp/types";
-import { createCodeModeService, skillNamesProblem, type CodeModeService } from "../service";
+import { createCodeModeService, skillNamesProblem, skillServerProblems, type CodeModeService } from "../service";
 import type { FeedUpdate } from "../run-feed";
 import { dirname, resolve } from "node:path";
 import { readSkillsPath } from "../../skills/node/skills-path";
@@ -51,6 +51,11 @@ export async function readCodeModeConfig(
   const skills = where ? await readSkillsPath(where) : [];
   const clash = skillNamesProblem(skills);
   if (clash) throw new Error(`${where ?? path}: ${clash}`);
+  const unserved = skillServerProblems(
+    skills,
+    parsed.servers.map((s) => s.name),
+  );
+  if (unserved.length > 0) throw new Error(`${where ?? path}:\n  ${unserved.join("\n  ")}`);
   return { ...parsed, skills };
 }
 

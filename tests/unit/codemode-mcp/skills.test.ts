@@ -137,6 +137,31 @@ describe("reading skills from disk", () => {
   });
 });
 
+describe("skills whose servers the config lacks", () => {
+  it("the command refuses to start, naming the skill, its test, the call and the servers it has", async () => {
+    const lost: Skill = {
+      ...order,
+      name: "weather_report",
+      tests: [
+        {
+          ...order.tests[0]!,
+          name: "sunny",
+          calls: [{ ...order.tests[0]!.calls[0]!, namespace: "weather", name: "forecast", server: "weather", tool: "forecast" }],
+        },
+      ],
+    };
+    const dir = writeFolder([greet, lost]);
+    const failed = await promisify(execFile)(process.execPath, [BIN, "mcp", "--config", config, "--skills", dir], { timeout: 30_000 }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toContain(
+      `${dir}:\n  skill "weather_report" calls weather.forecast (test "sunny"), but the config has no server "weather" (it has memory, lab, store)`,
+    );
+  });
+});
+
 describe("code-mode-playground skills convert", () => {
   const cli = (...args: string[]) =>
     promisify(execFile)(process.execPath, [BIN, ...args], { timeout: 30_000 }).then(
