@@ -111,6 +111,7 @@ export function TimelinePanel({ calls, run, debug, onRevealLine, onUseCode }: Ti
           </div>
         )}
         {tab === "calls" &&
+          !(viewing !== undefined && !entry) &&
           (past ? (
             <TimelineList
               key={viewing}

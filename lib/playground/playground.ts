@@ -158,7 +158,8 @@ export class Playground {
 
   /**
    * The recorded run of a chat program (its tool call's id): the link made when it ran, else (a
-   * restored conversation) the newest chat run of the same code.
+   * restored conversation) the newest chat run of the same code, else the linked id of a run no
+   * longer kept.
    */
   runOfToolCall(toolCallId: string): string | undefined {
     const linked = this.world.chatRuns.snapshot()[toolCallId];
@@ -168,9 +169,10 @@ export class Playground {
       .messages.flatMap((m) => m.parts)
       .find((p) => "toolCallId" in p && p.toolCallId === toolCallId);
     const input = part && "input" in part ? (part.input as { code?: unknown } | undefined) : undefined;
-    if (typeof input?.code !== "string") return undefined;
-    const hash = hashCode(input.code);
-    return this.workbench.history.snapshot().find((e) => e.source === "chat" && recordStart(e.record)?.codeHash === hash)?.record.id;
+    const hash = typeof input?.code === "string" ? hashCode(input.code) : undefined;
+    const sameCode = hash && this.workbench.history.snapshot().find((e) => e.source === "chat" && recordStart(e.record)?.codeHash === hash)?.record.id;
+    // A linked run no longer kept is still named: the timeline says it was let go, rather than nothing happening.
+    return sameCode || linked;
   }
 
   /** The newest run of the editor's code as it is now that worked: what "Save as skill" saves. */

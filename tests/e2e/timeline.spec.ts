@@ -386,6 +386,7 @@ test.describe("the debugging timeline", () => {
     const chat = new ChatPanel(page);
     await playground.goto();
     await new ServersPanel(page).expectConnected("shipping");
+    await chat.setStepMode(false);
     await chat.send(examplePrompt("shipping", 0));
     await expect(chat.conversation).toContainText("SwiftAir Express", { timeout: 20_000 });
     await playground.setCode("return 1;");
@@ -401,9 +402,10 @@ test.describe("the debugging timeline", () => {
 
     // Gone from the session (removed here; evicted past the cap the same way): the view says so.
     await timeline.openView("Runs");
-    await timeline.runs.getByRole("button", { name: `Remove ${runId}` }).click();
+    await timeline.runs.getByRole("button", { name: `Remove ${runId}`, exact: true }).click();
     await chat.toolCalls.first().getByRole("button", { name: "Show run" }).click();
     await expect(page.getByTestId("run-evicted")).toContainText(`The run ${runId} is no longer kept`);
+    await page.screenshot({ path: test.info().outputPath("run-evicted.png") });
     await page.getByTestId("run-evicted").getByRole("button", { name: "Back to the live run" }).click();
     await expect(page.getByTestId("run-evicted")).toHaveCount(0);
   });
