@@ -2,10 +2,13 @@
 // one server built on the v2 server package that answers both (createMcpHandler, legacy
 // "stateless"): 2026-07-28 (no session, every request carries its version) against 2025-11-25
 // (initialize first), each beside the floor of the same run (a bare fetch of the same JSON-RPC
-// request). Rounds alternate between the eras. docs/ARCHITECTURE.md, "Protocol eras".
+// request). Rounds alternate between the eras. Then the news demo server as the app serves it
+// (lib/mcp/demo/http-handler.ts), each era from its own pool of servers (2026-07-28 through the
+// SDK's createMcpHandler). docs/ARCHITECTURE.md, "Protocol eras".
 import { connectToServer, type ConnectOptions } from "../../lib/mcp/connection";
 import type { ServerConfig } from "../../lib/mcp/types";
 import { startModernServer } from "../../tests/fixtures/mcp/modern-server";
+import { startDemoHost } from "../../lib/mcp/node/demo-host";
 import { median, type BenchRow } from "./rows";
 
 const ROUNDS = 7;
@@ -80,5 +83,50 @@ export async function benchEras(): Promise<BenchRow[]> {
     note: "2025-era stateless request, no client",
   });
   rows.push({ name: `floor: ${PARALLEL} bare fetches at once`, median: median(floor.parallel), unit: "ms" });
+  rows.push(...(await benchDemoEras()));
   return rows;
+}
+
+/** news.web_search on the demo host in each era. */
+async function benchDemoEras(): Promise<BenchRow[]> {
+  const host = await startDemoHost();
+  const config: ServerConfig = { id: "news", name: "news", transport: "streamable-http", url: host.urlFor("news"), headers: {}, enabled: true };
+  const eras = ["modern", "legacy"] as const;
+  const figures = Object.fromEntries(eras.map((era) => [era, { sequential: [] as number[], parallel: [] as number[] }]));
+  const args = { query: "election", limit: 3 };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const era of round % 2 ? [...eras].reverse() : eras) {
+        const connection = await connectToServer(config, { baseUrl: "http://127.0.0.1", proxyUrl: "/api/mcp/proxy", via: "direct", era });
+        let at = performance.now();
+        for (let i = 0; i < SEQUENTIAL; i++) await connection.callTool("web_search", args);
+        figures[era]!.sequential.push((performance.now() - at) / SEQUENTIAL);
+        at = performance.now();
+        await Promise.all(Array.from({ length: PARALLEL }, () => connection.callTool("web_search", args)));
+        figures[era]!.parallel.push(performance.now() - at);
+        await connection.close();
+      }
+    }
+  } finally {
+    await host.close();
+  }
+  const name = { modern: "demo news, 2026-07-28 (pooled servers)", legacy: "demo news, 2025-11-25 (pooled servers)" };
+  const legacy = figures.legacy!;
+  return eras.flatMap((era) => {
+    const f = figures[era]!;
+    return [
+      {
+        name: `${name[era]}: one sequential web_search`,
+        median: median(f.sequential),
+        unit: "ms",
+        note: era === "modern" ? `${(median(f.sequential) / median(legacy.sequential)).toFixed(2)}× the 2025 path` : `${SEQUENTIAL} awaited calls a round`,
+      },
+      {
+        name: `${name[era]}: ${PARALLEL} parallel web_search`,
+        median: median(f.parallel),
+        unit: "ms",
+        note: era === "modern" ? `${(median(f.parallel) / median(legacy.parallel)).toFixed(2)}× the 2025 path` : `${ROUNDS} rounds, alternating eras`,
+      },
+    ];
+  });
 }

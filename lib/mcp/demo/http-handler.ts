@@ -6,15 +6,15 @@
  *
  * Two protocol eras (docs/ARCHITECTURE.md, "Protocol eras"), on the v2 server SDK. A demo of
  * 2026-07-28 answers that revision's requests (`server/discover`, then each request with its
- * own `_meta`) through the SDK's createMcpHandler, one fresh server per request; 2025-era
- * requests to it, and every request to the 2025-only demo (lab), go through the stateless
- * 2025 transport below, with pooled servers.
+ * own `_meta`) through the SDK's createMcpHandler; 2025-era requests to it, and every request
+ * to the 2025-only demo (lab), go through the stateless 2025 transport below. Both take pooled
+ * servers, each era from its own pool.
  *
- * Servers are pooled: building one (its Zod schemas, the SDK's Ajv validator) cost more than
- * answering a call, and a program fanning out 1 000 calls paid it 1 000 times. A server goes
- * back to the pool only after requests that leave nothing of the visitor on it (POOLED_METHODS:
- * no `initialize`, which stores the client's capabilities, no `logging/setLevel`); any other
- * request gets a fresh server that is dropped afterwards.
+ * Servers are pooled: building one (its Zod schemas) cost more than answering a call, and a
+ * program fanning out 1 000 calls paid it 1 000 times. A server goes back to the pool only after
+ * requests that leave nothing of the visitor on it (every 2026-07-28 request; of the 2025 ones,
+ * POOLED_METHODS: no `initialize`, which stores the client's capabilities, no
+ * `logging/setLevel`); any other request gets a fresh server that is dropped afterwards.
  *
  * CORS is open (`*`, no credentials): the demo servers hold nothing private, and browsers
  * elsewhere (or the MCP Inspector) may use them directly.
@@ -43,23 +43,30 @@ const POOLED_METHODS: ReadonlySet<string> = new Set([
 ]);
 /** Idle servers kept per demo: enough for a browser's parallel calls. */
 const POOL_SIZE = 16;
-const idle = new Map<string, McpServer[]>();
+const idle = new Map<PoolKey, McpServer[]>();
 
-function takeServer(demo: DemoServer, pooled: boolean): McpServer {
-  return (pooled ? idle.get(demo.name)?.pop() : undefined) ?? demo.create();
+/** A pool per demo and era: the SDK marks a server it serves 2026-07-28 with (handlers, version), so the eras never share one. */
+type PoolKey = `${string}:${"modern" | "legacy"}`;
+
+function takeServer(demo: DemoServer, pooled: boolean, era: "modern" | "legacy" = "legacy"): McpServer {
+  return (pooled ? idle.get(`${demo.name}:${era}`)?.pop() : undefined) ?? demo.create();
 }
 
-function giveBack(demo: DemoServer, server: McpServer, pooled: boolean): void {
+function giveBack(demo: DemoServer, server: McpServer, pooled: boolean, era: "modern" | "legacy" = "legacy"): void {
   void server
     .close()
     .then(() => {
       if (!pooled) return;
-      let servers = idle.get(demo.name);
-      if (!servers) idle.set(demo.name, (servers = []));
+      const key: PoolKey = `${demo.name}:${era}`;
+      let servers = idle.get(key);
+      if (!servers) idle.set(key, (servers = []));
       if (servers.length < POOL_SIZE) servers.push(server);
     })
     .catch(() => undefined);
 }
+
+/** The server the 2026-07-28 handler took for a request (its factory sees the request), to give back when the answer is sent. */
+const lent = new WeakMap<Request, McpServer>();
 
 /** The 2026-07-28 handler of each demo that speaks it, made on its first such request. */
 const modernHandlers = new Map<string, McpHttpHandler>();
@@ -69,7 +76,16 @@ function modernHandler(demo: DemoServer): McpHttpHandler {
   if (!handler) {
     // Strict on its own ("reject"): 2025-era requests never reach it (see handleDemoMcpRequest).
     // "auto" answers with one JSON body unless a tool sends something before its result.
-    handler = createMcpHandler(() => demo.create(), { legacy: "reject", responseMode: "auto", maxRequestBodySize: MAX_BODY_BYTES });
+    // Every 2026-07-28 request leaves nothing of its client on the server (its identity and
+    // capabilities come with each request), so each may take a pooled one.
+    handler = createMcpHandler(
+      ({ requestInfo }) => {
+        const server = takeServer(demo, true, "modern");
+        if (requestInfo) lent.set(requestInfo, server);
+        return server;
+      },
+      { legacy: "reject", responseMode: "auto", maxRequestBodySize: MAX_BODY_BYTES },
+    );
     modernHandlers.set(demo.name, handler);
   }
   return handler;
@@ -135,7 +151,9 @@ export async function handleDemoMcpRequest(name: string, request: Request): Prom
     return new RouteError("too_large:demo_mcp", `A demo MCP request is at most ${MAX_BODY_BYTES} bytes`).toResponse(DEMO_CORS_HEADERS);
   }
   if (demo.protocol === "2026-07-28" && read && "body" in read && !(await isLegacyRequest(request, read.body))) {
-    return withCors(await modernHandler(demo).fetch(request, { parsedBody: read.body }));
+    const response = await modernHandler(demo).fetch(request, { parsedBody: read.body });
+    const server = lent.get(request);
+    return withCors(server ? onBodyEnd(response, () => giveBack(demo, server, true, "modern")) : response);
   }
   const pooled = read !== undefined && "body" in read && read.method !== undefined && POOLED_METHODS.has(read.method);
   const server = takeServer(demo, pooled);

@@ -215,6 +215,25 @@ describe("demo servers' protocol eras", () => {
     }
   });
 
+  it("2026-07-28 calls reuse pooled servers, as 2025-era calls do", async () => {
+    const client = await connectAs("news", "auto");
+    const demo = getDemoServer("news");
+    if (!demo) throw new Error("no news");
+    try {
+      await client.callTool({ name: "web_search", arguments: { query: "port" } });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const create = vi.spyOn(demo, "create");
+      try {
+        for (let i = 0; i < 5; i++) await client.callTool({ name: "web_search", arguments: { query: "port" } });
+        expect(create).toHaveBeenCalledTimes(0);
+      } finally {
+        create.mockRestore();
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a 2026-07-28 demo still serves a 2025-era client, through initialize", async () => {
     const client = await connectAs("news", "legacy");
     try {
