@@ -22,6 +22,8 @@ export type ConnectionErrorKind =
   | "protocol"
   /** A local (stdio) server's command did not start or ended at once. */
   | "start-failed"
+  /** A cap was reached (the bridge's local servers at once): it clears when another ends, so the page tries again by itself. */
+  | "busy"
   | "disconnected"
   | "unsupported";
 

@@ -316,13 +316,19 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
         const { lostWith, lostTools } = entry;
         if (entry.connection === connection) await this.close(entry);
         else await connection?.close().catch(() => undefined);
+        const data = toErrorData(error);
         if (lostWith) {
           // A try after a drop: the next one, until the tries run out.
           entry.lostWith = lostWith;
           entry.lostTools = lostTools;
-          this.scheduleRestart(id, entry, toErrorData(error));
+          this.scheduleRestart(id, entry, data);
+        } else if (data.kind === "busy") {
+          // A cap that clears when something else ends (another tab's servers, a reloaded page's):
+          // tried again like a drop, not left for the person to notice.
+          entry.lostWith = data;
+          this.scheduleRestart(id, entry);
         } else {
-          this.setStatus(id, { state: "error", error: toErrorData(error) });
+          this.setStatus(id, { state: "error", error: data });
         }
       }
       return this.status(id);

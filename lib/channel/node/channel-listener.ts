@@ -38,8 +38,9 @@ export function appChannel(options: AppChannelOptions = {}): ChannelServer {
     dispatch: (request) => dispatchApiRequest(request),
     checkUpgrade: (headers) => checkUpgrade(headers, allowedHosts(env())),
     clientKey: (headers) => clientKey(headers, env()),
-    // A closed page's stdio servers end unless it comes back (stdio-sessions.ts, release).
-    onChannelClosed: (channelId) => getStdioSessions().release(channelId),
+    // A page that is gone (closed, reloaded) frees its stdio servers at once; one whose channel
+    // broke gets them back if it returns in time (stdio-sessions.ts, release).
+    onChannelClosed: (channelId, pageGone) => getStdioSessions().release(channelId, { now: pageGone }),
     limits: { ...fromEnv, ...options.limits },
   });
 }

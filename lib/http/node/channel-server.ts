@@ -58,8 +58,12 @@ export interface ChannelServerOptions {
   /** Which client an upgrade counts against (clientKey). */
   clientKey: (headers: Headers) => string;
   limits?: Partial<ChannelServerLimits>;
-  /** Called when a channel closes, with the id its requests carried in CHANNEL_ID_HEADER. */
-  onChannelClosed?: (channelId: string) => void;
+  /**
+   * Called when a channel closes, with the id its requests carried in CHANNEL_ID_HEADER and
+   * whether the page said it is gone (close code 1000 from its own close, 1001 "going away"
+   * from the browser as the page unloads or reloads) rather than the connection breaking.
+   */
+  onChannelClosed?: (channelId: string, pageGone: boolean) => void;
 }
 
 /** Every limit of the app's end, with its default. */
@@ -453,14 +457,14 @@ export function createChannelServer(options: ChannelServerOptions): ChannelServe
       }
     };
 
-    ws.on("close", () => {
+    ws.on("close", (code: number) => {
       clearInterval(heartbeat);
       for (const id of [...streams.keys()]) cancel(id);
       const waiting = drainWaiters;
       drainWaiters = [];
       waiting.forEach((wake) => wake());
       onClose();
-      options.onChannelClosed?.(channelId);
+      options.onChannelClosed?.(channelId, code === 1000 || code === 1001);
     });
     ws.on("error", () => undefined);
   }

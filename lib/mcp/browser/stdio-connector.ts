@@ -40,6 +40,7 @@ function bridgeError(error: unknown): ConnectionError {
   if (error instanceof ConnectionError) return error;
   if (error instanceof StdioBridgeClientError) {
     if (error.code === "no_token:stdio") return new ConnectionError("forbidden", error.message);
+    if (error.code.startsWith("too_many:")) return new ConnectionError("busy", `The local stdio bridge said: ${error.message}`);
     const kind = error.code.startsWith("refused") ? "forbidden" : /^(start_failed|exited):/.test(error.code) ? "start-failed" : "protocol";
     return new ConnectionError(kind, `The local stdio bridge said: ${error.message}`);
   }

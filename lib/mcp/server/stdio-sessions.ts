@@ -81,7 +81,10 @@ export class StdioSessionRegistry {
    */
   async start(launch: StdioLaunch, owner?: string): Promise<StartedSession> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new RouteError("too_many:stdio", `At most ${this.limits.maxSessions} local stdio servers may run at once; disconnect one first`);
+      throw new RouteError(
+        "too_many:stdio",
+        `At most ${this.limits.maxSessions} local stdio servers may run at once, every tab's together (CMP_STDIO_MAX_SESSIONS); the page tries again as others end, or disconnect one`,
+      );
     }
     this.starting++;
     try {
@@ -126,12 +129,21 @@ export class StdioSessionRegistry {
   }
 
   /**
-   * The channel `owner` closed (a tab closed, the page reloaded, the network dropped): its
-   * sessions end after the grace unless a request adopts them first (a page that reconnected).
+   * The channel `owner` closed. A page that said it is gone (`now`: a tab closed, the page
+   * reloaded) ends its sessions at once, so a reloaded page's servers find their slots free; a
+   * channel that broke (the network dropped, the app restarted) keeps them for the grace, unless
+   * a request adopts them first (a page that reconnected).
    */
-  release(owner: string): void {
+  release(owner: string, options: { now?: boolean } = {}): void {
     for (const [id, held] of this.owners) {
-      if (held !== owner || this.orphanTimers.has(id)) continue;
+      if (held !== owner) continue;
+      if (options.now) {
+        clearTimeout(this.orphanTimers.get(id));
+        this.orphanTimers.delete(id);
+        void this.sessions.get(id)?.close("page closed");
+        continue;
+      }
+      if (this.orphanTimers.has(id)) continue;
       const timer = setTimeout(() => {
         this.orphanTimers.delete(id);
         if (this.owners.get(id) === owner) void this.sessions.get(id)?.close("page closed");

@@ -72,12 +72,14 @@ async function startApp(
   seen: Seen,
   limits: Partial<ChannelServerLimits> = {},
   port = 0,
+  onChannelClosed?: (channelId: string, pageGone: boolean) => void,
 ): Promise<{ server: http.Server; channel: ChannelServer; origin: string }> {
   const channel = createChannelServer({
     dispatch: testDispatch(seen),
     checkUpgrade: (headers) => checkUpgrade(headers, HOSTS),
     clientKey: (headers) => headers.get("x-forwarded-for") ?? "unknown",
     limits,
+    ...(onChannelClosed ? { onChannelClosed } : {}),
   });
   const server = http.createServer((_req, res) => res.writeHead(404).end());
   server.on("upgrade", (req, socket, head) => {
@@ -267,6 +269,30 @@ async function rawSocket(origin: string): Promise<{ ws: WebSocket; closed: Promi
   cleanups.push(() => ws.close());
   return { ws, closed, frames };
 }
+
+describe("the channel's end, as the stdio bridge hears it", () => {
+  it("says whether the page is gone (1000, 1001 going away) or the connection broke (no close frame, 4000)", async () => {
+    const closed: boolean[] = [];
+    const { origin } = await startApp({ requests: [], aborted: [] }, {}, 0, (_id, pageGone) => closed.push(pageGone));
+    const { ws } = await rawSocket(origin);
+    ws.close(1000);
+    await until(() => closed.length === 1, "the close of 1000");
+    // 1001 is the browser's own, as a page unloads; a script cannot send it, so a raw frame does.
+    const leaving = await neverReading(origin);
+    leaving.write(clientFrame(0x8, Buffer.from([0x03, 0xe9])));
+    // The browser then drops the connection; the app heard the code first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaving.destroy();
+    await until(() => closed.length === 2, "the close of 1001");
+    const reconnecting = await rawSocket(origin);
+    reconnecting.ws.close(4000);
+    await until(() => closed.length === 3, "the close of 4000");
+    // A socket that dies without a close frame, as a dropped network leaves it.
+    (await neverReading(origin)).destroy();
+    await until(() => closed.length === 4, "the broken socket's close");
+    expect(closed).toEqual([true, true, false, false]);
+  });
+});
 
 describe("the channel, as an attacker meets it", () => {
   it("refuses a cross-origin upgrade, a missing Origin, a forged Host and a cross-site fetch, and counts each", async () => {

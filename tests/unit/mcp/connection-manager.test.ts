@@ -205,6 +205,23 @@ describe("ConnectionManager with a fake connector", () => {
     expect(manager.connection("one")).toBeUndefined();
   });
 
+  it("a first connect refused by a cap (busy: the bridge's local servers at once) is tried again by itself, and connects once a slot frees", async () => {
+    vi.useFakeTimers();
+    try {
+      const { manager, fake } = setup(false, { initialMs: 100, maxMs: 250, attempts: 8, stableMs: 10_000 });
+      fake.fail(new ConnectionError("busy", "At most 32 local stdio servers may run at once; disconnect one first"));
+      await manager.connectAll();
+      expect(manager.status("one")).toMatchObject({ state: "error", error: { kind: "busy" }, restart: { attempt: 1, of: 8 } });
+      await vi.advanceTimersByTimeAsync(100);
+      expect(manager.status("one")).toMatchObject({ state: "error", error: { kind: "busy" }, restart: { attempt: 2 } });
+      fake.fail(undefined);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(manager.status("one").state).toBe("connected");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("connects again by itself after a drop, with a doubling wait; gives up after the tries; a person's reconnect starts over", async () => {
     vi.useFakeTimers();
     try {

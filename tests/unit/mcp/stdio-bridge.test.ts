@@ -386,6 +386,19 @@ describe("stdio bridge lifecycle", () => {
     expect([adopted.pid, otherPage.pid, plainHttp.pid].map(alive)).toEqual([true, true, true]);
   });
 
+  it("a page that says it is gone (closed, reloaded) frees its servers at once, with no grace, and leaves other pages' alone", async () => {
+    registry.configure({ orphanGraceMs: 60_000, maxSessions: 2 });
+    const first = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-gone");
+    const other = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-kept");
+    expect(await startError({ command: NODE, args: SLEEPER })).toMatchObject({ code: "too_many:stdio" });
+    registry.release("channel-gone", { now: true });
+    await expect.poll(() => alive(first.pid), { timeout: 5_000 }).toBe(false);
+    // Its slot is free for the reloaded page's server.
+    const again = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-new");
+    expect(alive(other.pid)).toBe(true);
+    await Promise.all([registry.close(other.session), registry.close(again.session)]);
+  });
+
   it("kills every child at once on process exit (the exit hook)", async () => {
     const bridges = await Promise.all([0, 1].map(() => startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions())));
     registry.killAllNow();

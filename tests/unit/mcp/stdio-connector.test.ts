@@ -85,6 +85,10 @@ describe("withStdioBridge", () => {
       const startError = await withStdioBridge(() => TOKEN, vi.fn(), failed)(stdio, options).catch((e: unknown) => e);
       expect((startError as ConnectionError).kind).toBe("start-failed");
     }
+    // The cap on local servers at once is "busy": the page tries again by itself.
+    const full = vi.fn(() => Promise.reject(new StdioBridgeClientError("too_many:stdio", "At most 32 local stdio servers may run at once", 429)));
+    const busy = await withStdioBridge(() => TOKEN, vi.fn(), full)(stdio, options).catch((e: unknown) => e);
+    expect((busy as ConnectionError).kind).toBe("busy");
 
     const bridge = fakeBridge();
     const failing = vi.fn(() => Promise.reject(new ConnectionError("timeout", "no answer")));
