@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -167,6 +168,30 @@ test.describe("MCP servers", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test("a reload frees the page's local servers at once: the old process ends before the 30 s grace, the new one serves", async ({ page }) => {
+    // Marked through its environment, so this test counts its own processes among the app's.
+    const mark = `reload-${Date.now()}`;
+    const marked = () =>
+      readdirSync("/proc").filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          return readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(`CMP_E2E_MARK=${mark}`);
+        } catch {
+          return false;
+        }
+      });
+    const servers = new ServersPanel(page);
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    await servers.importConfig({ memory: { command: process.execPath, args: [memoryBin], env: { CMP_E2E_MARK: mark } } });
+    await servers.expectConnected("memory");
+    const before = marked();
+    expect(before).toHaveLength(1);
+    await page.reload();
+    await servers.expectConnected("memory");
+    await expect.poll(() => marked().filter((pid) => before.includes(pid)), { timeout: 5_000 }).toEqual([]);
+    expect(marked()).toHaveLength(1);
   });
 
   test("Explore on a stdio server (server-memory) writes a program that runs ok with no model and no key; the code it replaced stays in the history", async ({
