@@ -65,6 +65,7 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
         <ul className="muted" aria-label={`What ${record.server ?? record.namespace} asked during call ${record.callId}`}>
           {record.serverRequests.map((request, i) => (
             <li key={i}>
+              {request.round !== undefined && <b>Round {request.round}, input required: </b>}
               The server asked {request.kind === "sampling" ? "the model" : "for input"} ({request.kind}): &ldquo;{request.message}&rdquo; —{" "}
               {request.state === "waiting"
                 ? "waiting for you"

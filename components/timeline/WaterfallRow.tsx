@@ -5,6 +5,7 @@ import type { PendingApproval } from "@/lib/host-calls/approval-store";
 import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import type { WaterfallRow } from "@/lib/timeline/waterfall";
+import type { CallServerRequest } from "@/lib/timeline/call-records";
 import { toolLabel } from "@/lib/timeline/waterfall-filter";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import styles from "./Timeline.module.css";
@@ -95,7 +96,7 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, top, heigh
             tone={record.serverRequests.some((r) => r.state === "waiting") ? "warn" : "neutral"}
             title={record.serverRequests.map((r) => r.message).join("\n")}
           >
-            {record.serverRequests.some((r) => r.state === "waiting") ? "asks you" : "asked"}
+            {record.serverRequests.some((r) => r.state === "waiting") ? "asks you" : roundsLabel(record.serverRequests)}
           </Badge>
         )}
         {record.capWait && (
@@ -156,4 +157,10 @@ function sameRow(a: WaterfallRow, b: WaterfallRow): boolean {
   if (a.kind === "log" && b.kind === "log") return a.entry === b.entry;
   if (a.kind === "lane" && b.kind === "lane") return a.lane === b.lane && a.label === b.label && a.count === b.count;
   return false;
+}
+
+/** "asked", or on a 2026-07-28 call the rounds it took (its questions' rounds, then the one that answered). */
+function roundsLabel(requests: readonly CallServerRequest[]): string {
+  const rounds = requests.reduce((max, r) => Math.max(max, r.round ?? 0), 0);
+  return rounds === 0 ? "asked" : `${rounds + 1} rounds`;
 }

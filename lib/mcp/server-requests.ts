@@ -19,6 +19,31 @@ export interface ServerRequestNote {
   kind: "elicitation" | "sampling";
   message: string;
   state: ServerRequestState;
+  /**
+   * On a 2026-07-28 connection, the round of the call it belongs to (docs/ARCHITECTURE.md,
+   * "Protocol eras"): the server answered `input_required`, the person answered, the call was sent
+   * again with the answers. Absent on a 2025 session, where the server asks with requests of its own.
+   */
+  round?: number;
+}
+
+/**
+ * A call's notes with `note` added: an answer replaces the note still waiting with its message; a
+ * new request is added. With `rounds` (a 2026-07-28 connection), a request that arrives while
+ * every earlier one is answered opens the next round (the SDK sends a round's input requests
+ * together and the call again only once all are answered); one that arrives while another waits
+ * joins its round.
+ */
+export function withNote(notes: readonly ServerRequestNote[], note: ServerRequestNote, options: { rounds: boolean }): ServerRequestNote[] {
+  const index = notes.findIndex((n) => n.message === note.message && n.state === "waiting");
+  if (index >= 0 && note.state !== "waiting") {
+    const round = notes[index]?.round;
+    return notes.map((n, i) => (i === index ? { ...note, ...(round === undefined ? {} : { round }) } : n));
+  }
+  if (!options.rounds) return [...notes, note];
+  const last = notes.reduce((max, n) => Math.max(max, n.round ?? 0), 0);
+  const round = last === 0 ? 1 : notes.some((n) => n.state === "waiting") ? last : last + 1;
+  return [...notes, { ...note, round }];
 }
 
 /** A call a server is serving right now, as the run's host reported it. */

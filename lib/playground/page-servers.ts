@@ -11,7 +11,8 @@ import type { ConnectOptions } from "../mcp/connection";
 import type { Connector } from "../mcp/connection-manager";
 import { TestCallStore } from "../mcp/test-calls";
 import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/host-functions";
-import { CallsInFlight, ServerRequestBroker, type ServerRequestNote } from "../mcp/server-requests";
+import { CallsInFlight, ServerRequestBroker, withNote, type ServerRequestNote } from "../mcp/server-requests";
+import { eraOfVersion } from "../mcp/protocol-era";
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
 import { isResourceReader, withResourceReader } from "../mcp/resource-reader";
@@ -249,6 +250,13 @@ export class PageServers {
     return read;
   }
 
+  /** Whether the server called `name` is connected on 2026-07-28 (its questions come as rounds of a call). */
+  #speaksModern(name: string): boolean {
+    const id = this.registry.snapshot().find((s) => s.name === name)?.id;
+    const status = id === undefined ? undefined : this.manager.status(id);
+    return status?.state === "connected" && eraOfVersion(status.protocolVersion) === "modern";
+  }
+
   #hostOf(
     servers: Parameters<typeof buildHostFunctions>[0],
     onCallInfo: (callId: number, info: HostCallReport) => void,
@@ -261,17 +269,15 @@ export class PageServers {
     const calls = mapHost(host, (fn, namespace, name) => {
       const { server, tool } = whereOf(namespace, name);
       return async (args, signal, call) => {
-        const notes: ServerRequestNote[] = [];
+        let notes: ServerRequestNote[] = [];
         const logged: Array<{ level: string; text: string }> = [];
         const end = this.#inFlight.begin(server, {
           callId: call.callId,
           signal,
           ...(call.suspendClock ? { suspendClock: call.suspendClock } : {}),
           note: (note) => {
-            const index = notes.findIndex((n) => n.message === note.message && n.state === "waiting");
-            if (index >= 0) notes[index] = note;
-            else notes.push(note);
-            onCallInfo(call.callId, { server, tool, serverRequests: [...notes] });
+            notes = withNote(notes, note, { rounds: this.#speaksModern(server) });
+            onCallInfo(call.callId, { server, tool, serverRequests: notes });
           },
           log: (entry) => {
             if (logged.length >= MAX_LOGS_PER_CALL) return;

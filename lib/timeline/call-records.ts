@@ -35,6 +35,8 @@ export interface CallServerRequest {
   readonly kind: "elicitation" | "sampling";
   readonly message: string;
   readonly state: "waiting" | "accept" | "decline" | "cancel";
+  /** The call's round it came in, on a 2026-07-28 connection (ServerRequestNote.round). */
+  readonly round?: number;
 }
 
 /** A log message the call's server sent while serving it. */

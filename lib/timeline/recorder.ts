@@ -180,7 +180,12 @@ function recordedInfo(report: HostReport): RecordedCallInfo {
   if (report.parent !== undefined) info.parent = report.parent;
   if (report.capWait !== undefined) info.capWait = { ...report.capWait };
   if (report.serverRequests !== undefined)
-    info.serverRequests = report.serverRequests.map(({ kind, message, state }) => ({ kind, message: scrubText(message), state }));
+    info.serverRequests = report.serverRequests.map(({ kind, message, state, round }) => ({
+      kind,
+      message: scrubText(message),
+      state,
+      ...(round === undefined ? {} : { round }),
+    }));
   return info;
 }
 

@@ -45,7 +45,14 @@ const callInfo = z.object({
   isError: z.boolean().optional(),
   source: z.enum(["live", "mock", "replay"]).optional(),
   serverRequests: z
-    .array(z.object({ kind: z.enum(["elicitation", "sampling"]), message: z.string().max(10_000), state: z.enum(["waiting", "accept", "decline", "cancel"]) }))
+    .array(
+      z.object({
+        kind: z.enum(["elicitation", "sampling"]),
+        message: z.string().max(10_000),
+        state: z.enum(["waiting", "accept", "decline", "cancel"]),
+        round: z.number().int().min(1).max(100).optional(),
+      }),
+    )
     .max(100)
     .optional(),
   capWait: z.object({ cap: z.number().int().positive(), state: z.enum(["waiting", "done"]), waitedMs: z.number().min(0).optional() }).optional(),

@@ -40,7 +40,7 @@ export interface RecordedCallInfo {
   isError?: boolean;
   source?: CallSource;
   /** What the server asked the person during the call (elicitation), the latest state of each. */
-  serverRequests?: Array<{ kind: "elicitation" | "sampling"; message: string; state: "waiting" | "accept" | "decline" | "cancel" }>;
+  serverRequests?: Array<{ kind: "elicitation" | "sampling"; message: string; state: "waiting" | "accept" | "decline" | "cancel"; round?: number }>;
   /** The call waited for its server's cap on calls in flight. */
   capWait?: { cap: number; state: "waiting" | "done"; waitedMs?: number };
   line?: number;

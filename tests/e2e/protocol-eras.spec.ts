@@ -8,6 +8,7 @@
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
+import { TimelinePanel } from "./pages/timeline-panel";
 import { startModernServer, type ModernServer } from "../fixtures/mcp/modern-server";
 
 let modern: ModernServer;
@@ -45,6 +46,16 @@ test.describe("protocol eras", () => {
     await dialog.getByRole("button", { name: "Accept" }).click();
     await expect(playground.status).toHaveText("ok");
     expect(await playground.valueJson()).toMatchObject({ echoed: "hi", carriers: 5, answers: { name: "Ada", colour: "green" } });
+    // The timeline shows the call's rounds: two that asked, and the one that answered.
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    const row = timeline.row(4);
+    await expect(row).toContainText("3 rounds");
+    await row.getByRole("button").first().click();
+    const asked = page.getByRole("list", { name: "What modern asked during call 4" });
+    await expect(asked).toContainText("Round 1, input required: The server asked for input (elicitation): “Your name?” — answered");
+    await expect(asked).toContainText("Round 2, input required: The server asked for input (elicitation): “Your colour, Ada?” — answered");
+    await page.screenshot({ path: test.info().outputPath("mrtr-rounds.png") });
   });
 
   test("the same server refuses a 2025-only client with 400 and -32022: the error that page showed before, now only when the era is forced", async ({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer } from "@/lib/mcp/connection";
-import { CallsInFlight, ServerRequestBroker } from "@/lib/mcp/server-requests";
+import { CallsInFlight, ServerRequestBroker, withNote } from "@/lib/mcp/server-requests";
 import type { ServerRequestNote } from "@/lib/mcp/server-requests";
 import type { ServerConfig } from "@/lib/mcp/types";
 import type { UIMessageChunk } from "ai";
@@ -200,5 +200,36 @@ describe("sampling, from the server's request to the person's approved completio
         ],
       }),
     ).toEqual([{ role: "user", text: "What is this?\n[image omitted: the playground sends text only]" }]);
+  });
+});
+
+describe("a call's notes and its rounds", () => {
+  const ask = (message: string): ServerRequestNote => ({ kind: "elicitation", message, state: "waiting" });
+  const answer = (message: string): ServerRequestNote => ({ kind: "elicitation", message, state: "accept" });
+
+  it("on 2026-07-28, a question after every earlier one is answered opens the next round; questions sent together share one", () => {
+    let notes: ServerRequestNote[] = [];
+    for (const note of [
+      ask("Your name?"),
+      answer("Your name?"),
+      ask("Your colour?"),
+      ask("Your city?"),
+      answer("Your city?"),
+      answer("Your colour?"),
+      ask("Sure?"),
+    ])
+      notes = withNote(notes, note, { rounds: true });
+    expect(notes.map((n) => [n.message, n.state, n.round])).toEqual([
+      ["Your name?", "accept", 1],
+      ["Your colour?", "accept", 2],
+      ["Your city?", "accept", 2],
+      ["Sure?", "waiting", 3],
+    ]);
+  });
+
+  it("on a 2025 session, answers replace their question and nothing is numbered", () => {
+    let notes: ServerRequestNote[] = [];
+    for (const note of [ask("A?"), answer("A?"), ask("B?")]) notes = withNote(notes, note, { rounds: false });
+    expect(notes).toEqual([answer("A?"), ask("B?")]);
   });
 });
