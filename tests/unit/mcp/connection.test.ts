@@ -12,6 +12,7 @@ import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { adderServer, liarServer, startHangingServer, startLegacySseServer, startMcpHttpServer, startStaticServer } from "../../fixtures/mcp/test-servers";
 import type { StatefulHost } from "../../fixtures/mcp/test-servers";
 import { startOutageFront } from "../../fixtures/mcp/outage";
+import { startModernServer } from "../../fixtures/mcp/modern-server";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 let proxy: LoopbackServer;
@@ -166,6 +167,28 @@ describe("connectToServer: other servers", () => {
     expect(connection.via).toBe("proxy");
     expect(calls[0]).toBe(`${keyed.url}/mcp`);
     expect((await connection.callTool("add", { a: 4, b: 5 })).structuredContent).toEqual({ sum: 9 });
+  });
+
+  it("speaks 2026-07-28 through the proxy: the routing headers reach a strict server, and input_required rounds come back", async () => {
+    const modern = await startModernServer();
+    try {
+      let round = 0;
+      const connection = await connect(
+        http(`${modern.url}/mcp`),
+        pageOptions({
+          via: "proxy",
+          elicit: (_config, params) => {
+            const content: Record<string, string> = ++round === 1 ? { name: "Ada" } : { colour: params.message.includes("Ada") ? "green" : "?" };
+            return Promise.resolve({ action: "accept" as const, content });
+          },
+        }),
+      );
+      expect(connection).toMatchObject({ via: "proxy", protocolVersion: "2026-07-28" });
+      expect((await connection.callTool("two_questions", {})).structuredContent).toEqual({ name: "Ada", colour: "green" });
+      expect(modern.methods).not.toContain("initialize");
+    } finally {
+      await modern.close();
+    }
   });
 
   it("speaks legacy SSE through the proxy too", async () => {
