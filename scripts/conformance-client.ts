@@ -58,13 +58,42 @@ async function main(): Promise<void> {
   try {
     const tools = await connection.listTools();
     for (const tool of tools) {
-      const result = await connection.callTool(tool.name, sampleArguments(tool.inputSchema));
+      const result = await connection.callTool(tool.name, argumentsFor(tool, tools));
       console.log(`${scenario}: ${tool.name} → ${result.isError ? "isError" : "ok"}`);
+      // A string a tool mirrors into an Mcp-Param header (SEP-2243), once more with a value only
+      // base64 can carry in a header: the client must encode it.
+      const unsafe = withUnsafeHeaderValues(tool);
+      if (unsafe)
+        console.log(`${scenario}: ${tool.name} (non-ASCII header values) → ${(await connection.callTool(tool.name, unsafe)).isError ? "isError" : "ok"}`);
     }
   } finally {
     await connection.close();
     for (const step of oauth.log.steps) console.log(`oauth: ${step.title}${step.error ? ` — ${step.error}` : ""}`);
   }
+}
+
+type ListedTool = { name: string; inputSchema: Record<string, unknown> };
+
+/**
+ * The arguments the driver sends a tool: sample ones made from its schema (as the test-call form
+ * would), except for the suite's `json_schema_echo` (json-schema-2020-12-preservation), which asks
+ * the client to send back the inputSchema it holds for `json_schema_2020_12_tool`, so the suite can
+ * see that the client kept the schema as the server sent it ($ref, 2020-12 keywords).
+ */
+function argumentsFor(tool: ListedTool, tools: readonly ListedTool[]): Record<string, unknown> {
+  if (tool.name === "json_schema_echo") {
+    const observed = tools.find((t) => t.name === "json_schema_2020_12_tool")?.inputSchema;
+    if (observed) return { schema: observed };
+  }
+  return sampleArguments(tool.inputSchema);
+}
+
+/** Sample arguments with each string the tool marks `x-mcp-header` set to a non-ASCII value, or undefined when it marks none. */
+function withUnsafeHeaderValues(tool: ListedTool): Record<string, unknown> | undefined {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown; "x-mcp-header"?: unknown }>;
+  const marked = Object.entries(properties).filter(([, p]) => typeof p["x-mcp-header"] === "string" && p.type === "string");
+  if (marked.length === 0) return undefined;
+  return { ...(sampleArguments(tool.inputSchema)), ...Object.fromEntries(marked.map(([key]) => [key, "naïve café ✓"])) };
 }
 
 main().then(
