@@ -36,6 +36,10 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
     registry.setEnabled(command.id, true);
     setAwaiting((list) => list.filter((c) => c.id !== command.id));
   };
+  const startAll = () => {
+    for (const command of awaiting) registry.setEnabled(command.id, true);
+    setAwaiting([]);
+  };
 
   return (
     <div className={styles.configDialog} role="dialog" aria-label="Import and export servers">
@@ -86,9 +90,28 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
                 <button type="button" onClick={() => start(command)} aria-label={`Start ${command.name}`}>
                   Start
                 </button>
+                {command.env.length > 0 && (
+                  <dl className="small" aria-label={`Environment of ${command.name}`}>
+                    {command.env.map(({ key, shown }) => (
+                      <div key={key}>
+                        <dt>
+                          <code>{escapeHidden(key)}</code>
+                        </dt>
+                        <dd>
+                          <code>{escapeHidden(shown)}</code>
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
               </li>
             ))}
           </ul>
+          {awaiting.length > 1 && (
+            <button type="button" onClick={startAll}>
+              Start all {awaiting.length}
+            </button>
+          )}
         </div>
       )}
       <h3>Export</h3>

@@ -19,6 +19,8 @@ import type { RegistryStorage } from "./registry-storage";
 import { toServerConfig, toServerInput, validateServerInput } from "./server-input";
 import type { ServerInput, ServerInputIssue } from "./server-input";
 import type { ServerConfig } from "./types";
+import { isSecretKey } from "../secrets/redact";
+import { looksLikeSecret } from "../secrets/patterns";
 
 export type { ServerInput, ServerInputIssue } from "./server-input";
 
@@ -43,6 +45,8 @@ export interface ImportedCommand {
   name: string;
   command: string;
   args: readonly string[];
+  /** Its environment as the review shows it: values of keys or values that look secret masked. */
+  env: readonly { key: string; shown: string }[];
 }
 
 /** Outcome of restoring the demo servers. */
@@ -202,7 +206,7 @@ export class ServerRegistry extends Store<readonly ServerConfig[]> {
         added.push(incoming.name);
       }
       if (incoming.transport === "stdio") {
-        awaitingStart.push({ id, name: incoming.name, command: incoming.command ?? "", args: incoming.args ?? [] });
+        awaitingStart.push({ id, name: incoming.name, command: incoming.command ?? "", args: incoming.args ?? [], env: reviewedEnv(incoming.env) });
       }
     }
     if (errors.length > 0) return { ok: false, errors };
@@ -246,4 +250,9 @@ export class ServerRegistry extends Store<readonly ServerConfig[]> {
     }
     this.set(servers);
   }
+}
+
+/** An imported command's environment for the review: every key, each value unless it looks secret. */
+function reviewedEnv(env: Readonly<Record<string, string>> | undefined): ImportedCommand["env"] {
+  return Object.entries(env ?? {}).map(([key, value]) => ({ key, shown: isSecretKey(key) || looksLikeSecret(value) ? "•••• (hidden)" : value }));
 }

@@ -3,6 +3,7 @@ import type { CallRecord } from "./host-calls";
 import { CODE_FILENAME, LINE_ONE_COLUMN_SHIFT } from "./normalise";
 import { PRELUDE_FILENAME } from "./guest-prelude";
 import type { SandboxError } from "./types";
+import { missingToolMessage, missingToolOnLine } from "./missing-tool";
 
 /** A guest exception as the prelude's describe() reports it. */
 export type GuestErrorInfo = { name: string; message: string; stack?: string; tool?: { callId?: number } } | { thrown: string };
@@ -12,6 +13,9 @@ export interface GuestErrorContext {
   compiling: boolean;
   lineOffset: number;
   callRecord: (callId: number) => CallRecord | undefined;
+  /** The source that ran and the tools of each namespace: a call of a tool that is not there is named as such. */
+  source?: string;
+  api?: Readonly<Record<string, readonly string[]>>;
 }
 
 const MEMORY_MESSAGES = new Set(["out of memory", "string too long"]);
@@ -41,7 +45,18 @@ export function classifyGuestError(info: GuestErrorInfo, context: GuestErrorCont
   if (context.compiling && info.name === "SyntaxError") {
     return sandboxError("syntax", info.message, { line: where?.line, column: where?.column });
   }
+  const missing = info.name === "TypeError" && info.message === "not a function" ? missingToolAt(info.stack, context) : undefined;
+  if (missing) return sandboxError("runtime", `TypeError: ${missing}`, { line: where?.line, stack });
   return sandboxError("runtime", `${info.name}: ${info.message}`, { line: where?.line, stack });
+}
+
+/** The missing tool the failing line calls, from the stack's first frame in the code (lines as the source ran). */
+function missingToolAt(stack: string | undefined, context: GuestErrorContext): string | undefined {
+  if (!stack || !context.source || !context.api) return undefined;
+  const frame = new RegExp(FRAME.source).exec(stack);
+  const line = frame ? context.source.split("\n")[Number(frame[1]) - 1] : undefined;
+  const found = line === undefined ? undefined : missingToolOnLine(line, context.api);
+  return found ? missingToolMessage(found.namespace, found.name, context.api[found.namespace] ?? []) : undefined;
 }
 
 /**

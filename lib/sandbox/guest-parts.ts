@@ -18,7 +18,6 @@ import { compactSource } from "./guest-prelude";
 const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
   "use strict";
   const { stringify, parse, defineProperty, hasOwn, freeze, Promise, Error, TypeError, Map, WeakSet, String, toInt, indexOf, substring } = p;
-  const { Proxy, create, ObjectPrototype, reflectGet } = p;
   const api = config.api;
   // QuickJS writes frames as "at name (file:line:column)"; the parenthesis skips function names.
   const codeFrame = "(" + config.codeFile + ":";
@@ -69,51 +68,12 @@ const CALLS = compactSource(String.raw`(function calls(p, config, hostSignal) {
     return invoke(entry(namespace, name), args, new Error());
   }
   const entry = (namespace, name) => ({ namespace, name, head: stringify(namespace) + "," + stringify(name) });
-  // Edit distance, for "did you mean" (error path only; loops, no array methods the code may have replaced).
-  function distance(a, b) {
-    let row = [];
-    for (let j = 0; j <= b.length; j++) row[j] = j;
-    for (let i = 1; i <= a.length; i++) {
-      let diagonal = row[0];
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const above = row[j];
-        row[j] = a[i - 1] === b[j - 1] ? diagonal : 1 + (diagonal < above ? (diagonal < row[j - 1] ? diagonal : row[j - 1]) : above < row[j - 1] ? above : row[j - 1]);
-        diagonal = above;
-      }
-    }
-    return row[b.length];
-  }
-  // The TypeError a read of a name the namespace lacks throws: which server, the nearest names, and what it has.
-  function missingTool(namespace, name) {
-    const names = api[namespace];
-    let near = "";
-    let all = "";
-    for (let i = 0; i < names.length; i++) {
-      const limit = names[i].length > 4 ? 3 : 2;
-      if (distance(name, names[i]) <= limit || indexOf(names[i], name) >= 0 || indexOf(name, names[i]) >= 0) near += (near === "" ? "" : " or ") + namespace + "." + names[i];
-      if (i < 30) all += (i === 0 ? "" : ", ") + names[i];
-    }
-    if (names.length > 30) all += " and " + (names.length - 30) + " more";
-    return new TypeError(namespace + " has no tool \"" + name + "\"" + (near === "" ? "." : "; did you mean " + near + "?") + " Its tools: " + (all === "" ? "none" : all) + ".");
-  }
-  // The prototype of each namespace object: own properties (the tools) are found before it, so
-  // only a name the namespace lacks reaches the trap. Object.prototype's names, symbols, then,
-  // toJSON and prototype read as on any object (await, JSON.stringify and console still work).
-  function unknownTools(namespace) {
-    return new Proxy(create(ObjectPrototype), {
-      get(target, key, receiver) {
-        if (typeof key !== "string" || key in ObjectPrototype || key === "then" || key === "toJSON" || key === "prototype") return reflectGet(ObjectPrototype, key, receiver);
-        throw missingTool(namespace, key);
-      },
-    });
-  }
   // One frozen object of tool functions per namespace, made on its first read.
   const namespaces = new Map();
   function namespace(namespace) {
     let tools = namespaces.get(namespace);
     if (tools !== undefined) return tools;
-    tools = create(unknownTools(namespace));
+    tools = {};
     for (const name of api[namespace]) {
       const tool = entry(namespace, name);
       const fn = function (args) { return invoke(tool, args, new Error()); };

@@ -54,7 +54,6 @@ export const GUEST_PRELUDE = compactSource(String.raw`(function setup(hostSignal
     Promise, Error, TypeError, RangeError, Map, Set, WeakSet, String, Number, Date, RegExp,
     is: Object.is, isNaN, isView: ArrayBuffer.isView, max: Math.max, toInt: parseInt,
     indexOf: callOf.bind(String.prototype.indexOf), substring: callOf.bind(String.prototype.substring),
-    Proxy, create: Object.create, ObjectPrototype: Object.prototype, reflectGet: Reflect.get,
   };
   const config = p.parse(configJson);
   // No prototype: a setter the person's code put on Object.prototype must not see the parts.

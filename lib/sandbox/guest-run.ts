@@ -269,6 +269,8 @@ export class GuestRun {
         compiling,
         lineOffset: this.input.code.lineOffset,
         callRecord: (callId) => this.calls.record(callId),
+        source: this.input.code.source,
+        api: this.input.hostApi,
       });
       // With no memory left QuickJS cannot even build its error object and throws null.
       const starved = error.kind === "memory" || ("thrown" in info && info.thrown === "null");

@@ -165,16 +165,36 @@ test.describe("security", () => {
     const servers = new ServersPanel(page);
     await servers.root.getByRole("button", { name: "Import / export" }).click();
     const dialog = page.getByRole("dialog", { name: "Import and export servers" });
-    const config = { mcpServers: { memory: { command: process.execPath, args: [memoryBin, "--note\nsecond line"] } } };
+    const config = {
+      mcpServers: {
+        memory: {
+          command: process.execPath,
+          args: [memoryBin, "--note\nsecond line"],
+          env: { MEMORY_FILE_PATH: "/tmp/cmp-e2e-memory.jsonl", API_TOKEN: "t0p-s3cret-value" },
+        },
+        memory2: { command: process.execPath, args: [memoryBin] },
+      },
+    };
     await dialog.getByLabel("Config to import").fill(JSON.stringify(config));
     await dialog.getByRole("button", { name: "Import" }).click();
     const review = dialog.getByRole("group", { name: "Local commands to review" });
-    await expect(review).toContainText("This file runs a command on your computer");
+    await expect(review).toContainText("This file runs 2 commands on your computer");
     await expect(review).toContainText("--note\\nsecond line");
+    // Its environment is shown, a secret's value hidden.
+    const env = review.getByRole("definition").filter({ hasText: "/tmp/cmp-e2e-memory.jsonl" });
+    await expect(env).toHaveCount(1);
+    await expect(review).toContainText("API_TOKEN");
+    await expect(review).not.toContainText("t0p-s3cret-value");
     await expect(servers.status("memory")).toHaveText("disabled");
     // Starting it is the person's decision; it then connects through the bridge... or says how to enable it.
-    await review.getByRole("button", { name: "Start memory" }).click();
+    await expect(servers.status("memory2")).toHaveText("disabled");
+    await expect(review.getByRole("button", { name: "Start memory", exact: true })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("import-review.png") });
+    // Having read them, the person may start them all at once.
+    await review.getByRole("button", { name: "Start all 2" }).click();
     await expect(servers.status("memory")).not.toHaveText("disabled");
+    await expect(servers.status("memory2")).not.toHaveText("disabled");
+    await expect(review).toHaveCount(0);
   });
 
   test("an mcp.json whose command hides characters is refused, naming the character", async ({ page }) => {

@@ -168,7 +168,7 @@ describe("ServerRegistry import and export", () => {
       added: ["files"],
       replaced: ["weather"],
       warnings: [],
-      awaitingStart: [{ id: "files", name: "files", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] }],
+      awaitingStart: [{ id: "files", name: "files", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: [] }],
     });
     expect(registry.get("weather")).toMatchObject({ name: "weather", url: "https://new.example/mcp", headers: { authorization: "Bearer x" } });
     expect(registry.get("files")).toMatchObject({ transport: "stdio", enabled: false });
@@ -178,9 +178,30 @@ describe("ServerRegistry import and export", () => {
   it("never starts an imported command: stdio servers arrive switched off and listed for review (finding 11)", () => {
     const registry = empty();
     const outcome = registry.importConfig({
-      mcpServers: { memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] }, web: { url: "https://w.example/mcp" } },
+      mcpServers: {
+        memory: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-memory"],
+          env: { MEMORY_FILE_PATH: "/tmp/m.jsonl", API_KEY: "plain", LOG: "sk-live-0123456789abcdef0123" },
+        },
+        web: { url: "https://w.example/mcp" },
+      },
     });
-    expect(outcome).toMatchObject({ ok: true, awaitingStart: [{ name: "memory", command: "npx" }] });
+    // The review shows every variable, and the value of none that looks secret (by its name or its value).
+    expect(outcome).toMatchObject({
+      ok: true,
+      awaitingStart: [
+        {
+          name: "memory",
+          command: "npx",
+          env: [
+            { key: "MEMORY_FILE_PATH", shown: "/tmp/m.jsonl" },
+            { key: "API_KEY", shown: "•••• (hidden)" },
+            { key: "LOG", shown: "•••• (hidden)" },
+          ],
+        },
+      ],
+    });
     expect(registry.get("memory")).toMatchObject({ transport: "stdio", enabled: false });
     expect(registry.get("web")).toMatchObject({ enabled: true });
     expect(registry.setEnabled("memory", true)).toBe(true);
