@@ -93,7 +93,7 @@ function withUnsafeHeaderValues(tool: ListedTool): Record<string, unknown> | und
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown; "x-mcp-header"?: unknown }>;
   const marked = Object.entries(properties).filter(([, p]) => typeof p["x-mcp-header"] === "string" && p.type === "string");
   if (marked.length === 0) return undefined;
-  return { ...(sampleArguments(tool.inputSchema)), ...Object.fromEntries(marked.map(([key]) => [key, "naïve café ✓"])) };
+  return { ...sampleArguments(tool.inputSchema), ...Object.fromEntries(marked.map(([key]) => [key, "naïve café ✓"])) };
 }
 
 main().then(
