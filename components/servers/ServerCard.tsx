@@ -160,7 +160,14 @@ function StatusLine({ name, status, stdio }: { name: string; status: ServerStatu
       {status.serverInfo.name} {status.serverInfo.version} · <span data-testid={`server-protocol-${name}`}>{describeProtocol(status.protocolVersion)}</span> ·{" "}
       {/* A stdio server reaches the page through the local bridge's HTTP session; what the person set up is stdio. */}
       {stdio ? "stdio via the local bridge" : status.transport}
-      {status.via === "proxy" ? " via proxy" : ""} · {plural(status.tools.length, "tool")}
+      {status.via === "proxy" ? " via proxy" : ""}
+      {status.tasks && (
+        <span data-testid={`server-tasks-${name}`} title="The server offers tasks: it may run a call in the background and report how it stands until it ends.">
+          {" "}
+          · tasks
+        </span>
+      )}{" "}
+      · {plural(status.tools.length, "tool")}
       {status.prompts.length > 0 ? ` · ${plural(status.prompts.length, "prompt")}` : ""}
       {status.resources.length > 0 ? ` · ${plural(status.resources.length, "resource")}` : ""}
       {change && (

@@ -5,6 +5,7 @@ import type { PendingApproval } from "@/lib/host-calls/approval-store";
 import type { ApprovalDecision } from "@/lib/host-calls/approvals";
 import { formatDuration } from "@/lib/timeline/format";
 import { displayStatus, toolLabel } from "@/lib/timeline/waterfall-filter";
+import { taskSummary } from "@/lib/timeline/task-text";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import dynamic from "next/dynamic";
 import { JsonView } from "./JsonView";
@@ -61,11 +62,23 @@ export function CallDetails({ record, approval, onDecide, onRevealLine }: CallDe
             : `Waited ${record.capWait.waitedMs ?? 0} ms for ${record.server ?? record.namespace}'s cap of ${record.capWait.cap} ${record.capWait.cap === 1 ? "call" : "calls"} in flight.`}
         </p>
       )}
+      {record.task && (
+        <div className="muted" data-testid="call-task">
+          <p>{taskSummary(record.task, record.server ?? record.namespace)}</p>
+          {record.task.messages.length > 0 && (
+            <ol aria-label={`Status messages of task ${record.task.taskId}`}>
+              {record.task.messages.map((message, i) => (
+                <li key={i}>{message}</li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
       {record.serverRequests && record.serverRequests.length > 0 && (
         <ul className="muted" aria-label={`What ${record.server ?? record.namespace} asked during call ${record.callId}`}>
           {record.serverRequests.map((request, i) => (
             <li key={i}>
-              {request.round !== undefined && <b>Round {request.round}, input required: </b>}
+              {record.task ? <b>The task asked: </b> : request.round !== undefined && <b>Round {request.round}, input required: </b>}
               The server asked {request.kind === "sampling" ? "the model" : "for input"} ({request.kind}): &ldquo;{request.message}&rdquo; —{" "}
               {request.state === "waiting"
                 ? "waiting for you"

@@ -7,6 +7,7 @@ import { formatDuration } from "@/lib/timeline/format";
 import type { WaterfallRow } from "@/lib/timeline/waterfall";
 import type { CallServerRequest } from "@/lib/timeline/call-records";
 import { toolLabel } from "@/lib/timeline/waterfall-filter";
+import { taskBadge } from "@/lib/timeline/task-text";
 import { ApprovalPrompt } from "./ApprovalPrompt";
 import styles from "./Timeline.module.css";
 import { Badge, toneOf } from "@/components/ui/Badge";
@@ -91,12 +92,18 @@ export const WaterfallRowView = memo(function WaterfallRowView({ row, top, heigh
         <span className={styles.callId}>{nested ? "↳" : record.callId}</span>
         <span className={styles.labelText}>{label}</span>
         {simulated && <Badge>{record.source === "mock" ? "mock" : "replay"}</Badge>}
-        {record.serverRequests && record.serverRequests.length > 0 && (
+        {/* A task's badge says when it asks; its questions are not rounds of the call. */}
+        {!record.task && record.serverRequests && record.serverRequests.length > 0 && (
           <Badge
             tone={record.serverRequests.some((r) => r.state === "waiting") ? "warn" : "neutral"}
             title={record.serverRequests.map((r) => r.message).join("\n")}
           >
             {record.serverRequests.some((r) => r.state === "waiting") ? "asks you" : roundsLabel(record.serverRequests)}
+          </Badge>
+        )}
+        {record.task && (
+          <Badge tone={taskBadge(record.task).tone} title={record.task.messages[record.task.messages.length - 1] ?? `task ${record.task.taskId}`}>
+            {taskBadge(record.task).text}
           </Badge>
         )}
         {record.capWait && (

@@ -34,6 +34,8 @@ export interface ConnectedStatus {
   instructions?: string;
   transport: "streamable-http" | "sse";
   via: "direct" | "proxy";
+  /** The server offers tasks (lib/mcp/tasks.ts): a call may run as one. */
+  tasks?: true;
   tools: readonly Tool[];
   prompts: readonly Prompt[];
   resources: readonly Resource[];
@@ -306,6 +308,7 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
           ...(live.instructions ? { instructions: live.instructions } : {}),
           transport: live.transport,
           via: live.via,
+          ...(live.tasks ? { tasks: true as const } : {}),
           tools: Object.freeze(tools),
           prompts: Object.freeze(prompts),
           resources: Object.freeze(resources),

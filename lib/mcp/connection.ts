@@ -33,7 +33,8 @@ import type { OAuthSession } from "./oauth/oauth-fetch";
 import { OAuthRefused } from "./oauth/provider";
 import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy-fetch";
-import { loadMcpSdk, type McpSdk } from "./sdk";
+import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
+import { createTaskCalls, offersTasks, type AnswerInput, type TaskCalls } from "./tasks";
 import type { FetchLike } from "./proxy-fetch";
 
 export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
@@ -215,6 +216,40 @@ export function oauthFetch(options: ConnectOptions): FetchLike {
   return authFetchFor("direct", base, createProxyFetch({ proxyUrl: new URL(options.proxyUrl, options.baseUrl), fetch: base }), options);
 }
 
+/**
+ * The input a task or a call's rounds ask for, through ext-tasks (tasks.ts), answered by the
+ * same handlers the SDK's Client gets: what the person sees does not depend on the path.
+ */
+function answerInputWith(config: ServerConfig, options: ConnectOptions): AnswerInput {
+  return async (request, signal) => {
+    if (request.kind === "elicitation") {
+      if (!options.elicit) return { action: "decline" };
+      return options.elicit(config, request.params as ElicitRequest["params"], signal);
+    }
+    if (request.kind === "sampling") {
+      if (!options.sample) throw new Error("This client does not answer sampling requests.");
+      return options.sample(config, request.params as CreateMessageRequest["params"], signal);
+    }
+    return { roots: options.roots?.(config) ?? [] };
+  };
+}
+
+/** The tasks path of a connection whose server offers the extension on 2026-07-28, else undefined. */
+async function tasksFor(live: Attempted, url: URL, config: ServerConfig, options: ConnectOptions, requestTimeoutMs: number): Promise<TaskCalls | undefined> {
+  const { client, transport } = live;
+  if (!offersTasks(client) || !("sessionId" in transport)) return undefined;
+  return createTaskCalls(await loadMcpTasks(), {
+    client,
+    transport,
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    capabilities: clientCapabilities(options),
+    protocolVersion: live.protocolVersion,
+    requestTimeoutMs,
+    answer: answerInputWith(config, options),
+    endpointId: url.href,
+  });
+}
+
 function clientCapabilities(options: ConnectOptions): ClientCapabilities {
   return {
     ...(options.elicit ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {}),
@@ -362,12 +397,18 @@ export async function connectToServer(config: ServerConfig, given: ConnectOption
   for (const [index, route] of routes.entries()) {
     try {
       const live = await connectOnRoute(sdk, url, wires, route, config, options, deadline);
+      const requestTimeoutMs = options.requestTimeoutMs ?? timeoutMs;
+      const tasks = await tasksFor(live, url, config, options, requestTimeoutMs).catch(async (error: unknown) => {
+        await live.client.close().catch(() => undefined);
+        throw error;
+      });
       return createLiveConnection(sdk, {
         ...live,
         transportKind: live.wire,
         via: route,
         url: url.href,
-        requestTimeoutMs: options.requestTimeoutMs ?? timeoutMs,
+        requestTimeoutMs,
+        ...(tasks ? { tasks } : {}),
       });
     } catch (failure) {
       if (!(failure instanceof AttemptFailure)) throw failure;

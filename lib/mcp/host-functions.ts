@@ -19,6 +19,7 @@ import type { ServerRequestNote } from "./server-requests";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { resolveNames } from "../codemode/names";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
+import type { TaskReport } from "./tasks";
 import type { McpConnection } from "./connection";
 import { unwrapToolResult } from "./unwrap";
 import { validateArguments, validateStructuredContent } from "./validate";
@@ -47,6 +48,8 @@ export interface HostCallReport {
   result?: CallToolResult;
   /** The call waited for its server's cap on calls in flight (call-caps.ts). */
   capWait?: CapWait;
+  /** The server turned the call into a task (tasks.ts): where it stands. */
+  task?: TaskReport;
 }
 
 /** One connected server, as host functions need it. */
@@ -144,6 +147,7 @@ function makeHostFunction(server: HostServer, tool: Tool, hooks: HostFunctionHoo
     const onProgress = hooks.onProgress;
     const result = await server.connection.callTool(tool.name, args ?? {}, {
       signal,
+      onTask: (task) => report(callId, { task }),
       ...(onProgress ? { onProgress: (progress: Progress) => onProgress(callId, progress) } : {}),
     });
     const common = { ...(check.warnings.length > 0 ? { argumentWarnings: check.warnings } : {}), resultBytes: byteSize(result), result };

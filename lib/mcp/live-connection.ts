@@ -20,6 +20,7 @@ import type {
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 import type { McpSdk } from "./sdk";
+import type { TaskCalls, TaskReport } from "./tasks";
 
 /** Who answered the handshake. */
 export interface ServerInfo {
@@ -34,8 +35,10 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Progress notifications for this call; asking for them sets a progress token. */
   onProgress?: (progress: Progress) => void;
-  /** Per-call timeout; default the SDK's 60 s. */
+  /** Per-call timeout; default the SDK's 60 s. For a call that becomes a task, the wait for its first answer. */
   timeoutMs?: number;
+  /** Each change of the task the server turned the call into (tasks.ts); never called for a plain call. */
+  onTask?: (task: TaskReport) => void;
 }
 
 /** A live connection to one MCP server. */
@@ -47,6 +50,8 @@ export interface McpConnection {
   readonly instructions?: string;
   readonly transport: "streamable-http" | "sse";
   readonly via: "direct" | "proxy";
+  /** The server offers tasks (2026-07-28's tasks extension), so a call may become one (tasks.ts). */
+  readonly tasks?: boolean;
   /** Every tool (all pages); [] when the server has no tools capability. */
   listTools(): Promise<Tool[]>;
   listPrompts(): Promise<Prompt[]>;
@@ -85,6 +90,8 @@ export interface LiveParts {
   via: "direct" | "proxy";
   url: string;
   requestTimeoutMs: number;
+  /** Tool calls the server may turn into tasks, when it offers them (tasks.ts). */
+  tasks?: TaskCalls;
 }
 
 const MAX_PAGES = 100;
@@ -139,6 +146,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     if (state.lost) return state.lost;
     const error = new ConnectionError("disconnected", `The connection to ${displayUrl(url)} dropped (${detail}).`, { cause });
     state.lost = error;
+    void parts.tasks?.close(error);
     if (state.closed) return error;
     observer.stopWatching();
     notify(lostListeners, error);
@@ -194,6 +202,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     ...(instructions ? { instructions } : {}),
     transport: parts.transportKind,
     via: parts.via,
+    tasks: parts.tasks !== undefined,
     listTools: () =>
       listAll(capabilities.tools, "tools/list", (params) => client.listTools(params, listOptions).then((r) => ({ items: r.tools, nextCursor: r.nextCursor }))),
     listPrompts: () =>
@@ -224,26 +233,36 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
       };
     },
     getPrompt: (name, args) => guard(`The prompt ${name}`, requestTimeoutMs, () => client.getPrompt({ name, arguments: args }, listOptions)),
-    callTool: (name, args, options = {}) =>
-      guard(
+    callTool: (name, args, options = {}) => {
+      const timeoutMs = options.timeoutMs ?? 60_000;
+      const tasks = parts.tasks;
+      if (tasks) {
+        const onTask = options.onTask;
+        return guard(
+          `The call to ${name}`,
+          timeoutMs,
+          () => tasks.callTool(name, args ?? {}, { timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(onTask ? { onTask } : {}) }),
+          options.signal,
+        );
+      }
+      return guard(
         `The call to ${name}`,
-        options.timeoutMs ?? 60_000,
+        timeoutMs,
         () =>
           // callTool mirrors the arguments a tool marks `x-mcp-header` into Mcp-Param-* headers on a
           // 2026-07-28 connection (SEP-2243); with ACCEPT_ALL it does not check structuredContent
           // against outputSchema, which we flag instead (host-functions.ts).
-          client
-            .callTool(
-              { name, arguments: args ?? {} },
-              {
-                ...(options.signal ? { signal: options.signal } : {}),
-                ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-                ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-              },
-            )
-            .then((result) => result),
+          client.callTool(
+            { name, arguments: args ?? {} },
+            {
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+              ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+            },
+          ),
         options.signal,
-      ),
+      );
+    },
     async setLogLevel(level) {
       if (!capabilities.logging)
         throw new ConnectionError("unsupported", `${displayUrl(url)} does not declare the logging capability, so it takes no log level.`);
@@ -265,6 +284,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
       if (state.closed) return;
       state.closed = true;
       observer.stopWatching();
+      await parts.tasks?.close(new ConnectionError("disconnected", "This connection was closed. Reconnect to continue."));
       if (!state.lost && transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
         // Politeness, not correctness: a server that does not answer the DELETE must not hold us up.
         let timer: ReturnType<typeof setTimeout> | undefined;

@@ -6,11 +6,16 @@
 import { loadLater } from "../bundle/load-later";
 import type * as SdkAuth from "./sdk-auth";
 import type * as SdkClient from "./sdk-client";
+import type * as SdkTasks from "./sdk-tasks";
 
 export type McpSdk = typeof SdkClient;
 export type McpAuth = typeof SdkAuth;
+export type McpTasksSdk = typeof SdkTasks;
 
 export const loadMcpSdk: () => Promise<McpSdk> = loadLater(() => import("./sdk-client"), "its MCP client");
 
 /** The OAuth client, loaded when a server first asks for authorization. */
 export const loadMcpAuth: () => Promise<McpAuth> = loadLater(() => import("./sdk-auth"), "its OAuth client");
+
+/** The tasks extension's client, loaded when a server first offers tasks (lib/mcp/tasks.ts). */
+export const loadMcpTasks: () => Promise<McpTasksSdk> = loadLater(() => import("./sdk-tasks"), "its tasks client");

@@ -39,6 +39,16 @@ export interface CallServerRequest {
   readonly round?: number;
 }
 
+/** The task a server turned the call into (lib/mcp/tasks.ts), where it stands. */
+export interface CallTask {
+  readonly taskId: string;
+  readonly status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  /** The server's status messages, in order (the latest last). */
+  readonly messages: readonly string[];
+  /** How many times its status was asked for. */
+  readonly polls: number;
+}
+
 /** A log message the call's server sent while serving it. */
 export interface CallServerLog {
   readonly level: string;
@@ -83,6 +93,8 @@ export interface CallRecord {
   readonly serverLogs?: readonly CallServerLog[];
   /** The call waited for its server's cap on calls in flight (lib/mcp/call-caps.ts). */
   readonly capWait?: CallCapWait;
+  /** The server turned the call into a task. */
+  readonly task?: CallTask;
   /** 1-based line of the code that made the call, when the engine reports it. */
   readonly line?: number;
   /** The call this one was made inside: a skill's call (lib/skills/skill-host.ts). */
@@ -109,6 +121,7 @@ export interface CallInfo {
   serverRequests?: readonly CallServerRequest[];
   serverLogs?: readonly CallServerLog[];
   capWait?: CallCapWait;
+  task?: CallTask;
   line?: number;
   parent?: number;
 }
@@ -126,6 +139,7 @@ const INFO_FIELDS = [
   "serverRequests",
   "serverLogs",
   "capWait",
+  "task",
   "line",
   "parent",
 ] as const;

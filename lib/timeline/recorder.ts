@@ -179,6 +179,7 @@ function recordedInfo(report: HostReport): RecordedCallInfo {
   if (report.line !== undefined) info.line = report.line;
   if (report.parent !== undefined) info.parent = report.parent;
   if (report.capWait !== undefined) info.capWait = { ...report.capWait };
+  if (report.task !== undefined) info.task = { ...report.task, taskId: scrubText(report.task.taskId), messages: report.task.messages.map((m) => scrubText(m)) };
   if (report.serverRequests !== undefined)
     info.serverRequests = report.serverRequests.map(({ kind, message, state, round }) => ({
       kind,

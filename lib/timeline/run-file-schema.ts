@@ -56,6 +56,14 @@ const callInfo = z.object({
     .max(100)
     .optional(),
   capWait: z.object({ cap: z.number().int().positive(), state: z.enum(["waiting", "done"]), waitedMs: z.number().min(0).optional() }).optional(),
+  task: z
+    .object({
+      taskId: z.string().max(1_000),
+      status: z.enum(["working", "input_required", "completed", "failed", "cancelled"]),
+      messages: z.array(z.string().max(10_000)).max(100),
+      polls: z.number().int().min(0),
+    })
+    .optional(),
   line: z.number().int().positive().optional(),
   parent: z.number().int().positive().optional(),
 });

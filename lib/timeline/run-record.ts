@@ -43,6 +43,8 @@ export interface RecordedCallInfo {
   serverRequests?: Array<{ kind: "elicitation" | "sampling"; message: string; state: "waiting" | "accept" | "decline" | "cancel"; round?: number }>;
   /** The call waited for its server's cap on calls in flight. */
   capWait?: { cap: number; state: "waiting" | "done"; waitedMs?: number };
+  /** The task the server turned the call into, as it last stood. */
+  task?: { taskId: string; status: "working" | "input_required" | "completed" | "failed" | "cancelled"; messages: string[]; polls: number };
   line?: number;
   /** The call this one was made inside (a skill's call): nested on the timeline, left out of the code's own calls. */
   parent?: number;

@@ -16,7 +16,7 @@ const SEQUENTIAL = 200;
 const PARALLEL = 1_000;
 
 export async function benchEras(): Promise<BenchRow[]> {
-  const server = await startModernServer({ legacy: "stateless" });
+  const server = await startModernServer({ legacy: "stateless", tasks: false });
   const url = `${server.url}/mcp`;
   const config: ServerConfig = { id: "eras", name: "eras", transport: "streamable-http", url, headers: {}, enabled: true };
   const options = (era: "modern" | "legacy"): ConnectOptions => ({ baseUrl: "http://127.0.0.1", proxyUrl: "/api/mcp/proxy", via: "direct", era });

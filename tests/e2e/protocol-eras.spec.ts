@@ -3,7 +3,8 @@
  * v2 server package with no sessions and no `initialize`, added by URL beside the demo servers
  * (shipping, news and store speak 2026-07-28 too; lab stays 2025-11-25). It connects, each card
  * says which era it speaks, and a program calls servers of both eras; its tool that asks twice
- * through multi-round-trip requests reaches the person's forms.
+ * through multi-round-trip requests reaches the person's forms. It offers tasks: a call it runs as
+ * a task shows on the timeline as one, asks its question mid-way, and ends; Stop cancels one.
  */
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
@@ -56,6 +57,50 @@ test.describe("protocol eras", () => {
     await expect(asked).toContainText("Round 1, input required: The server asked for input (elicitation): “Your name?” — answered");
     await expect(asked).toContainText("Round 2, input required: The server asked for input (elicitation): “Your colour, Ada?” — answered");
     await page.screenshot({ path: test.info().outputPath("mrtr-rounds.png") });
+  });
+
+  test("a call the server runs as a task: the timeline shows it working, its question reaches the person, it completes; Stop cancels a task that never ends", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("modern", `${modern.url}/mcp`);
+    await servers.expectConnected("modern");
+    await expect(page.getByTestId("server-tasks-modern")).toBeVisible();
+
+    await playground.setCode("return await modern.report({});");
+    await playground.runWithShortcut();
+    const timeline = new TimelinePanel(page);
+    await timeline.open();
+    await expect(timeline.row(1)).toContainText("task working");
+    const dialog = page.getByRole("dialog", { name: "modern asks for input" });
+    await expect(dialog).toContainText("Include the appendix?");
+    await dialog.getByRole("checkbox", { name: "Appendix" }).check();
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await expect(playground.status).toHaveText("ok");
+    await expect(timeline.row(1)).toContainText("task completed");
+    await timeline.row(1).getByRole("button").first().click();
+    const details = page.getByTestId("call-task");
+    await expect(details).toContainText(/modern ran this call as task task-\d+, which completed/);
+    await expect(page.getByRole("list", { name: /Status messages of task/ })).toContainText("Writing the report");
+    await expect(page.getByRole("list", { name: "What modern asked during call 1" })).toContainText(
+      "The task asked: The server asked for input (elicitation): “Include the appendix?” — answered",
+    );
+    await expect(timeline.row(1)).not.toContainText("rounds");
+    await details.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("task-completed.png") });
+    await timeline.showOutput();
+    expect(await playground.valueJson()).toEqual({ pages: 12, appendix: true });
+    await timeline.open();
+
+    const before = modern.tasks.size;
+    await playground.setCode("return await modern.stuck({});");
+    await playground.runWithShortcut();
+    await expect(timeline.row(1)).toContainText("task working");
+    await playground.stopButton.click();
+    await expect(playground.status).not.toHaveText("running");
+    await expect.poll(() => [...modern.tasks.values()][before]?.status).toBe("cancelled");
   });
 
   test("the same server refuses a 2025-only client with 400 and -32022: the error that page showed before, now only when the era is forced", async ({

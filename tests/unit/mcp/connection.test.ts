@@ -169,8 +169,8 @@ describe("connectToServer: other servers", () => {
     expect((await connection.callTool("add", { a: 4, b: 5 })).structuredContent).toEqual({ sum: 9 });
   });
 
-  it("speaks 2026-07-28 through the proxy: the routing headers reach a strict server, and input_required rounds come back", async () => {
-    const modern = await startModernServer();
+  it("speaks 2026-07-28 through the proxy: the routing headers reach a strict server, input_required rounds come back, and a task runs to its end", async () => {
+    const modern = await startModernServer({ taskMs: 300 });
     try {
       let round = 0;
       const connection = await connect(
@@ -185,6 +185,9 @@ describe("connectToServer: other servers", () => {
       );
       expect(connection).toMatchObject({ via: "proxy", protocolVersion: "2026-07-28" });
       expect((await connection.callTool("two_questions", {})).structuredContent).toEqual({ name: "Ada", colour: "green" });
+      // The task's question gets an answer that does not fit its form, which the server takes as no.
+      expect((await connection.callTool("report", {})).structuredContent).toEqual({ pages: 9, appendix: false });
+      expect(modern.methods).toEqual(expect.arrayContaining(["tasks/get", "tasks/update"]));
       expect(modern.methods).not.toContain("initialize");
     } finally {
       await modern.close();

@@ -16,7 +16,7 @@ let modern: ModernServer;
 let legacy: StatefulHost;
 const open: McpConnection[] = [];
 beforeAll(async () => {
-  [modern, legacy] = await Promise.all([startModernServer(), startMcpHttpServer(() => adderServer("old"), { stateful: true })]);
+  [modern, legacy] = await Promise.all([startModernServer({ tasks: false }), startMcpHttpServer(() => adderServer("old"), { stateful: true })]);
 });
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));

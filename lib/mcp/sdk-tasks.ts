@@ -1,0 +1,5 @@
+/**
+ * The tasks extension's client (`@modelcontextprotocol/ext-tasks`), in one module lib/mcp/sdk.ts
+ * loads when a server first offers tasks, not with the page (docs/ARCHITECTURE.md, "Tasks").
+ */
+export { createTaskSessionFromClient, resultFromTaskOutcome, taskViewFromExecutionEvent } from "@modelcontextprotocol/ext-tasks/client";
