@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type ConnectOptions, type McpConnection } from "@/lib/mcp/connection";
 import type { TaskReport } from "@/lib/mcp/tasks";
+import { connectServers } from "@/lib/mcp/node/connect-servers";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { startModernServer, type ModernServer } from "../../fixtures/mcp/modern-server";
 
@@ -109,6 +110,16 @@ describe("tasks", () => {
     expect(without.tasks).toBe(false);
     expect((await without.callTool("two_questions", {})).structuredContent).toEqual({ name: "Ada", colour: "green" });
     expect(plain.methods.filter((m) => m.startsWith("tasks/"))).toEqual([]);
+  });
+
+  it("the Node hosts (npm run agent, evals, the code-mode server) connect the same way: a task runs to its end, its question declined with no one to ask", async () => {
+    const connected = await connectServers([{ ...config(`${server.url}/mcp`), name: "reports" }], { baseUrl: "http://127.0.0.1" });
+    try {
+      const result = await connected.servers[0]?.connection.callTool("report", {});
+      expect(result?.structuredContent).toEqual({ pages: 9, appendix: false });
+    } finally {
+      await connected.close();
+    }
   });
 
   it("a server whose rounds never end stops at the cap of rounds on the tasks path too", async () => {
