@@ -1,19 +1,13 @@
 /**
- * The code-mode MCP server as an MCP `Server` (the SDK's low-level server, so the tools carry
+ * The code-mode MCP server as an MCP `Server` (the v2 SDK's low-level server, so the tools carry
  * exactly the JSON Schemas in lib/codemode/system-prompt.ts): `execute_code` and
  * `search_tools`, logging (console lines of a program become log notifications at the level
- * the client set). One Server per client connection, all over one CodeModeService; the
- * transports (stdio, Streamable HTTP) connect it.
+ * the client set). One Server per 2025-11-25 session or 2026-07-28 request, all over one
+ * CodeModeService; the transports (stdio, Streamable HTTP) connect it and pick the era
+ * (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ElicitResultSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type LoggingLevel,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, LoggingLevel, ServerContext, Tool } from "@modelcontextprotocol/server";
 import {
   EXECUTE_CODE_INPUT_SCHEMA,
   EXECUTE_CODE_TOOL,
@@ -60,11 +54,21 @@ export function skillResult(outcome: ExecuteOutcome): CallToolResult {
   const structured = typeof value === "object" && value !== null && !Array.isArray(value);
   return {
     content: [{ type: "text", text: JSON.stringify(value ?? null, null, 2) }],
-    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+    ...(structured ? { structuredContent: value } : {}),
   };
 }
 
-/** A Server for one client connection. */
+/** Who sent a request: the 2026-07-28 envelope names the client on each request, a 2025 session once. */
+function callerOf(server: Server, ctx: ServerContext): { name: string; modern: boolean } {
+  const envelope = ctx.mcpReq.envelope;
+  if (envelope) {
+    const info = (envelope as Record<string, { name?: unknown } | undefined>)["io.modelcontextprotocol/clientInfo"];
+    return { name: typeof info?.name === "string" ? info.name : "MCP client", modern: true };
+  }
+  return { name: server.getClientVersion()?.name ?? "MCP client", modern: false };
+}
+
+/** A Server for one 2025-11-25 session or one 2026-07-28 request. */
 export function createCodeModeMcpServer(service: CodeModeService): Server {
   const server = new Server(CODE_MODE_SERVER_INFO, {
     capabilities: { tools: {}, logging: {} },
@@ -90,13 +94,13 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       return {
         ...tool,
         inputSchema: tool.inputSchema as Tool["inputSchema"],
-        ...(outputSchema?.type === "object" ? { outputSchema: outputSchema as Tool["outputSchema"] } : {}),
+        ...(outputSchema?.type === "object" ? { outputSchema: outputSchema } : {}),
       };
     }),
   ];
   const skillNames = new Set(service.skills.map((skill) => skill.name));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler("tools/list", () => ({ tools }));
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     if (name === SEARCH_TOOLS_TOOL) {
       const found = service.search(args ?? {});
@@ -110,13 +114,14 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
         content: [{ type: "text", text: `Unknown tool "${name}". This server offers ${EXECUTE_CODE_TOOL}, ${SEARCH_TOOLS_TOOL} and its skills.` }],
       };
     }
-    const client = server.getClientVersion();
-    const canAsk = server.getClientCapabilities()?.elicitation !== undefined;
+    const caller = callerOf(server, ctx);
+    // A 2026-07-28 request cannot be asked back mid-call (no server-to-client requests): "ask"
+    // then refuses, as for a 2025 client without elicitation.
+    const canAsk = !caller.modern && server.getClientCapabilities()?.elicitation !== undefined;
     const ask: AskClient = async (question, signal) => {
-      const answer = await extra.sendRequest(
-        {
-          method: "elicitation/create",
-          params: {
+      const answer = await ctx.mcpReq
+        .elicitInput(
+          {
             mode: "form",
             message: `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`,
             requestedSchema: {
@@ -130,20 +135,24 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
               required: ["approve"],
             },
           },
-        },
-        ElicitResultSchema,
-        { signal },
-      );
-      return answer.action === "accept" && answer.content?.approve === true;
+          { signal },
+        )
+        .catch((error: unknown) => {
+          if (signal.aborted) throw error;
+          // The SDK refuses an answer that does not fill the form (an empty accept): that is no yes.
+          return undefined;
+        });
+      return answer?.action === "accept" && answer.content?.approve === true;
     };
     const context: CallContext = {
-      clientName: client?.name ?? "MCP client",
-      // The session is the unit of fairness on the thread pool (a stdio server has one client).
-      clientId: extra.sessionId ?? "stdio",
-      signal: extra.signal,
-      ...(canAsk ? { ask } : {}),
+      clientName: caller.name,
+      // The session is the unit of fairness on the thread pool (a stdio server has one client;
+      // a 2026-07-28 client has no session, so its name stands for it).
+      clientId: ctx.sessionId ?? (caller.modern ? `stateless:${caller.name}` : "stdio"),
+      signal: ctx.mcpReq.signal,
+      ...(canAsk ? { ask } : caller.modern ? { whyNoAsk: "a 2026-07-28 client cannot be asked in the middle of a call here yet" } : {}),
       onLog: (level, text) => {
-        void server.sendLoggingMessage({ level: LOG_LEVELS[level] ?? "info", logger: name, data: text }, extra.sessionId).catch(() => undefined);
+        void ctx.mcpReq.log(LOG_LEVELS[level] ?? "info", text, name).catch(() => undefined);
       },
     };
     if (name !== EXECUTE_CODE_TOOL) return skillResult(await service.callSkill(name, args ?? {}, context));

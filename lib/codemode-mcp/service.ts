@@ -63,6 +63,8 @@ export interface CallContext {
   clientId?: string;
   /** Absent when the client cannot answer elicitation: "ask" then refuses. */
   ask?: AskClient;
+  /** Why this client cannot be asked, when `ask` is absent (default: it has no elicitation support). */
+  whyNoAsk?: string;
   signal?: AbortSignal;
   /** Console lines as they happen (the MCP server forwards them as log notifications). */
   onLog?: (level: string, text: string) => void;
@@ -151,6 +153,7 @@ export function codeModeApprovalPolicy(
   options: Pick<CodeModeOptions, "destructive" | "defaultDestructive">,
   destructive: (server: string, tool: string) => boolean,
   ask: CallContext["ask"],
+  whyNoAsk = "this client cannot be asked (no elicitation support)",
 ): ApprovalPolicy {
   return {
     program: "run",
@@ -164,7 +167,7 @@ export function codeModeApprovalPolicy(
         return {
           by: "policy",
           decision: "deny",
-          message: refusedMessage(server, tool, "the policy is to ask, and this client cannot be asked (no elicitation support)"),
+          message: refusedMessage(server, tool, `the policy is to ask, and ${whyNoAsk}`),
         };
       return { by: "person", request: async (_callId, request) => ((await ask(request, request.signal)) ? "approve" : "deny") };
     },
@@ -211,7 +214,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     if (Object.keys(mocks).length > 0) {
       host = withMocks(host, mocks, (callId, info) => recorder()?.onCallInfo(callId, info), deps.runScript ? { runScript: deps.runScript } : {});
     }
-    host = withApprovalPolicy(host, codeModeApprovalPolicy(deps.options, destructive, context.ask), {
+    host = withApprovalPolicy(host, codeModeApprovalPolicy(deps.options, destructive, context.ask, context.whyNoAsk), {
       names,
       onInfo: (callId, info) => recorder()?.onCallInfo(callId, info),
     });

@@ -1,9 +1,14 @@
 /**
  * The code-mode MCP server over Streamable HTTP, framework-free (Web Request in, Response out):
- * the Next route /api/codemode/mcp wraps it, tests host it on loopback. Stateful sessions, one
- * MCP Server each, because asking the client about a destructive call (elicitation) is a
- * server-to-client request whose answer must reach the same session. Every request must carry
- * the operator's bearer token.
+ * the Next route /api/codemode/mcp wraps it, tests host it on loopback. Every request must carry
+ * the operator's bearer token. Both protocol eras on one endpoint, on the v2 server SDK
+ * (docs/ARCHITECTURE.md, "The code-mode MCP server"):
+ *
+ * - **2026-07-28** requests are stateless: each gets a fresh MCP Server through the SDK's
+ *   `createMcpHandler`, so any instance may answer any request.
+ * - **2025-11-25** clients get stateful sessions, one MCP Server each, because asking the client
+ *   about a destructive call (elicitation) is a server-to-client request whose answer must reach
+ *   the same session.
  *
  * Sessions end when the client says so (DELETE), when the client goes away (its standalone GET
  * stream closed and nothing came back within `closeGraceMs`: SDK clients close that way, without
@@ -12,10 +17,11 @@
  * holder cannot lock every other agent out.
  */
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, Server } from "@modelcontextprotocol/server";
 import { secretsEqual } from "../../secrets/node/equal";
 import { onBodyEnd } from "../../http/body-end";
+import { readBodyText } from "../../http/read-body";
 
 export interface HttpEndpointOptions {
   /** The bearer token callers must send (Authorization: Bearer …). */
@@ -48,6 +54,8 @@ export const DEFAULT_MAX_SESSIONS = 100;
 export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_CLOSE_GRACE_MS = 10_000;
+/** The largest request body: a program and its data, far above any real one. */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 function jsonError(status: number, message: string, headers: Record<string, string> = {}): Response {
   // JSON-RPC shaped, as MCP clients expect from a Streamable HTTP endpoint.
@@ -74,8 +82,11 @@ export class CodeModeHttpEndpoint {
   private readonly idleMs: number;
   private readonly closeGraceMs: number;
   private readonly now: () => number;
+  /** 2026-07-28 requests: a fresh Server each, no session ("reject": 2025 ones never reach it). */
+  private readonly modern: McpHttpHandler;
 
   constructor(private readonly options: HttpEndpointOptions) {
+    this.modern = createMcpHandler(() => options.newServer(), { legacy: "reject", responseMode: "auto", maxRequestBodySize: MAX_REQUEST_BYTES });
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     this.maxPerClient = options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
     this.idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -106,10 +117,22 @@ export class CodeModeHttpEndpoint {
       if (request.method === "GET" && response.ok && response.body) return this.watchStream(id, session, request, response);
       return response;
     }
-    if (request.method !== "POST") return jsonError(400, "Start a session with an initialize POST first");
+    if (request.method !== "POST") return jsonError(400, "Start a session with an initialize POST first, or send 2026-07-28 requests (POST, no session)");
+    const read = await readBodyText(request, MAX_REQUEST_BYTES);
+    if (!read.ok) return jsonError(413, `A request to this endpoint is at most ${MAX_REQUEST_BYTES} bytes`);
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the body is not JSON" }, id: null }), {
+        status: 400,
+        headers: { "content-type": "application/json" },
+      });
+    }
+    if (!(await isLegacyRequest(request, body, { maxRequestBodySize: MAX_REQUEST_BYTES }))) return this.modern.fetch(request, { parsedBody: body });
     const client = this.options.clientOf?.(request) ?? "";
     if (this.sessions.size >= this.maxSessions) return jsonError(503, `Busy: ${this.maxSessions} sessions are open; try again later`, { "retry-after": "30" });
-    return this.open(request, client);
+    return this.open(request, body, client);
   }
 
   /** Counts a session's standalone GET stream; when its last one ends, the grace period starts. */
@@ -131,7 +154,7 @@ export class CodeModeHttpEndpoint {
     return onBodyEnd(response, end);
   }
 
-  private async open(request: Request, client: string): Promise<Response> {
+  private async open(request: Request, body: unknown, client: string): Promise<Response> {
     const server = this.options.newServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -146,7 +169,7 @@ export class CodeModeHttpEndpoint {
       },
     });
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, { parsedBody: body });
     // Not an initialize request (or a failed one): nothing was registered, so release it.
     if (transport.sessionId === undefined || !this.sessions.has(transport.sessionId)) await server.close().catch(() => undefined);
     return response;
@@ -167,5 +190,6 @@ export class CodeModeHttpEndpoint {
 
   close(): void {
     for (const id of [...this.sessions.keys()]) this.drop(id);
+    void this.modern.close?.();
   }
 }
