@@ -37,11 +37,11 @@ describe("the code-mode server's protocol eras", () => {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual(["execute_code", "search_tools"]);
-      const result = (await client.callTool({ name: "execute_code", arguments: { code: PARALLEL_PROGRAM, data: { who: "Grace" } } }));
+      const result = await client.callTool({ name: "execute_code", arguments: { code: PARALLEL_PROGRAM, data: { who: "Grace" } } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ value: { echo: "hello Grace" }, calls: { total: 3, failed: 0 } });
       // A destructive call under "ask": this era cannot be asked mid-call, and the refusal says so.
-      const order = (await client.callTool({ name: "execute_code", arguments: { code: ORDER } }));
+      const order = await client.callTool({ name: "execute_code", arguments: { code: ORDER } });
       expect(String((order.structuredContent as { value?: unknown } | undefined)?.value)).toContain("a 2026-07-28 client cannot be asked");
       expect(seen.map((s) => s.method)).toContain("server/discover");
       expect(seen.map((s) => s.method)).not.toContain("initialize");
@@ -72,7 +72,7 @@ describe("the code-mode server's protocol eras", () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", "--config", config], stderr: "pipe" }));
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-      const result = (await client.callTool({ name: "execute_code", arguments: { code: PARALLEL_PROGRAM, data: { who: "Lin" } } }));
+      const result = await client.callTool({ name: "execute_code", arguments: { code: PARALLEL_PROGRAM, data: { who: "Lin" } } });
       expect(result.structuredContent).toMatchObject({ value: { names: ["Lin"], echo: "hello Lin" } });
     } finally {
       await client.close();
