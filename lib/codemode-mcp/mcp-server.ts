@@ -6,8 +6,11 @@
  * CodeModeService; the transports (stdio, Streamable HTTP) connect it and pick the era
  * (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
-import { Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, LoggingLevel, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { randomBytes, randomUUID } from "node:crypto";
+import { acceptedContent, createRequestStateCodec, inputRequired, Server } from "@modelcontextprotocol/server";
+import type { CallToolResult, LoggingLevel, RequestStateCodec, ServerContext, Tool } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import { ApprovalRounds, type Question } from "./approval-rounds";
 import {
   EXECUTE_CODE_INPUT_SCHEMA,
   EXECUTE_CODE_TOOL,
@@ -58,20 +61,72 @@ export function skillResult(outcome: ExecuteOutcome): CallToolResult {
   };
 }
 
+/** The form a destructive call is asked with: one boolean, no default (see `ask` below). */
+const APPROVE_SCHEMA = {
+  type: "object" as const,
+  // No default, and only an explicit `true` allows the call: several clients accept a form with
+  // its defaults filled in, so a default of true would approve a destructive call without a
+  // person (docs/ARCHITECTURE.md, "The code-mode MCP server").
+  properties: {
+    approve: { type: "boolean" as const, title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." },
+  },
+  required: ["approve"],
+};
+const APPROVAL = z.object({ approve: z.boolean() });
+
+function approvalMessage(question: Question): string {
+  return `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`;
+}
+
+/** What a 2026-07-28 approval round carries in its sealed `requestState`: the paused run and its question. */
+interface RoundState {
+  run: string;
+  n: number;
+}
+
+/**
+ * Per service: the runs paused for an approval between a 2026-07-28 client's requests, and the
+ * codec that seals their `requestState` (HMAC with this process's key, expiring, bound to the
+ * method and the client's name) so a client can neither forge nor move one.
+ */
+const roundsOf = new WeakMap<CodeModeService, { rounds: ApprovalRounds; codec: RequestStateCodec<RoundState> }>();
+function approvalRounds(service: CodeModeService) {
+  let held = roundsOf.get(service);
+  if (!held) {
+    held = {
+      rounds: new ApprovalRounds({ newId: randomUUID }),
+      codec: createRequestStateCodec<RoundState>({ key: randomBytes(32), ttlSeconds: 300, bind: (ctx) => `${ctx.mcpReq.method}\0${clientNameOf(ctx) ?? ""}` }),
+    };
+    roundsOf.set(service, held);
+  }
+  return held;
+}
+
+function clientNameOf(ctx: ServerContext): string | undefined {
+  const info = (ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined)?.["io.modelcontextprotocol/clientInfo"];
+  return typeof info?.name === "string" ? info.name : undefined;
+}
+
+function clientCanElicit(ctx: ServerContext): boolean {
+  const capabilities = (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[
+    "io.modelcontextprotocol/clientCapabilities"
+  ];
+  return capabilities?.elicitation !== undefined;
+}
+
 /** Who sent a request: the 2026-07-28 envelope names the client on each request, a 2025 session once. */
 function callerOf(server: Server, ctx: ServerContext): { name: string; modern: boolean } {
-  const envelope = ctx.mcpReq.envelope;
-  if (envelope) {
-    const info = (envelope as Record<string, { name?: unknown } | undefined>)["io.modelcontextprotocol/clientInfo"];
-    return { name: typeof info?.name === "string" ? info.name : "MCP client", modern: true };
-  }
+  if (ctx.mcpReq.envelope) return { name: clientNameOf(ctx) ?? "MCP client", modern: true };
   return { name: server.getClientVersion()?.name ?? "MCP client", modern: false };
 }
 
 /** A Server for one 2025-11-25 session or one 2026-07-28 request. */
 export function createCodeModeMcpServer(service: CodeModeService): Server {
+  const { rounds, codec } = approvalRounds(service);
   const server = new Server(CODE_MODE_SERVER_INFO, {
     capabilities: { tools: {}, logging: {} },
+    // A tampered, expired or moved requestState is refused before the handler runs (-32602).
+    requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     instructions:
       "Code mode: write one program that calls many tools, run it with execute_code. Use search_tools to find functions when the API is not listed.",
   });
@@ -115,28 +170,9 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       };
     }
     const caller = callerOf(server, ctx);
-    // A 2026-07-28 request cannot be asked back mid-call (no server-to-client requests): "ask"
-    // then refuses, as for a 2025 client without elicitation.
-    const canAsk = !caller.modern && server.getClientCapabilities()?.elicitation !== undefined;
     const ask: AskClient = async (question, signal) => {
       const answer = await ctx.mcpReq
-        .elicitInput(
-          {
-            mode: "form",
-            message: `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`,
-            requestedSchema: {
-              type: "object",
-              // No default, and only an explicit `true` allows the call: several clients accept a
-              // form with its defaults filled in, so a default of true would approve a
-              // destructive call without a person (docs/ARCHITECTURE.md, "The code-mode MCP server").
-              properties: {
-                approve: { type: "boolean", title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." },
-              },
-              required: ["approve"],
-            },
-          },
-          { signal },
-        )
+        .elicitInput({ mode: "form", message: approvalMessage(question), requestedSchema: APPROVE_SCHEMA }, { signal })
         .catch((error: unknown) => {
           if (signal.aborted) throw error;
           // The SDK refuses an answer that does not fill the form (an empty accept): that is no yes.
@@ -144,19 +180,52 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
         });
       return answer?.action === "accept" && answer.content?.approve === true;
     };
-    const context: CallContext = {
+    const context = (asker: AskClient | undefined, whyNoAsk?: string): CallContext => ({
       clientName: caller.name,
       // The session is the unit of fairness on the thread pool (a stdio server has one client;
       // a 2026-07-28 client has no session, so its name stands for it).
       clientId: ctx.sessionId ?? (caller.modern ? `stateless:${caller.name}` : "stdio"),
       signal: ctx.mcpReq.signal,
-      ...(canAsk ? { ask } : caller.modern ? { whyNoAsk: "a 2026-07-28 client cannot be asked in the middle of a call here yet" } : {}),
+      ...(asker ? { ask: asker } : whyNoAsk ? { whyNoAsk } : {}),
       onLog: (level, text) => {
         void ctx.mcpReq.log(LOG_LEVELS[level] ?? "info", text, name).catch(() => undefined);
       },
-    };
-    if (name !== EXECUTE_CODE_TOOL) return skillResult(await service.callSkill(name, args ?? {}, context));
-    return outcomeResult(await service.execute(args ?? {}, context));
+    });
+    const toResult = (outcome: ExecuteOutcome) => (name === EXECUTE_CODE_TOOL ? outcomeResult(outcome) : skillResult(outcome));
+    const run = (callContext: CallContext) =>
+      name === EXECUTE_CODE_TOOL ? service.execute(args ?? {}, callContext) : service.callSkill(name, args ?? {}, callContext);
+    if (!caller.modern) {
+      return toResult(await run(context(server.getClientCapabilities()?.elicitation !== undefined ? ask : undefined)));
+    }
+    if (!clientCanElicit(ctx)) return toResult(await run(context(undefined)));
+    // 2026-07-28: a destructive call is asked by answering `input_required`; the program waits in
+    // `rounds` until the client sends the call again with the answer (approval-rounds.ts).
+    const state = ctx.mcpReq.requestState<RoundState>();
+    let id: string;
+    if (state === undefined) {
+      id = rounds.start((asker, signal) => run({ ...context(asker), signal }));
+    } else {
+      const answer = acceptedContent(ctx.mcpReq.inputResponses, `approve_${state.n}`, APPROVAL);
+      if (!rounds.answer(state.run, state.n, answer?.approve === true)) {
+        return {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: "input error: this approval was already answered, or its program is no longer waiting (it waited too long, or ran on another instance of this server). Run the program again.",
+            },
+          ],
+        };
+      }
+      id = state.run;
+    }
+    const step = await rounds.step(id, ctx.mcpReq.signal);
+    if (!step) return { isError: true, content: [{ type: "text", text: "input error: this program is no longer running. Run it again." }] };
+    if (step.kind === "done") return toResult(step.outcome);
+    return inputRequired({
+      inputRequests: { [`approve_${step.n}`]: inputRequired.elicit({ message: approvalMessage(step.question), requestedSchema: APPROVE_SCHEMA }) },
+      requestState: await codec.mint({ run: id, n: step.n }, ctx),
+    }) as unknown as CallToolResult;
   });
   return server;
 }

@@ -11,6 +11,48 @@ import { BIN, codeModeHarness, execute, HARNESS_TOKEN, PARALLEL_PROGRAM, writeCo
 
 const harness = codeModeHarness();
 
+/** A 2026-07-28 tools/call as a client puts it on the wire, with the answers and state of an earlier round. */
+function modernCall(code: string, extra: { clientName?: string; inputResponses?: unknown; requestState?: string; elicitation?: boolean } = {}) {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "execute_code",
+      arguments: { code },
+      ...(extra.inputResponses ? { inputResponses: extra.inputResponses } : {}),
+      ...(extra.requestState ? { requestState: extra.requestState } : {}),
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: extra.clientName ?? "raw-agent", version: "1" },
+        "io.modelcontextprotocol/clientCapabilities": extra.elicitation === false ? {} : { elicitation: { form: {} } },
+      },
+    },
+  };
+}
+
+async function post(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; json: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${HARNESS_TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "execute_code",
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  // An answer may come as one JSON body or as an event stream.
+  const data = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return { status: response.status, json: JSON.parse(data) as never };
+}
+
 function modernClient(name: string): Client {
   return new Client({ name, version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
 }
@@ -40,9 +82,9 @@ describe("the code-mode server's protocol eras", () => {
       const result = await client.callTool({ name: "execute_code", arguments: { code: PARALLEL_PROGRAM, data: { who: "Grace" } } });
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ value: { echo: "hello Grace" }, calls: { total: 3, failed: 0 } });
-      // A destructive call under "ask": this era cannot be asked mid-call, and the refusal says so.
+      // A destructive call under "ask" from a client that cannot answer forms: refused, saying why.
       const order = await client.callTool({ name: "execute_code", arguments: { code: ORDER } });
-      expect(String((order.structuredContent as { value?: unknown } | undefined)?.value)).toContain("a 2026-07-28 client cannot be asked");
+      expect(String((order.structuredContent as { value?: unknown } | undefined)?.value)).toContain("no elicitation support");
       expect(seen.map((s) => s.method)).toContain("server/discover");
       expect(seen.map((s) => s.method)).not.toContain("initialize");
       expect(seen.every((s) => s.session === null)).toBe(true);
@@ -55,6 +97,66 @@ describe("the code-mode server's protocol eras", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("approvals through multi-round-trip requests: the program waits between the requests; yes sends the call, no and an untouched form deny it", async () => {
+    const { url } = await harness.serve({ destructive: { store: "ask" } });
+    let answer: "accept" | "decline" | "defaults" = "accept";
+    const asked: string[] = [];
+    const client = modernClient("asking-agent");
+    client.registerCapabilities({ elicitation: { form: {} } });
+    client.setRequestHandler("elicitation/create", (request) => {
+      asked.push(request.params.message);
+      if (answer === "decline") return { action: "decline" };
+      const content: Record<string, boolean> = answer === "accept" ? { approve: true } : {};
+      return { action: "accept", content };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${HARNESS_TOKEN}` } } }));
+    try {
+      const program = `const before = await lab.echo({ message: "first" }); let order; try { order = await store.place_order({ cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { order = "error: " + e.message; } return { before: before.message, order };`;
+      const yes = await client.callTool({ name: "execute_code", arguments: { code: program } });
+      expect(asked.at(-1)).toContain("store.place_order");
+      // The call reached the store, which knows no such cart; the program ran once, through both requests.
+      expect(yes.structuredContent).toMatchObject({ value: { before: "first" }, calls: { total: 2, failed: 1 } });
+      expect(JSON.stringify(yes.structuredContent)).toContain("cart-nope");
+      answer = "decline";
+      const no = await client.callTool({ name: "execute_code", arguments: { code: program } });
+      expect(no.structuredContent).toMatchObject({ value: { order: "error: denied by the person" } });
+      answer = "defaults";
+      const untouched = await client.callTool({ name: "execute_code", arguments: { code: program } });
+      expect(untouched.structuredContent).toMatchObject({ value: { order: "error: denied by the person" } });
+      expect(asked).toHaveLength(3);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a forged, tampered, replayed or moved requestState is refused, and nothing reaches the store", async () => {
+    const { url } = await harness.serve({ destructive: { store: "ask" } });
+    const program = `try { return await store.place_order({ cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { return "error: " + e.message; }`;
+    const first = await post(url, modernCall(program));
+    expect(first.json.result?.resultType).toBe("input_required");
+    const state = String(first.json.result?.requestState);
+    const inputRequests = first.json.result?.inputRequests as Record<string, { params: { message: string } }>;
+    const [key] = Object.keys(inputRequests);
+    expect(inputRequests[key ?? ""]?.params.message).toContain("store.place_order");
+    const yes = { [key ?? ""]: { action: "accept", content: { approve: true } } };
+
+    const forged = await post(url, modernCall(program, { requestState: "v1.eyJwIjp7InJ1biI6IngiLCJuIjoxfX0.AAAA", inputResponses: yes }));
+    expect(forged.json.error?.code).toBe(-32602);
+    const tampered = await post(url, modernCall(program, { requestState: `${state.slice(0, -2)}xx`, inputResponses: yes }));
+    expect(tampered.json.error?.code).toBe(-32602);
+    // Bound to the client's name: another client holding it cannot use it.
+    const moved = await post(url, modernCall(program, { clientName: "someone-else", requestState: state, inputResponses: yes }));
+    expect(moved.json.error?.code).toBe(-32602);
+
+    // The run went on only with the person's own answer: the store was never called.
+    const declined = await post(url, modernCall(program, { requestState: state, inputResponses: { [key ?? ""]: { action: "decline" } } }));
+    expect(JSON.stringify(declined.json.result?.structuredContent)).toContain("denied by the person");
+    // The same state again (a replay, now with a yes): nothing waits for it.
+    const replayed = await post(url, modernCall(program, { requestState: state, inputResponses: yes }));
+    expect(replayed.json.result?.isError).toBe(true);
+    expect(JSON.stringify(replayed.json.result?.content)).toContain("already answered");
   });
 
   it("over HTTP: a request without the token is refused in either era", async () => {
