@@ -148,7 +148,7 @@ function warningsFor(name: string, entry: Entry): string[] {
   if (ignored.length > 0) out.push(`${formatPath(["mcpServers", name])}: ignored ${ignored.join(", ")}`);
   if (entry.protocolEra !== undefined && entry.protocolEra !== "auto" && toServerConfig(name, entry, "").transport !== "streamable-http") {
     out.push(
-      `${formatPath(["mcpServers", name, "protocolEra"])}: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)`,
+      `${formatPath(["mcpServers", name, "protocolEra"])}: ignored; only Streamable HTTP servers take an era setting (a local server's era is found on its own connection; legacy SSE is 2025-11-25)`,
     );
   }
   for (const [where, record] of [

@@ -155,8 +155,8 @@ describe("protocolEra in mcp.json", () => {
     if (!local.ok) throw new Error(local.errors.join("; "));
     expect(local.servers.map((s) => s.protocolEra)).toEqual([undefined, undefined]);
     expect(local.warnings).toEqual([
-      "mcpServers.fs.protocolEra: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)",
-      "mcpServers.old.protocolEra: ignored; only Streamable HTTP servers have an era to choose (stdio and SSE speak 2025-11-25)",
+      "mcpServers.fs.protocolEra: ignored; only Streamable HTTP servers take an era setting (a local server's era is found on its own connection; legacy SSE is 2025-11-25)",
+      "mcpServers.old.protocolEra: ignored; only Streamable HTTP servers take an era setting (a local server's era is found on its own connection; legacy SSE is 2025-11-25)",
     ]);
   });
 });

@@ -15,6 +15,7 @@ function fakeChild(pid: number) {
   let onExit: ((output: string) => void) | undefined;
   const connection: NodeStdioConnection = {
     capabilities: {},
+    protocolVersion: "2025-11-25",
     pid,
     listTools: () => Promise.resolve([{ name: "read_graph", inputSchema: { type: "object" } }]),
     readResource: () => Promise.reject(new Error("none")),
