@@ -75,6 +75,8 @@ export default tseslint.config(
       "scripts/listen-settings.mjs",
       "scripts/compile-hints.mjs",
       "bin/*.mjs",
+      // Local MCP servers the tests start with node itself, as a person's mcp.json would.
+      "tests/fixtures/mcp/*.mjs",
       ".tmp-*",
     ],
   },

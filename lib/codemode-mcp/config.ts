@@ -5,7 +5,7 @@
  * ```json
  * { "mcpServers": { ... },
  *   "codeMode": { "destructive": { "store": "ask" }, "declarationsBudgetTokens": 4000,
- *                 "maxConcurrent": 2, "queueLimit": 64, "queueWaitMs": 30000, "limits": { "wallMs": 30000 },
+ *                 "maxConcurrent": 2, "queueLimit": 64, "queueWaitMs": 30000, "taskAfterMs": 2000, "limits": { "wallMs": 30000 },
  *                 "callsInFlight": { "memory": 1 },
  *                 "mocks": { "store": { "place_order": { "kind": "value", "value": { "ok": true } } } },
  *                 "skills": "./skills" } }
@@ -34,6 +34,8 @@ export interface CodeModeOptions {
   queueLimit: number;
   /** The longest a program waits for a thread before its caller gets a busy error. */
   queueWaitMs: number;
+  /** A program still running after this long answers a client that takes tasks with a task (program-tasks.ts). */
+  taskAfterMs: number;
   /** Per server name: tool calls in flight at once over all programs (unlisted: no cap). */
   callsInFlight: Record<string, number>;
   /** Sandbox limits for every program (the playground's defaults otherwise). */
@@ -47,6 +49,7 @@ export { DEFAULT_DECLARATIONS_BUDGET_TOKENS };
 export const DEFAULT_QUEUE_LIMIT = 64;
 /** Under the 60 s an MCP client's SDK waits for an answer by default. */
 export const DEFAULT_QUEUE_WAIT_MS = 30_000;
+export const DEFAULT_TASK_AFTER_MS = 2_000;
 
 const policy = z.enum(["refuse", "allow", "ask"], { error: 'must be "refuse", "allow" or "ask"' });
 const positiveInt = z.number({ error: "must be a number" }).int("must be an integer").positive("must be positive");
@@ -77,6 +80,7 @@ const section = z
     maxConcurrent: positiveInt.optional(),
     queueLimit: z.number({ error: "must be a number" }).int("must be an integer").min(0, "must be 0 or more").optional(),
     queueWaitMs: positiveInt.optional(),
+    taskAfterMs: positiveInt.optional(),
     callsInFlight: z.record(z.string(), positiveInt).optional(),
     limits: limits.optional(),
     mocks: z.record(z.string(), z.record(z.string(), mock)).optional(),
@@ -124,6 +128,7 @@ export function parseCodeModeConfig(input: unknown, cpuCount: number): CodeModeC
       maxConcurrent: c.maxConcurrent ?? Math.max(1, cpuCount),
       queueLimit: c.queueLimit ?? DEFAULT_QUEUE_LIMIT,
       queueWaitMs: c.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+      taskAfterMs: c.taskAfterMs ?? DEFAULT_TASK_AFTER_MS,
       callsInFlight: c.callsInFlight ?? {},
       limits: c.limits ?? {},
       mocks: c.mocks ?? {},

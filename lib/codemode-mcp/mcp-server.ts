@@ -7,10 +7,11 @@
  * (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { acceptedContent, createRequestStateCodec, inputRequired, Server } from "@modelcontextprotocol/server";
+import { acceptedContent, createRequestStateCodec, inputRequired, ProtocolError, Server } from "@modelcontextprotocol/server";
 import type { CallToolResult, LoggingLevel, RequestStateCodec, ServerContext, Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { ApprovalRounds, type Question } from "./approval-rounds";
+import { ProgramTasks } from "./program-tasks";
 import {
   EXECUTE_CODE_INPUT_SCHEMA,
   EXECUTE_CODE_TOOL,
@@ -89,12 +90,13 @@ interface RoundState {
  * codec that seals their `requestState` (HMAC with this process's key, expiring, bound to the
  * method and the client's name) so a client can neither forge nor move one.
  */
-const roundsOf = new WeakMap<CodeModeService, { rounds: ApprovalRounds; codec: RequestStateCodec<RoundState> }>();
+const roundsOf = new WeakMap<CodeModeService, { rounds: ApprovalRounds; codec: RequestStateCodec<RoundState>; tasks: ProgramTasks }>();
 function approvalRounds(service: CodeModeService) {
   let held = roundsOf.get(service);
   if (!held) {
     held = {
       rounds: new ApprovalRounds({ newId: randomUUID }),
+      tasks: new ProgramTasks({ newId: randomUUID, thresholdMs: service.taskAfterMs }),
       codec: createRequestStateCodec<RoundState>({ key: randomBytes(32), ttlSeconds: 300, bind: (ctx) => `${ctx.mcpReq.method}\0${clientNameOf(ctx) ?? ""}` }),
     };
     roundsOf.set(service, held);
@@ -107,11 +109,27 @@ function clientNameOf(ctx: ServerContext): string | undefined {
   return typeof info?.name === "string" ? info.name : undefined;
 }
 
+type EnvelopeCapabilities = { elicitation?: unknown; extensions?: Record<string, unknown> };
+function clientCapabilitiesOf(ctx: ServerContext): EnvelopeCapabilities | undefined {
+  return (ctx.mcpReq.envelope as Record<string, EnvelopeCapabilities | undefined> | undefined)?.["io.modelcontextprotocol/clientCapabilities"];
+}
+
 function clientCanElicit(ctx: ServerContext): boolean {
-  const capabilities = (ctx.mcpReq.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined)?.[
-    "io.modelcontextprotocol/clientCapabilities"
-  ];
-  return capabilities?.elicitation !== undefined;
+  return clientCapabilitiesOf(ctx)?.elicitation !== undefined;
+}
+
+export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
+
+/** The client declared the tasks extension on this request, so a long program may answer as a task. */
+function clientTakesTasks(ctx: ServerContext): boolean {
+  const declared = clientCapabilitiesOf(ctx)?.extensions?.[TASKS_EXTENSION_ID];
+  return typeof declared === "object" && declared !== null;
+}
+
+/** A task request's error as the wire carries it (-32602 for an unknown task or a wrong update). */
+function taskError(error: unknown): ProtocolError {
+  const code = (error as { code?: unknown } | null)?.code;
+  return new ProtocolError(typeof code === "number" ? code : -32603, error instanceof Error ? error.message : String(error));
 }
 
 /** Who sent a request: the 2026-07-28 envelope names the client on each request, a 2025 session once. */
@@ -122,9 +140,10 @@ function callerOf(server: Server, ctx: ServerContext): { name: string; modern: b
 
 /** A Server for one 2025-11-25 session or one 2026-07-28 request. */
 export function createCodeModeMcpServer(service: CodeModeService): Server {
-  const { rounds, codec } = approvalRounds(service);
+  const { rounds, codec, tasks: programTasks } = approvalRounds(service);
   const server = new Server(CODE_MODE_SERVER_INFO, {
-    capabilities: { tools: {}, logging: {} },
+    // Tasks are offered to 2026-07-28 clients that declare the extension (program-tasks.ts).
+    capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
     // A tampered, expired or moved requestState is refused before the handler runs (-32602).
     requestState: { verify: (state, ctx) => codec.verify(state, ctx) },
     instructions:
@@ -197,6 +216,19 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
     if (!caller.modern) {
       return toResult(await run(context(server.getClientCapabilities()?.elicitation !== undefined ? ask : undefined)));
     }
+    if (clientTakesTasks(ctx)) {
+      // A long program answers as a task (program-tasks.ts); its approvals are the task's input.
+      const canAsk = clientCanElicit(ctx);
+      const answered = await programTasks.run(
+        caller.name,
+        (asker, signal, onCalls) => run({ ...context(canAsk ? asker : undefined), signal, onCalls }),
+        (outcome) => toResult(outcome),
+        (question) => inputRequired.elicit({ message: approvalMessage(question), requestedSchema: APPROVE_SCHEMA }),
+        ctx.mcpReq.signal,
+      );
+      if (answered.kind === "done") return answered.result as CallToolResult;
+      return { resultType: "task", ...answered.task } as unknown as CallToolResult;
+    }
     if (!clientCanElicit(ctx)) return toResult(await run(context(undefined)));
     // 2026-07-28: a destructive call is asked by answering `input_required`; the program waits in
     // `rounds` until the client sends the call again with the answer (approval-rounds.ts).
@@ -226,6 +258,31 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       inputRequests: { [`approve_${step.n}`]: inputRequired.elicit({ message: approvalMessage(step.question), requestedSchema: APPROVE_SCHEMA }) },
       requestState: await codec.mint({ run: id, n: step.n }, ctx),
     }) as unknown as CallToolResult;
+  });
+  const byId = z.object({ taskId: z.string().max(200) });
+  const clientOfTask = (ctx: ServerContext) => clientNameOf(ctx) ?? "MCP client";
+  server.setRequestHandler("tasks/get", { params: byId }, ({ taskId }, ctx) => {
+    try {
+      return programTasks.get(taskId, clientOfTask(ctx)) as unknown as Record<string, unknown>;
+    } catch (error) {
+      throw taskError(error);
+    }
+  });
+  server.setRequestHandler("tasks/update", { params: byId }, ({ taskId }, ctx) => {
+    try {
+      programTasks.update(taskId, clientOfTask(ctx), ctx.mcpReq.inputResponses);
+      return {};
+    } catch (error) {
+      throw taskError(error);
+    }
+  });
+  server.setRequestHandler("tasks/cancel", { params: byId }, ({ taskId }, ctx) => {
+    try {
+      programTasks.cancel(taskId, clientOfTask(ctx));
+      return {};
+    } catch (error) {
+      throw taskError(error);
+    }
   });
   return server;
 }

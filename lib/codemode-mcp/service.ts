@@ -68,6 +68,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Console lines as they happen (the MCP server forwards them as log notifications). */
   onLog?: (level: string, text: string) => void;
+  /** The program's tool calls so far, after each one (a task's status message). */
+  onCalls?: (calls: CallSummary) => void;
 }
 
 /** The outcome as the MCP tool result carries it. */
@@ -88,6 +90,8 @@ export interface CodeModeService {
   description: string;
   /** True when the declarations did not fit and the description points at search_tools. */
   searchFirst: boolean;
+  /** A program still running after this long answers a client that takes tasks with a task. */
+  taskAfterMs: number;
   execute(input: unknown, context: CallContext): Promise<ExecuteOutcome>;
   search(input: unknown): { ok: true; text: string } | { ok: false; message: string };
   /** The skills offered, each marked destructive when a call it recorded goes to a destructive tool. */
@@ -250,7 +254,10 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     const { host, names } = hostFor(
       () => slot.recorder,
       context,
-      (call) => made.push(call),
+      (call) => {
+        made.push(call);
+        context.onCalls?.(summarise(made));
+      },
       program.nested ? { onEvent } : undefined,
     );
     const request: RunRequest = { code, ...(program.data ? { data: program.data } : {}), limits: deps.options.limits };
@@ -287,6 +294,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     declarations,
     skills,
     searchFirst: !fits,
+    taskAfterMs: deps.options.taskAfterMs,
     description: codeModeServerDescription(declarations.namespaces, fits ? declarations.text : undefined),
 
     async execute(input, context) {

@@ -16,6 +16,7 @@ describe("code-mode server config", () => {
         maxConcurrent: 4,
         queueLimit: 64,
         queueWaitMs: 30_000,
+        taskAfterMs: 2_000,
         callsInFlight: {},
         declarationsBudgetTokens: 4000,
         limits: {},
