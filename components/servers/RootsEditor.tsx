@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { LEGACY_FEATURE } from "@/lib/mcp/protocol-era";
 import { formatRoots, parseRoots, type RootsStore } from "@/lib/mcp/roots";
 import styles from "./Servers.module.css";
 
@@ -12,7 +13,12 @@ export function RootsEditor({ serverId, serverName, roots }: { serverId: string;
   const count = roots.get(serverId).length;
   return (
     <details className={styles.oauth} aria-label={`Roots of ${serverName}`}>
-      <summary>Roots · {count === 0 ? "none" : `${count} director${count === 1 ? "y" : "ies"}`}</summary>
+      <summary>
+        Roots · {count === 0 ? "none" : `${count} director${count === 1 ? "y" : "ies"}`} ·{" "}
+        <span className="muted" title={LEGACY_FEATURE.title}>
+          {LEGACY_FEATURE.label}
+        </span>
+      </summary>
       <form
         className={styles.oauthClient}
         onSubmit={(event) => {

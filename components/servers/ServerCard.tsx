@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDuration } from "@/lib/timeline/format";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import { useEffect, useState } from "react";
 import type { RestartPlan, ServerStatus } from "@/lib/mcp/connection-manager";
@@ -168,6 +169,15 @@ function StatusLine({ name, status, stdio }: { name: string; status: ServerStatu
         </span>
       )}{" "}
       · {plural(status.tools.length, "tool")}
+      {status.toolsTtlMs !== undefined && (
+        <span
+          data-testid={`server-list-ttl-${name}`}
+          title="The server says its tool list stays valid this long (a 2026-07-28 cache hint): it is not asked for again before then, unless you reconnect."
+        >
+          {" "}
+          (cached {formatDuration(status.toolsTtlMs)})
+        </span>
+      )}
       {status.prompts.length > 0 ? ` · ${plural(status.prompts.length, "prompt")}` : ""}
       {status.resources.length > 0 ? ` · ${plural(status.resources.length, "resource")}` : ""}
       {change && (

@@ -4,6 +4,7 @@ import { useStore } from "@/components/hooks/use-store";
 import { useState } from "react";
 import type { LoggingLevel } from "@modelcontextprotocol/client";
 import { LOG_LEVELS, type ServerLogEntry, type ServerLogStore } from "@/lib/mcp/server-logs";
+import { LEGACY_FEATURE } from "@/lib/mcp/protocol-era";
 import styles from "./Servers.module.css";
 
 const NONE: readonly ServerLogEntry[] = [];
@@ -28,7 +29,12 @@ export function ServerLogView({
   const shown = entries.slice(-SHOWN);
   return (
     <details className={styles.oauth} aria-label={`Log of ${serverName}`}>
-      <summary>Log · {entries.length === 0 ? "no messages yet" : `${entries.length} message${entries.length === 1 ? "" : "s"}`}</summary>
+      <summary>
+        Log · {entries.length === 0 ? "no messages yet" : `${entries.length} message${entries.length === 1 ? "" : "s"}`} ·{" "}
+        <span className="muted" title={LEGACY_FEATURE.title}>
+          {LEGACY_FEATURE.label}
+        </span>
+      </summary>
       {canSetLevel && (
         <label className={styles.oauthActions}>
           <span>Level</span>

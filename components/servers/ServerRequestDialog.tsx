@@ -4,6 +4,7 @@ import { useStore } from "@/components/hooks/use-store";
 import { useMemo, useRef, useState, type FormEvent } from "react";
 import { buildFormModel, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import type { PendingElicitation, PendingSampling, PendingServerRequest, ServerRequestBroker } from "@/lib/mcp/server-requests";
+import { LEGACY_FEATURE } from "@/lib/mcp/protocol-era";
 import { samplingMessages, type SamplingMessage } from "@/lib/model/sampling";
 import { SchemaField } from "@/components/tools/SchemaForm";
 import { Modal, ModalActions } from "@/components/ui/Modal";
@@ -138,7 +139,8 @@ function SamplingReview({ request, more, broker, sampler }: { request: PendingSa
       <p className="muted small">
         Up to {params.maxTokens} tokens
         {params.temperature !== undefined ? ` · temperature ${params.temperature}` : ""}
-        {hints.length > 0 ? ` · the server prefers ${hints.join(", ")}` : ""} · answered by the chat&apos;s model: <b>{sampler.label}</b>
+        {hints.length > 0 ? ` · the server prefers ${hints.join(", ")}` : ""} · answered by the chat&apos;s model: <b>{sampler.label}</b> ·{" "}
+        <span title={LEGACY_FEATURE.title}>sampling is {LEGACY_FEATURE.label}</span>
       </p>
       {params.systemPrompt ? (
         <details>

@@ -7,8 +7,8 @@
  * (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { acceptedContent, createRequestStateCodec, inputRequired, ProtocolError, Server } from "@modelcontextprotocol/server";
-import type { CallToolResult, LoggingLevel, RequestStateCodec, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { acceptedContent, createRequestStateCodec, inputRequired, McpServer, ProtocolError } from "@modelcontextprotocol/server";
+import type { CallToolResult, LoggingLevel, RequestStateCodec, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { ApprovalRounds, type Question } from "./approval-rounds";
 import { ProgramTasks } from "./program-tasks";
@@ -138,10 +138,14 @@ function callerOf(server: Server, ctx: ServerContext): { name: string; modern: b
   return { name: server.getClientVersion()?.name ?? "MCP client", modern: false };
 }
 
-/** A Server for one 2025-11-25 session or one 2026-07-28 request. */
-export function createCodeModeMcpServer(service: CodeModeService): Server {
+/**
+ * A server for one 2025-11-25 session or one 2026-07-28 request. An McpServer for the skills
+ * extension, which attaches to one (published-skills.ts); the tools are the low-level Server's
+ * handlers underneath, so they carry exactly the JSON Schemas the service gives them.
+ */
+export function createCodeModeMcpServer(service: CodeModeService): McpServer {
   const { rounds, codec, tasks: programTasks } = approvalRounds(service);
-  const server = new Server(CODE_MODE_SERVER_INFO, {
+  const mcp = new McpServer(CODE_MODE_SERVER_INFO, {
     // Tasks are offered to 2026-07-28 clients that declare the extension (program-tasks.ts).
     capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
     // A tampered, expired or moved requestState is refused before the handler runs (-32602).
@@ -149,6 +153,7 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
     instructions:
       "Code mode: write one program that calls many tools, run it with execute_code. Use search_tools to find functions when the API is not listed.",
   });
+  const server: Server = mcp.server;
   const tools: Tool[] = [
     {
       name: EXECUTE_CODE_TOOL,
@@ -284,5 +289,7 @@ export function createCodeModeMcpServer(service: CodeModeService): Server {
       throw taskError(error);
     }
   });
-  return server;
+  // The skills, also as MCP skills for clients that read them (skills/list, skill:// files).
+  service.published?.attach(mcp);
+  return mcp;
 }

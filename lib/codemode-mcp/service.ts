@@ -7,6 +7,7 @@
  * except the connections and the read-only catalog. Secrets (headers, env) stay inside the
  * connections, and every record is redacted by the RunRecorder.
  */
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { choosePromptForm, createToolCatalog, type Declarations } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
 import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
@@ -48,6 +49,8 @@ export interface CodeModeServiceDeps {
   publish?: (update: FeedUpdate) => void;
   /** Skills offered as tools of their own and, inside programs, as `skills.<name>` (lib/skills/). */
   skills?: readonly Skill[];
+  /** The same skills as MCP skills (published-skills.ts), attached to every server the service backs. */
+  published?: SkillsExtension;
   /**
    * Runs a skill's program called from inside another program. Node gives an in-process run, so
    * a pool whose every thread holds a program waiting on a skill cannot deadlock; default: `run`.
@@ -92,6 +95,8 @@ export interface CodeModeService {
   searchFirst: boolean;
   /** A program still running after this long answers a client that takes tasks with a task. */
   taskAfterMs: number;
+  /** The skills as MCP skills, when there are any (published-skills.ts). */
+  published?: SkillsExtension;
   execute(input: unknown, context: CallContext): Promise<ExecuteOutcome>;
   search(input: unknown): { ok: true; text: string } | { ok: false; message: string };
   /** The skills offered, each marked destructive when a call it recorded goes to a destructive tool. */
@@ -295,6 +300,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     skills,
     searchFirst: !fits,
     taskAfterMs: deps.options.taskAfterMs,
+    ...(deps.published ? { published: deps.published } : {}),
     description: codeModeServerDescription(declarations.namespaces, fits ? declarations.text : undefined),
 
     async execute(input, context) {

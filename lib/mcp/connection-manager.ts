@@ -36,6 +36,8 @@ export interface ConnectedStatus {
   via: "direct" | "proxy";
   /** The server offers tasks (lib/mcp/tasks.ts): a call may run as one. */
   tasks?: true;
+  /** How long the server said its tool list stays valid (a 2026-07-28 cache hint). */
+  toolsTtlMs?: number;
   tools: readonly Tool[];
   prompts: readonly Prompt[];
   resources: readonly Resource[];
@@ -309,6 +311,7 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
           transport: live.transport,
           via: live.via,
           ...(live.tasks ? { tasks: true as const } : {}),
+          ...(live.toolsTtlMs?.() ? { toolsTtlMs: live.toolsTtlMs() } : {}),
           tools: Object.freeze(tools),
           prompts: Object.freeze(prompts),
           resources: Object.freeze(resources),

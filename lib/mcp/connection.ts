@@ -33,6 +33,7 @@ import type { OAuthSession } from "./oauth/oauth-fetch";
 import { OAuthRefused } from "./oauth/provider";
 import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy-fetch";
+import { memoryVerdicts, type EraVerdicts } from "./era-verdicts";
 import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
 import { createTaskCalls, offersTasks, type AnswerInput, type TaskCalls } from "./tasks";
 import type { FetchLike } from "./proxy-fetch";
@@ -85,14 +86,16 @@ export interface ConnectOptions {
   /**
    * The protocol era to speak (docs/ARCHITECTURE.md, "Protocol eras"). "auto" (default): ask
    * with `server/discover` whether the server speaks 2026-07-28, and fall back to the 2025-11-25
-   * `initialize` when it does not; a verdict is remembered per URL for this page's later
+   * `initialize` when it does not; a verdict is remembered per URL (`verdicts`) for later
    * connects. "legacy" goes straight to `initialize`; "modern" speaks only 2026-07-28.
    */
   era?: ProtocolEraChoice;
+  /** Where eras found per server URL are kept (era-verdicts.ts); default: this process's memory. */
+  verdicts?: EraVerdicts;
 }
 
-/** Eras this page found per server URL, so a reconnect skips the probe a legacy server fails. */
-const eraVerdicts = new Map<string, "modern" | "legacy">();
+/** Eras found per server URL in this process, when the caller keeps none of its own. */
+const processVerdicts = memoryVerdicts();
 
 /** Default connect timeout. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
@@ -280,7 +283,8 @@ async function attempt(
   const transport = wire === "streamable-http" ? new StreamableHTTPClientTransport(url, transportOptions) : new SSEClientTransport(url, transportOptions);
   // Legacy SSE is a 2025-era transport; Streamable HTTP negotiates unless told otherwise.
   const choice: ProtocolEraChoice = wire === "sse" ? "legacy" : (options.era ?? "auto");
-  const remembered = choice === "auto" ? eraVerdicts.get(url.href) : undefined;
+  const verdicts = options.verdicts ?? processVerdicts;
+  const remembered = choice === "auto" ? verdicts.get(url.href) : undefined;
   const mode = choice === "modern" ? { pin: ERA_REVISION.modern } : choice === "auto" && remembered !== "legacy" ? ("auto" as const) : ("legacy" as const);
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
     capabilities: clientCapabilities(options),
@@ -307,9 +311,14 @@ async function attempt(
       timedOut = true;
     });
     const era = client.getProtocolEra();
-    if (choice === "auto" && era) eraVerdicts.set(url.href, era);
+    if (choice === "auto" && era) verdicts.set(url.href, era);
   } catch (error) {
     await Promise.allSettled([client.close(), transport.close()]);
+    // A remembered "legacy" may be stale (the server moved to 2026-07-28): forget it, negotiate once more.
+    if (remembered === "legacy" && Date.now() < deadline) {
+      verdicts.forget(url.href);
+      return attempt(sdk, url, wire, route, config, headers, options, deadline);
+    }
     const cause = probeCause(error);
     if (isOAuthError(cause)) throw new ConnectionError("oauth", cause.message, { cause, status: 401 });
     throw new AttemptFailure(cause, observer.lastFailure, observer.lastNetworkError, timedOut, wire, observer.successes > 0);

@@ -54,6 +54,11 @@ export interface McpConnection {
   readonly tasks?: boolean;
   /** Every tool (all pages); [] when the server has no tools capability. */
   listTools(): Promise<Tool[]>;
+  /**
+   * How long the server said its tool list stays valid (a 2026-07-28 cache hint, `ttlMs` on the
+   * last `tools/list` answer); the SDK does not ask again before then. Undefined without a hint.
+   */
+  toolsTtlMs?(): number | undefined;
   listPrompts(): Promise<Prompt[]>;
   listResources(): Promise<Resource[]>;
   /** Every resource template; [] without the resources capability. */
@@ -141,6 +146,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
   const toolListeners = new Set<() => void>();
   const lostListeners = new Set<(error: ConnectionError) => void>();
   const state: { lost?: ConnectionError; closed: boolean } = { closed: false };
+  let toolsTtl: number | undefined;
 
   const markLost = (cause: unknown, detail: string): ConnectionError => {
     if (state.lost) return state.lost;
@@ -204,7 +210,14 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     via: parts.via,
     tasks: parts.tasks !== undefined,
     listTools: () =>
-      listAll(capabilities.tools, "tools/list", (params) => client.listTools(params, listOptions).then((r) => ({ items: r.tools, nextCursor: r.nextCursor }))),
+      listAll(capabilities.tools, "tools/list", (params) =>
+        client.listTools(params, listOptions).then((r) => {
+          const ttl = (r as { ttlMs?: unknown }).ttlMs;
+          toolsTtl = typeof ttl === "number" && ttl > 0 ? ttl : undefined;
+          return { items: r.tools, nextCursor: r.nextCursor };
+        }),
+      ),
+    toolsTtlMs: () => toolsTtl,
     listPrompts: () =>
       listAll(capabilities.prompts, "prompts/list", (params) =>
         client.listPrompts(params, listOptions).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })),

@@ -30,6 +30,15 @@ export const FORCED_ERA_NOTE: Readonly<Record<Exclude<ProtocolEraChoice, "auto">
   legacy: `${ERA_REVISION.legacy} forced`,
 };
 
+/**
+ * How the UI marks a feature 2026-07-28 deprecated (logging, roots, sampling): still served to
+ * servers that use it, labelled so a person writing a server today knows not to lean on it.
+ */
+export const LEGACY_FEATURE = {
+  label: "2025-era",
+  title: `Deprecated in MCP ${ERA_REVISION.modern}; kept for servers that still use it.`,
+} as const;
+
 /** The version and what it implies, in plain words, as a server's card shows it. */
 export function describeProtocol(version: string): string {
   const era = eraOfVersion(version);

@@ -33,6 +33,11 @@ test.describe("protocol eras", () => {
     await expect(page.getByTestId("server-protocol-shipping")).toHaveText("2026-07-28 · stateless");
     await expect(page.getByTestId("server-protocol-lab")).toHaveText("2025-11-25 · session");
     expect(modern.methods).not.toContain("initialize");
+    // The 2026 demo's tool list carries a cache hint; the card says how long it holds.
+    await expect(page.getByTestId("server-list-ttl-shipping")).toHaveText("(cached 5 min)");
+    await expect(page.getByTestId("server-list-ttl-lab")).toHaveCount(0);
+    // Roots are deprecated in 2026-07-28: still offered, labelled as 2025-era.
+    await expect(page.getByRole("listitem", { name: "Server lab" }).getByText("Roots · none · 2025-era")).toBeVisible();
 
     await playground.setCode(
       'const [echoed, echoedToo, carriers, answers] = await Promise.all([modern.echo({ message: "hi" }), lab.echo({ message: "there" }), shipping.list_carriers({}), modern.two_questions({})]);\nreturn { echoed, echoedToo, carriers: carriers.carriers.length, answers };',

@@ -18,7 +18,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import type { McpHttpHandler, Server } from "@modelcontextprotocol/server";
+import type { McpHttpHandler, McpServer, Server } from "@modelcontextprotocol/server";
 import { secretsEqual } from "../../secrets/node/equal";
 import { onBodyEnd } from "../../http/body-end";
 import { readBodyText } from "../../http/read-body";
@@ -26,8 +26,8 @@ import { readBodyText } from "../../http/read-body";
 export interface HttpEndpointOptions {
   /** The bearer token callers must send (Authorization: Bearer …). */
   token: string;
-  /** A fresh MCP Server for a new session. */
-  newServer: () => Server;
+  /** A fresh MCP server for a new session or a 2026-07-28 request. */
+  newServer: () => McpServer | Server;
   maxSessions?: number;
   /** Sessions one client may hold; a new one ends its least recently used. */
   maxSessionsPerClient?: number;
@@ -42,7 +42,7 @@ export interface HttpEndpointOptions {
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
+  server: McpServer | Server;
   client: string;
   lastUsed: number;
   /** Standalone GET streams open now. */

@@ -3,6 +3,7 @@
  * servers (HTTP and stdio), starts the sandbox thread pool and builds the service. The stdio
  * command and the app's HTTP endpoint both start here.
  */
+import { publishSkills } from "../published-skills";
 import { availableParallelism } from "node:os";
 import { connectServers, type ConnectedServers } from "../../mcp/node/connect-servers";
 import { runInNode } from "../../sandbox/node/node-engine";
@@ -64,11 +65,14 @@ export async function openCodeModeServer(
   options: { baseUrl: string; publish?: (update: FeedUpdate) => void },
 ): Promise<OpenedCodeModeServer> {
   const connected = await connectServers(config.servers, { baseUrl: options.baseUrl });
+  const warnings = [...(config.warnings ?? [])];
+  const published = await publishSkills(config.skills ?? [], (message) => warnings.push(`skills published over MCP: ${message}`));
   const pool = createThreadPool({ size: config.options.maxConcurrent, queueLimit: config.options.queueLimit, maxWaitMs: config.options.queueWaitMs });
   const service = createCodeModeService({
     servers: connected.servers,
     options: config.options,
     skills: config.skills ?? [],
+    ...(published ? { published } : {}),
     run: (run) => pool.run(run),
     // Mock scripts are tiny and tightly limited; they run in-process so that a pool full of
     // programs waiting on their mocks cannot deadlock.
@@ -82,7 +86,7 @@ export async function openCodeModeServer(
     pool,
     serverNames: connected.servers.map((s) => s.name),
     skillNames: service.skills.map((s) => s.name),
-    warnings: config.warnings ?? [],
+    warnings,
     stdioStates: () => connected.stdioStates(),
     close: async () => {
       pool.close();

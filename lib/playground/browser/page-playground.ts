@@ -10,6 +10,7 @@ import { Store } from "../../state/store";
 import { browserStorage, browserStorageOrNone } from "../../storage/browser/browser-storage";
 import { ServerRegistry } from "../../mcp/registry";
 import { createRegistryStorage } from "../../mcp/registry-storage";
+import { storedVerdicts } from "../../mcp/era-verdicts";
 import { withStdioBridge } from "../../mcp/browser/stdio-connector";
 import { BrowserOAuth } from "../../mcp/browser/browser-oauth";
 import { oauthFetch, type ConnectOptions } from "../../mcp/connection";
@@ -115,6 +116,8 @@ function createPageState(): PageState {
     canConnectDirect: (o) => direct.has(o),
     // The page renders MCP Apps (components/apps/AppView.tsx), so it says so to every server.
     apps: true,
+    // Eras found per server outlive a reload: a 2025 server is not probed again (lib/mcp/era-verdicts.ts).
+    verdicts: storedVerdicts(browserStorageOrNone()),
   };
   const oauth = new BrowserOAuth(browserStorageOrNone(), origin, oauthFetch(connectOptions));
   // One IndexedDB store holds the session and the skills, under their own keys.
