@@ -128,6 +128,7 @@ function clientTakesTasks(ctx: ServerContext): boolean {
 
 /** A task request's error as the wire carries it (-32602 for an unknown task or a wrong update). */
 function taskError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   return new ProtocolError(typeof code === "number" ? code : -32603, error instanceof Error ? error.message : String(error));
 }
@@ -265,7 +266,14 @@ export function createCodeModeMcpServer(service: CodeModeService): McpServer {
     }) as unknown as CallToolResult;
   });
   const byId = z.object({ taskId: z.string().max(200) });
-  const clientOfTask = (ctx: ServerContext) => clientNameOf(ctx) ?? "MCP client";
+  const clientOfTask = (ctx: ServerContext) => {
+    // A client that did not declare the extension on this request may not use its methods (-32021).
+    if (!clientTakesTasks(ctx))
+      throw new ProtocolError(-32021, "The tasks extension was not declared in this request's client capabilities", {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } },
+      });
+    return clientNameOf(ctx) ?? "MCP client";
+  };
   server.setRequestHandler("tasks/get", { params: byId }, ({ taskId }, ctx) => {
     try {
       return programTasks.get(taskId, clientOfTask(ctx)) as unknown as Record<string, unknown>;

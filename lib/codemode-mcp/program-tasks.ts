@@ -206,11 +206,10 @@ export class ProgramTasks {
     waiting.resolve(answer.action === "accept" && answer.content?.approve === true);
   }
 
-  /** `tasks/cancel`: stops the program's run. */
+  /** `tasks/cancel`: stops the program's run; on a task that has ended it changes nothing (the same ack). */
   cancel(taskId: string, client: string): void {
     const entry = this.find(taskId, client);
-    if (entry.task.status === "completed" || entry.task.status === "failed" || entry.task.status === "cancelled")
-      throw Object.assign(new Error(`Task ${taskId} has already ended (${entry.task.status})`), { code: -32602 });
+    if (entry.task.status === "completed" || entry.task.status === "failed" || entry.task.status === "cancelled") return;
     this.set(entry, { status: "cancelled", statusMessage: "Cancelled", inputRequests: undefined });
     entry.waiting?.resolve(false);
     entry.stop.abort(new Error("The task was cancelled"));

@@ -93,33 +93,37 @@ describe("long programs as tasks", () => {
       expect(JSON.stringify(result.structuredContent)).toContain("cart-nope");
 
       const taskId = reports[0]?.taskId ?? "";
-      const stranger = await fetch(url, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${HARNESS_TOKEN}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tasks/get",
-          "mcp-name": taskId,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tasks/get",
-          params: {
-            taskId,
-            _meta: {
-              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-              "io.modelcontextprotocol/clientInfo": { name: "someone-else", version: "1" },
-              "io.modelcontextprotocol/clientCapabilities": {},
-            },
+      const ask = (name: string, capabilities: Record<string, unknown>) =>
+        fetch(url, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${HARNESS_TOKEN}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tasks/get",
+            "mcp-name": taskId,
           },
-        }),
-      });
-      const text = await stranger.text();
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tasks/get",
+            params: {
+              taskId,
+              _meta: {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { name, version: "1" },
+                "io.modelcontextprotocol/clientCapabilities": capabilities,
+              },
+            },
+          }),
+        }).then((response) => response.text());
+      const text = await ask("someone-else", { extensions: { "io.modelcontextprotocol/tasks": {} } });
       expect(text).toContain("-32602");
       expect(text).toContain("Unknown task");
+      // Without the extension declared on the request, the tasks methods are refused as such (-32021).
+      const undeclared = await ask("code-mode-playground", {});
+      expect(undeclared).toContain("-32021");
     } finally {
       await connection.close();
     }
