@@ -5,6 +5,7 @@ import { usePage } from "@/components/playground/page-context";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import type { ServerRegistry } from "@/lib/mcp/registry";
 import type { ConnectionManager, ServerStatus } from "@/lib/mcp/connection-manager";
+import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
 import type { ServerRequestBroker } from "@/lib/mcp/server-requests";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
@@ -28,6 +29,8 @@ export interface UseMcpResult {
   logs: ServerLogStore;
   /** The Tools view's test calls, which outlive the view. */
   testCalls: TestCallStore;
+  /** The skills servers publish, listed when a card's section opens. */
+  publishedSkills: PublishedSkillsStore;
   /** The roots (file:// directories) each server is told about, by server id. */
   roots: RootsStore | undefined;
   /** The terminal's local token (local mode), once adopted. */
@@ -55,6 +58,7 @@ export function useMcp(): UseMcpResult {
     serverRequests: servers.serverRequests,
     logs: servers.logs,
     testCalls: servers.testCalls,
+    publishedSkills: servers.publishedSkills,
     roots: servers.roots,
     localToken,
     servers: view.servers,

@@ -14,6 +14,8 @@ import { OAuthPanel } from "./OAuthPanel";
 import { ServerLogView } from "./ServerLogView";
 import { RootsEditor } from "./RootsEditor";
 import { ServerExtras } from "./ServerExtras";
+import { PublishedSkills } from "./PublishedSkills";
+import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import { StderrView } from "./StderrView";
 import type { McpConnection } from "@/lib/mcp/connection";
 import type { RootsStore } from "@/lib/mcp/roots";
@@ -39,6 +41,8 @@ export interface ServerCardProps {
   onSetLogLevel?: (level: LoggingLevel) => Promise<void>;
   /** The directories the server is told about (MCP roots). */
   roots?: RootsStore;
+  /** The skills servers publish, listed when the card's section opens. */
+  publishedSkills?: PublishedSkillsStore;
   /** The live connection, for reading resources and getting prompts. */
   connection?: McpConnection;
   /** Puts a prompt's text into the chat's message box. */
@@ -59,6 +63,7 @@ export function ServerCard({
   logs,
   onSetLogLevel,
   roots,
+  publishedSkills,
   connection,
   onUseInChat,
 }: ServerCardProps) {
@@ -117,6 +122,9 @@ export function ServerCard({
           resources={status.resources}
           {...(onUseInChat ? { onUseInChat } : {})}
         />
+      ) : null}
+      {status?.state === "connected" && status.skills && server.enabled && publishedSkills ? (
+        <PublishedSkills serverId={server.id} serverName={server.name} store={publishedSkills} {...(onUseInChat ? { onUseInChat } : {})} />
       ) : null}
       {status?.state === "connected" && connection?.stderr ? <StderrView serverName={server.name} read={connection.stderr} /> : null}
       {logs && onSetLogLevel ? (

@@ -21,7 +21,7 @@ export function ServerList({
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { registry, manager, oauth, logs, roots, servers, statuses } = mcp;
+  const { registry, manager, oauth, logs, roots, servers, statuses, publishedSkills } = mcp;
   if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
 
   const problems = registry.problems();
@@ -68,6 +68,7 @@ export function ServerList({
               onReconnect={() => void manager.reconnect(server.id)}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
+              publishedSkills={publishedSkills}
               connection={manager.connection(server.id)}
               {...(onUseInChat ? { onUseInChat } : {})}
               {...(roots ? { roots } : {})}

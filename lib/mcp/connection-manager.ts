@@ -38,6 +38,8 @@ export interface ConnectedStatus {
   tasks?: true;
   /** How long the server said its tool list stays valid (a 2026-07-28 cache hint). */
   toolsTtlMs?: number;
+  /** The server publishes skills (the Skills extension): the card offers to list them. */
+  skills?: true;
   tools: readonly Tool[];
   prompts: readonly Prompt[];
   resources: readonly Resource[];
@@ -311,6 +313,7 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
           transport: live.transport,
           via: live.via,
           ...(live.tasks ? { tasks: true as const } : {}),
+          ...(live.skills ? { skills: true as const } : {}),
           ...(live.toolsTtlMs?.() ? { toolsTtlMs: live.toolsTtlMs() } : {}),
           tools: Object.freeze(tools),
           prompts: Object.freeze(prompts),

@@ -21,6 +21,8 @@ import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 import type { McpSdk } from "./sdk";
 import type { TaskCalls, TaskReport } from "./tasks";
+import { loadMcpSkills } from "./sdk";
+import type { PublishedSkill, PublishedSkillFile } from "./published-skills";
 
 /** Who answered the handshake. */
 export interface ServerInfo {
@@ -52,6 +54,12 @@ export interface McpConnection {
   readonly via: "direct" | "proxy";
   /** The server offers tasks (2026-07-28's tasks extension), so a call may become one (tasks.ts). */
   readonly tasks?: boolean;
+  /** The server publishes skills (the Skills extension, SEP-2640): published-skills.ts reads them. */
+  readonly skills?: boolean;
+  /** Every skill the server publishes (`skills/list`); entries that do not parse are left out and counted. */
+  listPublishedSkills?(): Promise<{ skills: PublishedSkill[]; invalid: number }>;
+  /** One file of a published skill (its SKILL.md by default), its size and digest checked against the listing. */
+  readPublishedSkill?(skillUri: string, fileUri?: string): Promise<PublishedSkillFile>;
   /** Every tool (all pages); [] when the server has no tools capability. */
   listTools(): Promise<Tool[]>;
   /**
@@ -100,6 +108,21 @@ export interface LiveParts {
 }
 
 const MAX_PAGES = 100;
+const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
+
+/** A skill entry as the page keeps it: its frontmatter's name and description and its files' sizes. */
+function publishedSkillOf(skill: {
+  uri: string;
+  frontmatter: { name: string; description: string };
+  resources: readonly { uri: string; size: number }[] | "dynamic";
+}): PublishedSkill {
+  return {
+    uri: skill.uri,
+    name: skill.frontmatter.name,
+    description: skill.frontmatter.description,
+    files: skill.resources === "dynamic" ? "dynamic" : skill.resources.map(({ uri, size }) => ({ uri, size })),
+  };
+}
 const REQUEST_TIMEOUT = -32001;
 const TERMINATE_TIMEOUT_MS = 1_000;
 
@@ -147,6 +170,9 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
   const lostListeners = new Set<(error: ConnectionError) => void>();
   const state: { lost?: ConnectionError; closed: boolean } = { closed: false };
   let toolsTtl: number | undefined;
+  const skillsOffered = capabilities.extensions?.[SKILLS_EXTENSION_ID] !== undefined;
+  let skills: Promise<InstanceType<Awaited<ReturnType<typeof loadMcpSkills>>["SkillsClient"]>> | undefined;
+  const skillsClient = () => (skills ??= loadMcpSkills().then(({ SkillsClient }) => new SkillsClient(client)));
 
   const markLost = (cause: unknown, detail: string): ConnectionError => {
     if (state.lost) return state.lost;
@@ -209,6 +235,18 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     transport: parts.transportKind,
     via: parts.via,
     tasks: parts.tasks !== undefined,
+    skills: skillsOffered,
+    async listPublishedSkills() {
+      const reader = await skillsClient();
+      const listing = await guard("skills/list", requestTimeoutMs, () => reader.list({}, listOptions));
+      return { skills: listing.skills.map(publishedSkillOf), invalid: listing.invalid.length };
+    },
+    async readPublishedSkill(skillUri, fileUri) {
+      const reader = await skillsClient();
+      const { skill } = await guard(`Reading ${skillUri}`, requestTimeoutMs, () => reader.get(skillUri, listOptions));
+      const file = await guard(`Reading ${fileUri ?? skillUri}`, requestTimeoutMs, () => reader.read(skill, fileUri, listOptions));
+      return { uri: file.uri, text: file.text ?? `(${file.bytes.byteLength} bytes that are not text)`, verified: file.verified };
+    },
     listTools: () =>
       listAll(capabilities.tools, "tools/list", (params) =>
         client.listTools(params, listOptions).then((r) => {

@@ -12,6 +12,7 @@ import type { Connector } from "../mcp/connection-manager";
 import { TestCallStore } from "../mcp/test-calls";
 import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, withNote, type ServerRequestNote } from "../mcp/server-requests";
+import { PublishedSkillsStore } from "../mcp/published-skills";
 import { eraOfVersion } from "../mcp/protocol-era";
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
@@ -90,6 +91,8 @@ export class PageServers {
   readonly logs = new ServerLogStore();
   /** The Tools view's test calls, which outlive the view. */
   readonly testCalls = new TestCallStore();
+  /** The skills servers publish (the Skills extension), listed when a person opens a card's section. */
+  readonly publishedSkills: PublishedSkillsStore;
   readonly view: ServersViewStore;
   readonly #inFlight = new CallsInFlight();
   readonly #caps: CallCaps;
@@ -123,6 +126,16 @@ export class PageServers {
       ...(options.connector ? { connector: options.connector } : {}),
       ...(options.restart === undefined ? {} : { restart: options.restart }),
     });
+    this.publishedSkills = new PublishedSkillsStore((id) => this.manager.connection(id));
+    // A server that reconnects may publish other skills: what was listed of it is dropped.
+    let seenConnections = new Map<string, unknown>();
+    this.#unsubscribe.push(
+      this.manager.subscribe(() => {
+        const next = new Map(registry.snapshot().map((s) => [s.id, this.manager.connection(s.id)]));
+        for (const [id, connection] of seenConnections) if (next.get(id) !== connection) this.publishedSkills.forget(id);
+        seenConnections = next;
+      }),
+    );
     // Each server's cap on calls in flight holds over every run of the page (lib/mcp/call-caps.ts).
     this.#caps = new CallCaps((name) => registry.snapshot().find((s) => s.name === name)?.maxCallsInFlight);
     this.view = new ServersViewStore(this.#compute(undefined));

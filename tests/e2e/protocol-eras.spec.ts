@@ -13,11 +13,12 @@ import { TimelinePanel } from "./pages/timeline-panel";
 import { startModernServer, type ModernServer } from "../fixtures/mcp/modern-server";
 
 let modern: ModernServer;
+let publisher: ModernServer;
 test.beforeAll(async () => {
-  modern = await startModernServer();
+  [modern, publisher] = await Promise.all([startModernServer(), startModernServer({ skills: true, tasks: false })]);
 });
 test.afterAll(async () => {
-  await modern.close();
+  await Promise.all([modern.close(), publisher.close()]);
 });
 
 test.describe("protocol eras", () => {
@@ -106,6 +107,36 @@ test.describe("protocol eras", () => {
     await playground.stopButton.click();
     await expect(playground.status).not.toHaveText("running");
     await expect.poll(() => [...modern.tasks.values()][before]?.status).toBe("cancelled");
+  });
+
+  test("skills a server publishes: listed only when the person opens them, a SKILL.md shown once its digest is checked, a tampered one refused, and put in the chat only on a click", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("publisher", `${publisher.url}/mcp`);
+    await servers.expectConnected("publisher");
+    const card = page.getByRole("listitem", { name: "Server publisher" });
+    expect(publisher.methods).not.toContain("skills/list");
+    await card.getByText("Published skills").click();
+    const list = card.getByRole("list", { name: "Published skills of publisher" });
+    await expect(list).toContainText("summarise");
+    await expect(list).toContainText("tampered");
+    await list.getByRole("listitem").filter({ hasText: "summarise" }).getByRole("button", { name: "Show SKILL.md" }).click();
+    const shown = card.getByLabel("skill://summarise/SKILL.md as text");
+    await expect(shown).toContainText("Read the page, then write three lines.");
+    await expect(shown).toContainText("size and digest checked");
+    await shown.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("published-skill.png") });
+    await shown.getByRole("button", { name: "Use in chat" }).click();
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue(/Read the page, then write three lines\./);
+
+    await list.getByRole("listitem").filter({ hasText: "tampered" }).getByRole("button", { name: "Show SKILL.md" }).click();
+    const refusal = card.getByRole("alert");
+    await expect(refusal).toContainText("Not shown:");
+    await expect(refusal).toContainText("digest");
+    await expect(card).not.toContainText("careless");
   });
 
   test("the same server refuses a 2025-only client with 400 and -32022: the error that page showed before, now only when the era is forced", async ({
