@@ -6,6 +6,7 @@ import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import type { ServerRegistry } from "@/lib/mcp/registry";
 import type { ConnectionManager, ServerStatus } from "@/lib/mcp/connection-manager";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
+import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
 import type { ServerRequestBroker } from "@/lib/mcp/server-requests";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
@@ -31,6 +32,8 @@ export interface UseMcpResult {
   testCalls: TestCallStore;
   /** The skills servers publish, listed when a card's section opens. */
   publishedSkills: PublishedSkillsStore;
+  /** The tasks the page's calls started, per server, kept across reloads. */
+  tasks: ServerTasksStore;
   /** The roots (file:// directories) each server is told about, by server id. */
   roots: RootsStore | undefined;
   /** The terminal's local token (local mode), once adopted. */
@@ -59,6 +62,7 @@ export function useMcp(): UseMcpResult {
     logs: servers.logs,
     testCalls: servers.testCalls,
     publishedSkills: servers.publishedSkills,
+    tasks: servers.tasks,
     roots: servers.roots,
     localToken,
     servers: view.servers,

@@ -15,6 +15,8 @@ import { ServerLogView } from "./ServerLogView";
 import { RootsEditor } from "./RootsEditor";
 import { ServerExtras } from "./ServerExtras";
 import { PublishedSkills } from "./PublishedSkills";
+import { ServerTasks } from "./ServerTasks";
+import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import { StderrView } from "./StderrView";
 import type { McpConnection } from "@/lib/mcp/connection";
@@ -43,6 +45,8 @@ export interface ServerCardProps {
   roots?: RootsStore;
   /** The skills servers publish, listed when the card's section opens. */
   publishedSkills?: PublishedSkillsStore;
+  /** The tasks the page's calls started, listed under their server. */
+  tasks?: ServerTasksStore;
   /** The live connection, for reading resources and getting prompts. */
   connection?: McpConnection;
   /** Puts a prompt's text into the chat's message box. */
@@ -64,6 +68,7 @@ export function ServerCard({
   onSetLogLevel,
   roots,
   publishedSkills,
+  tasks,
   connection,
   onUseInChat,
 }: ServerCardProps) {
@@ -123,6 +128,7 @@ export function ServerCard({
           {...(onUseInChat ? { onUseInChat } : {})}
         />
       ) : null}
+      {tasks ? <ServerTasks serverId={server.id} serverName={server.name} store={tasks} /> : null}
       {status?.state === "connected" && status.skills && server.enabled && publishedSkills ? (
         <PublishedSkills serverId={server.id} serverName={server.name} store={publishedSkills} {...(onUseInChat ? { onUseInChat } : {})} />
       ) : null}

@@ -21,7 +21,7 @@ export function ServerList({
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { registry, manager, oauth, logs, roots, servers, statuses, publishedSkills } = mcp;
+  const { registry, manager, oauth, logs, roots, servers, statuses, publishedSkills, tasks } = mcp;
   if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
 
   const problems = registry.problems();
@@ -69,6 +69,7 @@ export function ServerList({
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
               publishedSkills={publishedSkills}
+              tasks={tasks}
               connection={manager.connection(server.id)}
               {...(onUseInChat ? { onUseInChat } : {})}
               {...(roots ? { roots } : {})}

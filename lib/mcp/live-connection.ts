@@ -20,7 +20,7 @@ import type {
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 import type { McpSdk } from "./sdk";
-import type { TaskCalls, TaskReport } from "./tasks";
+import type { TaskCalls, TaskReport, TaskStatusView } from "./tasks";
 import { loadMcpSkills } from "./sdk";
 import type { PublishedSkill, PublishedSkillFile } from "./published-skills";
 
@@ -58,6 +58,10 @@ export interface McpConnection {
   readonly skills?: boolean;
   /** Every skill the server publishes (`skills/list`); entries that do not parse are left out and counted. */
   listPublishedSkills?(): Promise<{ skills: PublishedSkill[]; invalid: number }>;
+  /** Where a task of this server stands (`tasks/get`); only when it offers tasks. */
+  taskStatus?(taskId: string): Promise<TaskStatusView>;
+  /** Cancels a task of this server (`tasks/cancel`); only when it offers tasks. */
+  cancelTask?(taskId: string): Promise<void>;
   /** One file of a published skill (its SKILL.md by default), its size and digest checked against the listing. */
   readPublishedSkill?(skillUri: string, fileUri?: string): Promise<PublishedSkillFile>;
   /** Every tool (all pages); [] when the server has no tools capability. */
@@ -235,6 +239,12 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
     transport: parts.transportKind,
     via: parts.via,
     tasks: parts.tasks !== undefined,
+    ...(parts.tasks
+      ? {
+          taskStatus: (taskId: string) => guard(`The status of task ${taskId}`, requestTimeoutMs, () => parts.tasks!.status(taskId)),
+          cancelTask: (taskId: string) => guard(`Cancelling task ${taskId}`, requestTimeoutMs, () => parts.tasks!.cancel(taskId)),
+        }
+      : {}),
     skills: skillsOffered,
     async listPublishedSkills() {
       const reader = await skillsClient();

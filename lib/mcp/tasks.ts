@@ -13,7 +13,7 @@
  */
 import type { CallToolResult, Client, ClientCapabilities, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ApplicationInputRequest, ApplicationInputResult, TaskExecutionEvent, TaskView } from "@modelcontextprotocol/ext-tasks/client";
-import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
+import type { JsonValue, TaskId } from "@modelcontextprotocol/ext-tasks/core";
 import { ConnectionError } from "./connection-errors";
 import type { McpTasksSdk } from "./sdk";
 
@@ -56,8 +56,20 @@ export interface TaskCallOptions {
   onTask?: (task: TaskReport) => void;
 }
 
+/** A task as its status request answers (`tasks/get`), for a task no call waits on any more (after a reload). */
+export interface TaskStatusView {
+  status: TaskStatus;
+  statusMessage?: string;
+  /** A completed task's result text, shortened; a failed one's error. */
+  outcome?: string;
+}
+
 export interface TaskCalls {
   callTool(name: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<CallToolResult>;
+  /** Where a task stands now (`tasks/get`). */
+  status(taskId: string): Promise<TaskStatusView>;
+  /** Cancels a task (`tasks/cancel`). */
+  cancel(taskId: string): Promise<void>;
   /** Fails every request still waiting with `error` (the connection dropped or was closed). */
   close(error: ConnectionError): Promise<void>;
 }
@@ -134,6 +146,18 @@ function rawDispatcher(transport: StreamableHTTPClientTransport, onPoll: (taskId
   return { dispatch, failAll };
 }
 
+const OUTCOME_CHARS = 400;
+
+/** A task's result as a line of text (its text content, else its JSON), or its error. */
+function outcomeOf(raw: Readonly<Record<string, unknown>>): { outcome?: string } {
+  const error = raw.error as { message?: unknown } | undefined;
+  if (error && typeof error.message === "string") return { outcome: error.message.slice(0, OUTCOME_CHARS) };
+  const result = raw.result as { content?: Array<{ type?: string; text?: string }>; structuredContent?: unknown } | undefined;
+  if (!result) return {};
+  const text = result.content?.find((c) => c.type === "text")?.text ?? JSON.stringify(result.structuredContent ?? result);
+  return { outcome: text.slice(0, OUTCOME_CHARS) };
+}
+
 function reportOf(view: TaskView, previous: TaskReport | undefined, polls: number): TaskReport {
   const messages = previous ? [...previous.messages] : [];
   const message = view.statusMessage;
@@ -198,6 +222,13 @@ export function createTaskCalls(sdk: McpTasksSdk, parts: Parts): TaskCalls {
         options.signal?.removeEventListener("abort", stop);
         polls.delete(taskId);
       }
+    },
+    async status(taskId) {
+      const view = await session.task(taskId as TaskId).snapshot();
+      return { status: view.status, ...(view.statusMessage ? { statusMessage: view.statusMessage } : {}), ...outcomeOf(view.raw) };
+    },
+    async cancel(taskId) {
+      await session.task(taskId as TaskId).cancel();
     },
     async close(error) {
       raw.failAll(error);

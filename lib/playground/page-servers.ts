@@ -13,6 +13,7 @@ import { TestCallStore } from "../mcp/test-calls";
 import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/host-functions";
 import { CallsInFlight, ServerRequestBroker, withNote, type ServerRequestNote } from "../mcp/server-requests";
 import { PublishedSkillsStore } from "../mcp/published-skills";
+import { ServerTasksStore } from "../mcp/server-tasks";
 import { eraOfVersion } from "../mcp/protocol-era";
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
@@ -63,7 +64,12 @@ export interface PageServersOptions {
   restart?: ConstructorParameters<typeof ConnectionManager>[1]["restart"];
   /** The skills programs and the model may use: the catalog declares them under `skills` (lib/skills/). */
   skills?: { store: ReadableStore<unknown>; trusted: () => readonly Skill[] };
+  /** Where the tasks calls started are kept across reloads (default: nowhere, this page only). */
+  taskStorage?: Pick<Storage, "getItem" | "setItem">;
 }
+
+/** How often tasks no call follows any more are asked where they stand. */
+const TASK_REFRESH_MS = 1_000;
 
 const NO_SKILLS: readonly Skill[] = [];
 
@@ -93,6 +99,8 @@ export class PageServers {
   readonly testCalls = new TestCallStore();
   /** The skills servers publish (the Skills extension), listed when a person opens a card's section. */
   readonly publishedSkills: PublishedSkillsStore;
+  /** The tasks the page's calls started, per server, kept across reloads (lib/mcp/server-tasks.ts). */
+  readonly tasks: ServerTasksStore;
   readonly view: ServersViewStore;
   readonly #inFlight = new CallsInFlight();
   readonly #caps: CallCaps;
@@ -127,6 +135,11 @@ export class PageServers {
       ...(options.restart === undefined ? {} : { restart: options.restart }),
     });
     this.publishedSkills = new PublishedSkillsStore((id) => this.manager.connection(id));
+    this.tasks = new ServerTasksStore(options.taskStorage ?? { getItem: () => null, setItem: () => undefined }, (id) => this.manager.connection(id));
+    // Tasks nobody's call follows (after a reload) are asked where they stand until they end.
+    const refreshTasks = setInterval(() => void this.tasks.refresh(), TASK_REFRESH_MS);
+    (refreshTasks as { unref?: () => void }).unref?.();
+    this.#unsubscribe.push(() => clearInterval(refreshTasks));
     // A server that reconnects may publish other skills: what was listed of it is dropped.
     let seenConnections = new Map<string, unknown>();
     this.#unsubscribe.push(
@@ -275,7 +288,15 @@ export class PageServers {
     onCallInfo: (callId: number, info: HostCallReport) => void,
     onProgress?: (callId: number, progress: CallProgress) => void,
   ): HostFunctions {
-    const built = buildHostFunctions(servers, { onCallInfo, ...(onProgress ? { onProgress } : {}) });
+    // A call that became a task is also listed on its server's card, where it outlives the run and a reload.
+    const trackingInfo: typeof onCallInfo = (callId, info) => {
+      if (info.task) {
+        const id = this.registry.snapshot().find((s) => s.name === info.server)?.id;
+        if (id !== undefined) this.tasks.track(id, info.server, info.tool, info.task);
+      }
+      onCallInfo(callId, info);
+    };
+    const built = buildHostFunctions(servers, { onCallInfo: trackingInfo, ...(onProgress ? { onProgress } : {}) });
     const namespaces = built.namespaces;
     const host = this.#caps.wrap(built.host, namespaces, onCallInfo);
     const whereOf = originalNames(namespaces);

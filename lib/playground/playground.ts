@@ -59,6 +59,8 @@ export interface PlaygroundEnv {
   oauth?: ConnectOptions["oauth"];
   connector?: Connector;
   roots?: RootsStore;
+  /** Where the tasks the page's calls started are kept across reloads (lib/mcp/server-tasks.ts); none: this page only. */
+  taskStorage?: Pick<Storage, "getItem" | "setItem">;
   createWorker: () => WorkerLike;
   /** Resolves once the page has shown a run's start (the browser: after React's render). */
   afterRunStart?: () => Promise<void>;
@@ -105,6 +107,7 @@ export class Playground {
       ...(env.oauth ? { oauth: env.oauth } : {}),
       ...(env.connector ? { connector: env.connector } : {}),
       ...(env.roots ? { roots: env.roots } : {}),
+      ...(env.taskStorage ? { taskStorage: env.taskStorage } : {}),
     });
     this.workbench = new Workbench({
       createWorker: env.createWorker,

@@ -109,6 +109,32 @@ test.describe("protocol eras", () => {
     await expect.poll(() => [...modern.tasks.values()][before]?.status).toBe("cancelled");
   });
 
+  test("a task outlives a reload: its card lists it, asks its server by id where it stands, and shows its end", async ({ page }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("modern", `${modern.url}/mcp`);
+    await servers.expectConnected("modern");
+    await playground.setCode("return await modern.slow({ ms: 4000 });");
+    await playground.runWithShortcut();
+    const tasks = page.getByRole("list", { name: "Tasks on modern" });
+    await expect(tasks).toContainText("task working");
+    const taskId = (await tasks.getByRole("listitem").first().getAttribute("aria-label"))?.replace("Task ", "") ?? "";
+    expect(taskId).toMatch(/^task-\d+$/);
+    await page.reload();
+    await servers.expectConnected("modern");
+    const after = page.getByRole("list", { name: "Tasks on modern" }).getByRole("listitem", { name: `Task ${taskId}` });
+    await expect(after).toContainText("slow");
+    await expect(after).toContainText("task completed", { timeout: 15_000 });
+    await expect(after).toContainText("slow done");
+    // It was asked by its id after the reload: the page's new connection had not started it.
+    expect(modern.methods.filter((m) => m === "tasks/get").length).toBeGreaterThan(0);
+    await after.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("task-after-reload.png") });
+    await after.getByRole("button", { name: "Dismiss" }).click();
+    await expect(page.getByRole("list", { name: "Tasks on modern" })).toHaveCount(0);
+  });
+
   test("skills a server publishes: listed only when the person opens them, a SKILL.md shown once its digest is checked, a tampered one refused, and put in the chat only on a click", async ({
     page,
   }) => {

@@ -129,6 +129,7 @@ function createPageState(): PageState {
     oauth: (config, serverUrl, authFetch) => (new URL(serverUrl).origin === origin ? undefined : oauth.session(config, serverUrl, authFetch)),
     connector: withStdioBridge(() => localToken),
     roots: new RootsStore(browserStorageOrNone()),
+    taskStorage: browserStorageOrNone(),
     createWorker: () => createSandboxWorker(),
     afterRunStart: afterRender,
     whenIdle,

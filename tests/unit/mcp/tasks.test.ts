@@ -122,6 +122,22 @@ describe("tasks", () => {
     }
   });
 
+  it("a task's status asked by its id (as after a reload): working while it runs, then completed with the start of its result", async () => {
+    const connection = await connect(`${server.url}/mcp`);
+    const reports: TaskReport[] = [];
+    const call = connection.callTool("slow", { ms: 600 }, { onTask: (task) => reports.push(task) });
+    await expect.poll(() => reports.length).toBeGreaterThan(0);
+    const taskId = reports[0]?.taskId ?? "";
+    expect(await connection.taskStatus?.(taskId)).toMatchObject({ status: "working", statusMessage: "Working slowly" });
+    await call;
+    expect(await connection.taskStatus?.(taskId)).toEqual({ status: "completed", statusMessage: "Done", outcome: "slow done" });
+    // A connection that did not start it (the page after a reload) asks by id too.
+    const later = await connect(`${server.url}/mcp`);
+    expect(await later.taskStatus?.(taskId)).toEqual({ status: "completed", statusMessage: "Done", outcome: "slow done" });
+    const unknown = (await connection.taskStatus?.("no-such-task").catch((e: unknown) => e)) as { code?: number };
+    expect(unknown.code).toBe(-32602);
+  });
+
   it("a server whose rounds never end stops at the cap of rounds on the tasks path too", async () => {
     let asked = 0;
     const connection = await connect(`${server.url}/mcp`, {
