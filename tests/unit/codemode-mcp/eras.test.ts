@@ -7,15 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { BIN, codeModeHarness, execute, HARNESS_TOKEN, PARALLEL_PROGRAM, writeConfig } from "./fixtures";
+import { BIN, codeModeHarness, execute, HARNESS_TOKEN, PARALLEL_PROGRAM, postModern, writeConfig } from "./fixtures";
 
 const harness = codeModeHarness();
 
 /** A 2026-07-28 tools/call as a client puts it on the wire, with the answers and state of an earlier round. */
 function modernCall(code: string, extra: { clientName?: string; inputResponses?: unknown; requestState?: string; elicitation?: boolean } = {}) {
   return {
-    jsonrpc: "2.0",
-    id: 1,
     method: "tools/call",
     params: {
       name: "execute_code",
@@ -29,28 +27,6 @@ function modernCall(code: string, extra: { clientName?: string; inputResponses?:
       },
     },
   };
-}
-
-async function post(
-  url: string,
-  body: unknown,
-): Promise<{ status: number; json: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${HARNESS_TOKEN}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "execute_code",
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  // An answer may come as one JSON body or as an event stream.
-  const data = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
-  return { status: response.status, json: JSON.parse(data) as never };
 }
 
 function modernClient(name: string): Client {
@@ -134,7 +110,7 @@ describe("the code-mode server's protocol eras", () => {
   it("a forged, tampered, replayed or moved requestState is refused, and nothing reaches the store", async () => {
     const { url } = await harness.serve({ destructive: { store: "ask" } });
     const program = `try { return await store.place_order({ cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { return "error: " + e.message; }`;
-    const first = await post(url, modernCall(program));
+    const first = await postModern(url, modernCall(program), "execute_code");
     expect(first.json.result?.resultType).toBe("input_required");
     const state = String(first.json.result?.requestState);
     const inputRequests = first.json.result?.inputRequests as Record<string, { params: { message: string } }>;
@@ -142,19 +118,23 @@ describe("the code-mode server's protocol eras", () => {
     expect(inputRequests[key ?? ""]?.params.message).toContain("store.place_order");
     const yes = { [key ?? ""]: { action: "accept", content: { approve: true } } };
 
-    const forged = await post(url, modernCall(program, { requestState: "v1.eyJwIjp7InJ1biI6IngiLCJuIjoxfX0.AAAA", inputResponses: yes }));
+    const forged = await postModern(url, modernCall(program, { requestState: "v1.eyJwIjp7InJ1biI6IngiLCJuIjoxfX0.AAAA", inputResponses: yes }), "execute_code");
     expect(forged.json.error?.code).toBe(-32602);
-    const tampered = await post(url, modernCall(program, { requestState: `${state.slice(0, -2)}xx`, inputResponses: yes }));
+    const tampered = await postModern(url, modernCall(program, { requestState: `${state.slice(0, -2)}xx`, inputResponses: yes }), "execute_code");
     expect(tampered.json.error?.code).toBe(-32602);
     // Bound to the client's name: another client holding it cannot use it.
-    const moved = await post(url, modernCall(program, { clientName: "someone-else", requestState: state, inputResponses: yes }));
+    const moved = await postModern(url, modernCall(program, { clientName: "someone-else", requestState: state, inputResponses: yes }), "execute_code");
     expect(moved.json.error?.code).toBe(-32602);
 
     // The run went on only with the person's own answer: the store was never called.
-    const declined = await post(url, modernCall(program, { requestState: state, inputResponses: { [key ?? ""]: { action: "decline" } } }));
+    const declined = await postModern(
+      url,
+      modernCall(program, { requestState: state, inputResponses: { [key ?? ""]: { action: "decline" } } }),
+      "execute_code",
+    );
     expect(JSON.stringify(declined.json.result?.structuredContent)).toContain("denied by the person");
     // The same state again (a replay, now with a yes): nothing waits for it.
-    const replayed = await post(url, modernCall(program, { requestState: state, inputResponses: yes }));
+    const replayed = await postModern(url, modernCall(program, { requestState: state, inputResponses: yes }), "execute_code");
     expect(replayed.json.result?.isError).toBe(true);
     expect(JSON.stringify(replayed.json.result?.content)).toContain("already answered");
   });

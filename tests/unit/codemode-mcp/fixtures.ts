@@ -143,3 +143,32 @@ export async function connectCommand(client: Client, args: readonly string[]): P
   await client.connect(transport);
   return { stderr: () => stderr };
 }
+
+/** What a 2026-07-28 request answered: its HTTP status and JSON-RPC message. */
+export interface ModernAnswer {
+  status: number;
+  json: { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/**
+ * POSTs one 2026-07-28 request to the endpoint as a client puts it on the wire: the operator's
+ * token, the routing headers from the body (`Mcp-Method`, and `Mcp-Name` when given), the answer
+ * read from one JSON body or an event stream.
+ */
+export async function postModern(url: string, request: { method: string; params: Record<string, unknown> }, mcpName?: string): Promise<ModernAnswer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${HARNESS_TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": request.method,
+      ...(mcpName === undefined ? {} : { "mcp-name": mcpName }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...request }),
+  });
+  const text = await response.text();
+  const data = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return { status: response.status, json: JSON.parse(data) as ModernAnswer["json"] };
+}

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import type { TaskReport } from "@/lib/mcp/tasks";
 import { RunFeed, type FeedUpdate } from "@/lib/codemode-mcp/run-feed";
-import { codeModeHarness, HARNESS_TOKEN } from "./fixtures";
+import { codeModeHarness, HARNESS_TOKEN, postModern } from "./fixtures";
 
 const harness = codeModeHarness();
 
@@ -94,19 +94,9 @@ describe("long programs as tasks", () => {
 
       const taskId = reports[0]?.taskId ?? "";
       const ask = (name: string, capabilities: Record<string, unknown>) =>
-        fetch(url, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${HARNESS_TOKEN}`,
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tasks/get",
-            "mcp-name": taskId,
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
+        postModern(
+          url,
+          {
             method: "tasks/get",
             params: {
               taskId,
@@ -116,8 +106,9 @@ describe("long programs as tasks", () => {
                 "io.modelcontextprotocol/clientCapabilities": capabilities,
               },
             },
-          }),
-        }).then((response) => response.text());
+          },
+          taskId,
+        ).then((answer) => JSON.stringify(answer.json));
       const text = await ask("someone-else", { extensions: { "io.modelcontextprotocol/tasks": {} } });
       expect(text).toContain("-32602");
       expect(text).toContain("Unknown task");
