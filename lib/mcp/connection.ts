@@ -35,7 +35,7 @@ import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy-fetch";
 import { memoryVerdicts, type EraVerdicts } from "./era-verdicts";
 import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
-import { createTaskCalls, offersTasks, type AnswerInput, type TaskCalls } from "./tasks";
+import { answerInputWith, createTaskCalls, offersTasks, type TaskCalls } from "./tasks";
 import type { FetchLike } from "./proxy-fetch";
 
 export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
@@ -217,24 +217,6 @@ function ownSignal(base: FetchLike): FetchLike {
 export function oauthFetch(options: ConnectOptions): FetchLike {
   const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   return authFetchFor("direct", base, createProxyFetch({ proxyUrl: new URL(options.proxyUrl, options.baseUrl), fetch: base }), options);
-}
-
-/**
- * The input a task or a call's rounds ask for, through ext-tasks (tasks.ts), answered by the
- * same handlers the SDK's Client gets: what the person sees does not depend on the path.
- */
-function answerInputWith(config: ServerConfig, options: ConnectOptions): AnswerInput {
-  return async (request, signal) => {
-    if (request.kind === "elicitation") {
-      if (!options.elicit) return { action: "decline" };
-      return options.elicit(config, request.params as ElicitRequest["params"], signal);
-    }
-    if (request.kind === "sampling") {
-      if (!options.sample) throw new Error("This client does not answer sampling requests.");
-      return options.sample(config, request.params as CreateMessageRequest["params"], signal);
-    }
-    return { roots: options.roots?.(config) ?? [] };
-  };
 }
 
 /** The tasks path of a connection whose server offers the extension on 2026-07-28, else undefined. */

@@ -15,6 +15,9 @@ import type { CallToolResult, Client, ClientCapabilities, StreamableHTTPClientTr
 import type { ApplicationInputRequest, ApplicationInputResult, TaskExecutionEvent, TaskView } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue, TaskId } from "@modelcontextprotocol/ext-tasks/core";
 import { ConnectionError } from "./connection-errors";
+import type { ConnectOptions } from "./connection";
+import type { ServerConfig } from "./types";
+import type { CreateMessageRequest, ElicitRequest } from "@modelcontextprotocol/client";
 import type { McpTasksSdk } from "./sdk";
 
 export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
@@ -46,6 +49,24 @@ export function offersTasks(client: Pick<Client, "getProtocolEra" | "getServerCa
 
 /** The input a server asks for, answered by the connection's handlers (server-requests.ts in the page). */
 export type AnswerInput = (request: ApplicationInputRequest, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * The input a task or a call's rounds ask for, through ext-tasks (tasks.ts), answered by the
+ * same handlers the SDK's Client gets: what the person sees does not depend on the path.
+ */
+export function answerInputWith(config: ServerConfig, options: Pick<ConnectOptions, "elicit" | "sample" | "roots">): AnswerInput {
+  return async (request, signal) => {
+    if (request.kind === "elicitation") {
+      if (!options.elicit) return { action: "decline" };
+      return options.elicit(config, request.params as ElicitRequest["params"], signal);
+    }
+    if (request.kind === "sampling") {
+      if (!options.sample) throw new Error("This client does not answer sampling requests.");
+      return options.sample(config, request.params as CreateMessageRequest["params"], signal);
+    }
+    return { roots: options.roots?.(config) ?? [] };
+  };
+}
 
 /** One call through the tasks path. */
 export interface TaskCallOptions {
