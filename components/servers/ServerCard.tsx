@@ -14,8 +14,7 @@ import { OAuthPanel } from "./OAuthPanel";
 import { ServerLogView } from "./ServerLogView";
 import { RootsEditor } from "./RootsEditor";
 import { ServerExtras } from "./ServerExtras";
-import { PublishedSkills } from "./PublishedSkills";
-import { ServerTasks } from "./ServerTasks";
+import dynamic from "next/dynamic";
 import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import { StderrView } from "./StderrView";
@@ -24,6 +23,10 @@ import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
 import type { LoggingLevel } from "@modelcontextprotocol/client";
 import styles from "./Servers.module.css";
+
+// Shown only on servers that publish skills or ran tasks: they load then, not with the page (docs/ARCHITECTURE.md, "The page's start").
+const PublishedSkills = dynamic(() => import("./PublishedSkills").then((m) => m.PublishedSkills));
+const ServerTasks = dynamic(() => import("./ServerTasks").then((m) => m.ServerTasks));
 
 export interface ServerCardProps {
   server: ServerConfig;

@@ -35,7 +35,7 @@ import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy-fetch";
 import { memoryVerdicts, type EraVerdicts } from "./era-verdicts";
 import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
-import { answerInputWith, createTaskCalls, offersTasks, type TaskCalls } from "./tasks";
+import { answerInputWith, offersTasks, type TaskCalls } from "./tasks";
 import type { FetchLike } from "./proxy-fetch";
 
 export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
@@ -223,7 +223,8 @@ export function oauthFetch(options: ConnectOptions): FetchLike {
 async function tasksFor(live: Attempted, url: URL, config: ServerConfig, options: ConnectOptions, requestTimeoutMs: number): Promise<TaskCalls | undefined> {
   const { client, transport } = live;
   if (!offersTasks(client) || !("sessionId" in transport)) return undefined;
-  return createTaskCalls(await loadMcpTasks(), {
+  const { createTaskCalls } = await loadMcpTasks();
+  return createTaskCalls({
     client,
     transport,
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,

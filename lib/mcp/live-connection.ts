@@ -23,6 +23,7 @@ import type { McpSdk } from "./sdk";
 import type { TaskCalls, TaskReport, TaskStatusView } from "./tasks";
 import { loadMcpSkills } from "./sdk";
 import type { PublishedSkill, PublishedSkillFile } from "./published-skills";
+import type { PublishedSkillsReader } from "./sdk-skills";
 
 /** Who answered the handshake. */
 export interface ServerInfo {
@@ -114,19 +115,6 @@ export interface LiveParts {
 const MAX_PAGES = 100;
 const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
 
-/** A skill entry as the page keeps it: its frontmatter's name and description and its files' sizes. */
-function publishedSkillOf(skill: {
-  uri: string;
-  frontmatter: { name: string; description: string };
-  resources: readonly { uri: string; size: number }[] | "dynamic";
-}): PublishedSkill {
-  return {
-    uri: skill.uri,
-    name: skill.frontmatter.name,
-    description: skill.frontmatter.description,
-    files: skill.resources === "dynamic" ? "dynamic" : skill.resources.map(({ uri, size }) => ({ uri, size })),
-  };
-}
 const REQUEST_TIMEOUT = -32001;
 const TERMINATE_TIMEOUT_MS = 1_000;
 
@@ -175,8 +163,8 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
   const state: { lost?: ConnectionError; closed: boolean } = { closed: false };
   let toolsTtl: number | undefined;
   const skillsOffered = capabilities.extensions?.[SKILLS_EXTENSION_ID] !== undefined;
-  let skills: Promise<InstanceType<Awaited<ReturnType<typeof loadMcpSkills>>["SkillsClient"]>> | undefined;
-  const skillsClient = () => (skills ??= loadMcpSkills().then(({ SkillsClient }) => new SkillsClient(client)));
+  let skills: Promise<PublishedSkillsReader> | undefined;
+  const skillsReader = () => (skills ??= loadMcpSkills().then(({ publishedSkillsReader }) => publishedSkillsReader(client)));
 
   const markLost = (cause: unknown, detail: string): ConnectionError => {
     if (state.lost) return state.lost;
@@ -247,15 +235,12 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
       : {}),
     skills: skillsOffered,
     async listPublishedSkills() {
-      const reader = await skillsClient();
-      const listing = await guard("skills/list", requestTimeoutMs, () => reader.list({}, listOptions));
-      return { skills: listing.skills.map(publishedSkillOf), invalid: listing.invalid.length };
+      const reader = await skillsReader();
+      return guard("skills/list", requestTimeoutMs, () => reader.list(listOptions));
     },
     async readPublishedSkill(skillUri, fileUri) {
-      const reader = await skillsClient();
-      const { skill } = await guard(`Reading ${skillUri}`, requestTimeoutMs, () => reader.get(skillUri, listOptions));
-      const file = await guard(`Reading ${fileUri ?? skillUri}`, requestTimeoutMs, () => reader.read(skill, fileUri, listOptions));
-      return { uri: file.uri, text: file.text ?? `(${file.bytes.byteLength} bytes that are not text)`, verified: file.verified };
+      const reader = await skillsReader();
+      return guard(`Reading ${fileUri ?? skillUri}`, requestTimeoutMs, () => reader.read(skillUri, fileUri, listOptions));
     },
     listTools: () =>
       listAll(capabilities.tools, "tools/list", (params) =>

@@ -1,5 +1,6 @@
 /**
- * The tasks extension's client (`@modelcontextprotocol/ext-tasks`), in one module lib/mcp/sdk.ts
- * loads when a server first offers tasks, not with the page (docs/ARCHITECTURE.md, "Tasks").
+ * The tasks path's machinery with the tasks extension's client (`@modelcontextprotocol/ext-tasks`),
+ * in one module lib/mcp/sdk.ts loads when a server first offers tasks, not with the page
+ * (docs/ARCHITECTURE.md, "Tasks").
  */
-export { createTaskSessionFromClient, resultFromTaskOutcome, taskViewFromExecutionEvent } from "@modelcontextprotocol/ext-tasks/client";
+export { createTaskCalls } from "./task-calls";
