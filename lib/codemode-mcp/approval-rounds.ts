@@ -117,6 +117,12 @@ export class ApprovalRounds {
     return true;
   }
 
+  /** Stops run `id` (the request waiting on it went away); its question is denied. */
+  stop(id: string): void {
+    const entry = this.runs.get(id);
+    if (entry) this.expire(id, entry, new Error("The request waiting on this program went away"));
+  }
+
   /** Stops every run (the server is closing). */
   close(): void {
     for (const [id, entry] of this.runs) this.expire(id, entry);
@@ -129,10 +135,10 @@ export class ApprovalRounds {
     entry.expiry.unref?.();
   }
 
-  private expire(id: string, entry: PausedRun): void {
+  private expire(id: string, entry: PausedRun, why = new Error("Nobody answered this program's approval in time")): void {
     clearTimeout(entry.expiry);
     this.runs.delete(id);
     entry.waiting?.resolve(false);
-    entry.stop.abort(new Error("Nobody answered this program's approval in time"));
+    entry.stop.abort(why);
   }
 }

@@ -6,12 +6,11 @@
  * CodeModeService; the transports (stdio, Streamable HTTP) connect it and pick the era
  * (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { acceptedContent, createRequestStateCodec, inputRequired, McpServer, ProtocolError } from "@modelcontextprotocol/server";
-import type { CallToolResult, LoggingLevel, RequestStateCodec, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
+import { acceptedContent, inputRequired, McpServer, ProtocolError } from "@modelcontextprotocol/server";
+import type { CallToolResult, LoggingLevel, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { ApprovalRounds, type Question } from "./approval-rounds";
-import { ProgramTasks } from "./program-tasks";
+import type { Question } from "./approval-rounds";
+import { clientNameOf, ModernRuns, type RoundState } from "./modern-runs";
 import {
   EXECUTE_CODE_INPUT_SCHEMA,
   EXECUTE_CODE_TOOL,
@@ -79,34 +78,18 @@ function approvalMessage(question: Question): string {
   return `A program wants to call ${question.server}.${question.tool}, which is marked destructive, with ${JSON.stringify(question.args)}. Allow it?`;
 }
 
-/** What a 2026-07-28 approval round carries in its sealed `requestState`: the paused run and its question. */
-interface RoundState {
-  run: string;
-  n: number;
-}
-
 /**
- * Per service: the runs paused for an approval between a 2026-07-28 client's requests, and the
- * codec that seals their `requestState` (HMAC with this process's key, expiring, bound to the
- * method and the client's name) so a client can neither forge nor move one.
+ * Per service, unless the caller brings its own: the programs a 2026-07-28 client runs across
+ * requests (modern-runs.ts), with a `requestState` key random to this process.
  */
-const roundsOf = new WeakMap<CodeModeService, { rounds: ApprovalRounds; codec: RequestStateCodec<RoundState>; tasks: ProgramTasks }>();
-function approvalRounds(service: CodeModeService) {
-  let held = roundsOf.get(service);
-  if (!held) {
-    held = {
-      rounds: new ApprovalRounds({ newId: randomUUID }),
-      tasks: new ProgramTasks({ newId: randomUUID, thresholdMs: service.taskAfterMs }),
-      codec: createRequestStateCodec<RoundState>({ key: randomBytes(32), ttlSeconds: 300, bind: (ctx) => `${ctx.mcpReq.method}\0${clientNameOf(ctx) ?? ""}` }),
-    };
-    roundsOf.set(service, held);
+const runsOf = new WeakMap<CodeModeService, ModernRuns>();
+function defaultRuns(service: CodeModeService): ModernRuns {
+  let runs = runsOf.get(service);
+  if (!runs) {
+    runs = new ModernRuns({ taskAfterMs: service.taskAfterMs });
+    runsOf.set(service, runs);
   }
-  return held;
-}
-
-function clientNameOf(ctx: ServerContext): string | undefined {
-  const info = (ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined)?.["io.modelcontextprotocol/clientInfo"];
-  return typeof info?.name === "string" ? info.name : undefined;
+  return runs;
 }
 
 type EnvelopeCapabilities = { elicitation?: unknown; extensions?: Record<string, unknown> };
@@ -144,8 +127,8 @@ function callerOf(server: Server, ctx: ServerContext): { name: string; modern: b
  * extension, which attaches to one (published-skills.ts); the tools are the low-level Server's
  * handlers underneath, so they carry exactly the JSON Schemas the service gives them.
  */
-export function createCodeModeMcpServer(service: CodeModeService): McpServer {
-  const { rounds, codec, tasks: programTasks } = approvalRounds(service);
+export function createCodeModeMcpServer(service: CodeModeService, runs: ModernRuns = defaultRuns(service)): McpServer {
+  const { codec, tasks: programTasks } = runs;
   const mcp = new McpServer(CODE_MODE_SERVER_INFO, {
     // Tasks are offered to 2026-07-28 clients that declare the extension (program-tasks.ts).
     capabilities: { tools: {}, logging: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
@@ -233,36 +216,24 @@ export function createCodeModeMcpServer(service: CodeModeService): McpServer {
         ctx.mcpReq.signal,
       );
       if (answered.kind === "done") return answered.result as CallToolResult;
-      return { resultType: "task", ...answered.task } as unknown as CallToolResult;
+      // Another instance may be asked about it next: its record is written before the client hears of it.
+      await runs.flush(answered.task.taskId);
+      // `content: []` as the SDK would add itself, except to a task already waiting for input
+      // (its `inputRequests` stops the SDK from adding it, and a tools/call result needs one).
+      return { content: [], resultType: "task", ...answered.task };
     }
     if (!clientCanElicit(ctx)) return toResult(await run(context(undefined)));
-    // 2026-07-28: a destructive call is asked by answering `input_required`; the program waits in
-    // `rounds` until the client sends the call again with the answer (approval-rounds.ts).
+    // 2026-07-28: a destructive call is asked by answering `input_required`; the program waits
+    // (modern-runs.ts) until the client sends the call again with the answer, to this instance
+    // or another.
     const state = ctx.mcpReq.requestState<RoundState>();
-    let id: string;
-    if (state === undefined) {
-      id = rounds.start((asker, signal) => run({ ...context(asker), signal }));
-    } else {
-      const answer = acceptedContent(ctx.mcpReq.inputResponses, `approve_${state.n}`, APPROVAL);
-      if (!rounds.answer(state.run, state.n, answer?.approve === true)) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: "text",
-              text: "input error: this approval was already answered, or its program is no longer waiting (it waited too long, or ran on another instance of this server). Run the program again.",
-            },
-          ],
-        };
-      }
-      id = state.run;
-    }
-    const step = await rounds.step(id, ctx.mcpReq.signal);
-    if (!step) return { isError: true, content: [{ type: "text", text: "input error: this program is no longer running. Run it again." }] };
+    const answer = state === undefined ? undefined : acceptedContent(ctx.mcpReq.inputResponses, `approve_${state.n}`, APPROVAL);
+    const step = await runs.approvalStep(state, answer?.approve === true, (asker, signal) => run({ ...context(asker), signal }), ctx.mcpReq.signal);
+    if (step.kind === "gone") return { isError: true, content: [{ type: "text", text: `input error: ${step.message}` }] };
     if (step.kind === "done") return toResult(step.outcome);
     return inputRequired({
-      inputRequests: { [`approve_${step.n}`]: inputRequired.elicit({ message: approvalMessage(step.question), requestedSchema: APPROVE_SCHEMA }) },
-      requestState: await codec.mint({ run: id, n: step.n }, ctx),
+      inputRequests: { [`approve_${step.state.n}`]: inputRequired.elicit({ message: approvalMessage(step.question), requestedSchema: APPROVE_SCHEMA }) },
+      requestState: await codec.mint(step.state, ctx),
     }) as unknown as CallToolResult;
   });
   const byId = z.object({ taskId: z.string().max(200) });
@@ -274,24 +245,24 @@ export function createCodeModeMcpServer(service: CodeModeService): McpServer {
       });
     return clientNameOf(ctx) ?? "MCP client";
   };
-  server.setRequestHandler("tasks/get", { params: byId }, ({ taskId }, ctx) => {
+  server.setRequestHandler("tasks/get", { params: byId }, async ({ taskId }, ctx) => {
     try {
-      return programTasks.get(taskId, clientOfTask(ctx)) as unknown as Record<string, unknown>;
+      return (await runs.taskGet(taskId, clientOfTask(ctx))) as unknown as Record<string, unknown>;
     } catch (error) {
       throw taskError(error);
     }
   });
-  server.setRequestHandler("tasks/update", { params: byId }, ({ taskId }, ctx) => {
+  server.setRequestHandler("tasks/update", { params: byId }, async ({ taskId }, ctx) => {
     try {
-      programTasks.update(taskId, clientOfTask(ctx), ctx.mcpReq.inputResponses);
+      await runs.taskUpdate(taskId, clientOfTask(ctx), ctx.mcpReq.inputResponses);
       return {};
     } catch (error) {
       throw taskError(error);
     }
   });
-  server.setRequestHandler("tasks/cancel", { params: byId }, ({ taskId }, ctx) => {
+  server.setRequestHandler("tasks/cancel", { params: byId }, async ({ taskId }, ctx) => {
     try {
-      programTasks.cancel(taskId, clientOfTask(ctx));
+      await runs.taskCancel(taskId, clientOfTask(ctx));
       return {};
     } catch (error) {
       throw taskError(error);

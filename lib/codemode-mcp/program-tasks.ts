@@ -64,6 +64,8 @@ export interface ProgramTaskOptions {
   pollIntervalMs?: number;
   newId: () => string;
   now?: () => Date;
+  /** Told whenever a task changes (its status, message, input or result), from the moment it is one. */
+  onChange?: (taskId: string) => void;
 }
 
 /** "3 tool calls so far: lab.echo ×2, store.get_cart ×1" */
@@ -179,6 +181,7 @@ export class ProgramTasks {
     }
     entry.becameTask = true;
     this.tasks.set(entry.task.taskId, entry);
+    this.options.onChange?.(entry.task.taskId);
     // A task that ended is kept for its TTL; one still running is dropped only once it ends.
     void outcome.then(
       () => this.expireLater(entry),
@@ -186,6 +189,17 @@ export class ProgramTasks {
     );
     if (entry.task.status === "completed" || entry.task.status === "failed") this.expireLater(entry);
     return { kind: "task", task: this.wire(entry) };
+  }
+
+  /** Whether this instance runs (or keeps the result of) task `taskId`. */
+  has(taskId: string): boolean {
+    return this.tasks.has(taskId);
+  }
+
+  /** A task and its client as they stand now, for the shared record (cluster.ts). */
+  snapshot(taskId: string): { client: string; task: WireTask } | undefined {
+    const entry = this.tasks.get(taskId);
+    return entry ? { client: entry.client, task: this.wire(entry) } : undefined;
   }
 
   /** `tasks/get`. */
@@ -237,6 +251,7 @@ export class ProgramTasks {
       else (entry.task as unknown as Record<string, unknown>)[key] = value;
     }
     entry.task.lastUpdatedAt = this.now().toISOString();
+    if (entry.becameTask) this.options.onChange?.(entry.task.taskId);
   }
 
   private expireLater(entry: Entry): void {

@@ -31,6 +31,17 @@ export interface RedisStatus {
 export interface SharedRedis {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   get(key: string): Promise<string | null>;
+  /** SET with an expiry in ms. */
+  set(key: string, value: string, pxMs: number): Promise<void>;
+  del(key: string): Promise<void>;
+  /** PUBLISH: how many subscribers got the message. */
+  publish(channel: string, message: string): Promise<number>;
+  /**
+   * Listens on `channel` over a connection of its own (a subscribed connection takes no other
+   * commands). It connects in the background and subscribes again after every reconnect; the
+   * returned function ends it.
+   */
+  subscribe(channel: string, listener: (message: string) => void): () => Promise<void>;
   /** A PING within the deadline: true when Redis answered. Never throws. */
   ping(): Promise<boolean>;
   status(): RedisStatus;
@@ -160,6 +171,27 @@ export function openRedisConnection(url: string, options: RedisConnectionOptions
   return {
     eval: (script, args) => command((redis) => redis.eval(script, args)),
     get: (key) => command((redis) => redis.get(key)),
+    set: (key, value, pxMs) =>
+      command((redis) => redis.set(key, value, { expiration: { type: "PX", value: Math.max(1, Math.round(pxMs)) } })).then(() => undefined),
+    del: (key) => command((redis) => redis.del(key)).then(() => undefined),
+    publish: (channel, message) => command((redis) => redis.publish(channel, message)),
+    subscribe(channel, listener) {
+      // Its own client with the offline queue on: the SUBSCRIBE waits for the first connection,
+      // and the client re-sends it after each reconnect.
+      const subscriber = createClient({
+        url,
+        socket: { reconnectStrategy: (retries) => Math.min(100 * 2 ** Math.min(retries, 16), maxBackoffMs) + Math.floor(Math.random() * 100) },
+      });
+      subscriber.on("error", () => undefined);
+      subscriber.connect().catch(() => undefined);
+      subscriber
+        .subscribe(channel, (message) => listener(message))
+        .catch((error: unknown) => log(`shared store: could not subscribe: ${text(error)}`, "error"));
+      return () => {
+        subscriber.destroy();
+        return Promise.resolve();
+      };
+    },
     ping: () =>
       command((redis) => redis.ping()).then(
         () => true,

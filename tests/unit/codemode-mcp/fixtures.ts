@@ -12,6 +12,8 @@ import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopba
 import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
 import { CodeModeHttpEndpoint, type HttpEndpointOptions } from "@/lib/codemode-mcp/node/http-endpoint";
 import { createCodeModeMcpServer } from "@/lib/codemode-mcp/mcp-server";
+import type { ModernRuns } from "@/lib/codemode-mcp/modern-runs";
+import type { CodeModeService } from "@/lib/codemode-mcp/service";
 import type { FeedUpdate, RunFeed } from "@/lib/codemode-mcp/run-feed";
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
@@ -111,13 +113,17 @@ export function codeModeHarness() {
   return {
     demo: started,
     /** Opens a server over `codeMode` options and hosts its endpoint. */
-    serve: async (codeMode: Record<string, unknown>, options: { feed?: RunFeed; endpoint?: Partial<HttpEndpointOptions> } = {}) => {
+    serve: async (
+      codeMode: Record<string, unknown>,
+      options: { feed?: RunFeed; endpoint?: Partial<HttpEndpointOptions>; runs?: (service: CodeModeService) => ModernRuns } = {},
+    ) => {
       const host0 = started();
       const config = await readCodeModeConfig(writeConfig((name) => host0.urlFor(name), codeMode));
       const feed = options.feed;
       const server = await openCodeModeServer(config, { baseUrl: host0.url, ...(feed ? { publish: (u: FeedUpdate) => feed.publish(u) } : {}) });
       opened.push(server);
-      const endpoint = new CodeModeHttpEndpoint({ token: HARNESS_TOKEN, newServer: () => createCodeModeMcpServer(server.service), ...options.endpoint });
+      const runs = options.runs?.(server.service);
+      const endpoint = new CodeModeHttpEndpoint({ token: HARNESS_TOKEN, newServer: () => createCodeModeMcpServer(server.service, runs), ...options.endpoint });
       const host = await startLoopbackServer((request) => endpoint.handle(request));
       hosts.push(host);
       return { url: `${host.url}/api/codemode/mcp`, endpoint, server };
