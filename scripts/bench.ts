@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|memory|peers|skills|modes|eras` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|codemode-server|memory|peers|skills|modes|eras` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -36,6 +36,15 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     id: "server",
     title: "Code-mode MCP server: execute_code over Streamable HTTP vs calling the tool directly (Node, loopback)",
     run: async () => (await import("./bench/codemode-server")).benchCodemodeServer(),
+  },
+  {
+    id: "codemode-server",
+    title:
+      "Code-mode MCP server, whole: execute_code against direct calls, the two eras, approvals (Node, loopback); then one instance against two behind the shipped nginx config with Redis (production build)",
+    run: async () => [
+      ...(await (await import("./bench/codemode-server")).benchCodemodeServer()),
+      ...(await (await import("./bench/codemode-instances")).benchCodemodeInstances()),
+    ],
   },
   {
     id: "memory",

@@ -15,6 +15,13 @@ export function median(samples: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The value below which `p` (0–1) of the samples fall (nearest rank). */
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+}
+
 /** Prints rows as a Markdown table, so the output pastes straight into notes and docs/benchmarks.md. */
 export function printRows(rows: BenchRow[]): void {
   console.log("| benchmark | figure | note |");

@@ -51,6 +51,24 @@ describe("long programs as tasks", () => {
     }
   });
 
+  it("a 90-second program (past any client's request timeout) becomes a task the client polls to its result", { timeout: 150_000 }, async () => {
+    const { url } = await harness.serve({ taskAfterMs: 1_000, limits: { wallMs: 120_000 } });
+    const connection = await pageClient(url);
+    try {
+      const reports: TaskReport[] = [];
+      const code = `let slept = 0; for (let i = 0; i < 9; i++) { await lab.sleep({ ms: 10000 }); slept += 10; } return slept;`;
+      const started = Date.now();
+      const result = await connection.callTool("execute_code", { code }, { onTask: (task) => reports.push(task) });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90_000);
+      expect(result.structuredContent).toMatchObject({ value: 90, calls: { total: 9 } });
+      expect(reports.at(-1)?.status).toBe("completed");
+      // The status said how far it got while it ran.
+      expect(reports.flatMap((r) => r.messages ?? [])).toContain("Running: 5 tool calls so far (lab.sleep ×5)");
+    } finally {
+      await connection.close();
+    }
+  });
+
   it("stopping the caller cancels the task, and the sandbox run stops with it", async () => {
     const feed = new RunFeed();
     const updates: FeedUpdate[] = [];
