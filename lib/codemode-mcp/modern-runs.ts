@@ -60,6 +60,8 @@ export interface ModernRunsOptions {
   taskAfterMs?: number;
   /** The key that seals `requestState` (32 bytes); every instance behind one proxy needs the same. Default: random per process. */
   stateKey?: Uint8Array;
+  /** How long a sealed `requestState` stays valid (default REQUEST_STATE_TTL_SECONDS). */
+  stateTtlSeconds?: number;
   /** The other instances, when there are any. */
   cluster?: Cluster;
   /** Where a failed write of a task's record is reported (default console.error). */
@@ -79,7 +81,7 @@ export class ModernRuns {
     // Bound to the method and the client's name: a state cannot be moved to another client.
     this.codec = createRequestStateCodec<RoundState>({
       key: options.stateKey ?? randomBytes(32),
-      ttlSeconds: REQUEST_STATE_TTL_SECONDS,
+      ttlSeconds: options.stateTtlSeconds ?? REQUEST_STATE_TTL_SECONDS,
       bind: (ctx) => `${ctx.mcpReq.method}\0${clientNameOf(ctx) ?? ""}`,
     });
     this.cluster?.serve((message) => this.serve(message));

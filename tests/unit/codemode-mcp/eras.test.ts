@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { ModernRuns } from "@/lib/codemode-mcp/modern-runs";
 import { BIN, codeModeHarness, execute, HARNESS_TOKEN, PARALLEL_PROGRAM, postModern, writeConfig } from "./fixtures";
 
 const harness = codeModeHarness();
@@ -137,6 +138,24 @@ describe("the code-mode server's protocol eras", () => {
     const replayed = await postModern(url, modernCall(program, { requestState: state, inputResponses: yes }), "execute_code");
     expect(replayed.json.result?.isError).toBe(true);
     expect(JSON.stringify(replayed.json.result?.content)).toContain("already answered");
+  });
+
+  it("an expired requestState is refused (-32602, saying it expired)", async () => {
+    const { url } = await harness.serve({ destructive: { store: "ask" } }, { runs: () => new ModernRuns({ stateTtlSeconds: 1 }) });
+    const first = await postModern(url, modernCall(ORDER), "execute_code");
+    expect(first.json.result?.resultType).toBe("input_required");
+    const [key] = Object.keys(first.json.result?.inputRequests as Record<string, unknown>);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const late = await postModern(
+      url,
+      modernCall(ORDER, {
+        requestState: String(first.json.result?.requestState),
+        inputResponses: { [key ?? ""]: { action: "accept", content: { approve: true } } },
+      }),
+      "execute_code",
+    );
+    expect(late.json.error?.code).toBe(-32602);
+    expect(late.json.error?.message).toMatch(/expired/i);
   });
 
   it("over HTTP: a request without the token is refused in either era", async () => {
