@@ -22,4 +22,6 @@ export interface StdioStartResponse {
   /** Path of the session's MCP endpoint, relative to the app's origin. */
   url: string;
   pid: number;
+  /** Other pages' sessions on the same process when this one started (tabs share a server's process). */
+  sharedWith: number;
 }

@@ -1,7 +1,8 @@
 /**
  * One bridge session: a stateful Streamable HTTP server transport facing the browser, relaying
- * JSON-RPC both ways to one stdio child. The MCP session id is the bridge session id, so the
- * browser's `Mcp-Session-Id` and the URL name the same thing.
+ * JSON-RPC both ways to a stdio child through its lease of that child (stdio-shared-child.ts:
+ * the pages of every tab share one process per server). The MCP session id is the bridge session
+ * id, so the browser's `Mcp-Session-Id` and the URL name the same thing.
  *
  * The transport runs in SSE mode (not JSON responses) so the child's notifications reach the
  * browser: progress notifications ride the stream of the request that asked for them (matched
@@ -22,6 +23,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
 import type { ChildExit, StdioChild } from "./stdio-child";
+import type { Lease } from "./stdio-shared-child";
 import { describeExit } from "../stdio-errors";
 import { removeSecrets } from "../../secrets/patterns";
 
@@ -34,7 +36,6 @@ export interface BridgeSessionOptions {
   /** Env values of the child, scrubbed from every message. */
   secrets: readonly string[];
   idleMs: number;
-  killGraceMs: number;
   /** Called once when the session is over, whatever the cause. */
   onEnd(session: BridgeSession, end: SessionEnd): void;
 }
@@ -49,22 +50,27 @@ export class BridgeSession {
   private readonly progressTokens = new Map<string | number, RequestId>();
   private readonly idleTimer: NodeJS.Timeout;
   private closing: SessionEnd | undefined;
-  private stopped: Promise<ChildExit> | undefined;
+  private leave!: () => void;
   /** Settles once the session is fully over: waiting requests failed, streams closed, registry told. */
   private readonly finished: Promise<void>;
 
   private constructor(
     readonly id: string,
     readonly child: StdioChild,
+    private readonly lease: Lease,
     private readonly options: BridgeSessionOptions,
   ) {
     this.transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     this.transport.onmessage = (message) => this.toChild(message);
     // The transport answers malformed requests itself (4xx JSON-RPC); nothing to add or log.
     this.transport.onerror = () => undefined;
-    child.onmessage = (message) => this.toBrowser(message);
+    lease.onmessage = (message) => this.toBrowser(message);
     this.idleTimer = setTimeout(() => this.onIdle(), options.idleMs).unref();
-    this.finished = child.exited.then((exit) => this.finish(exit)).catch(() => undefined);
+    // Over when the child ends, or when this page leaves it (other pages may keep it running).
+    const left = new Promise<undefined>((resolve) => (this.leave = () => resolve(undefined)));
+    this.finished = Promise.race([child.exited, left])
+      .then((exit) => this.finish(exit))
+      .catch(() => undefined);
   }
 
   /** The child's recent stderr (a few KB), its env values and credential shapes removed: for the server's view in the page. */
@@ -72,9 +78,9 @@ export class BridgeSession {
     return removeSecrets(this.child.diagnostics(), this.options.secrets);
   }
 
-  /** Wraps a running child in a session. */
-  static async open(id: string, child: StdioChild, options: BridgeSessionOptions): Promise<BridgeSession> {
-    const session = new BridgeSession(id, child, options);
+  /** A session over `lease`, a share of the running `child`. */
+  static async open(id: string, child: StdioChild, lease: Lease, options: BridgeSessionOptions): Promise<BridgeSession> {
+    const session = new BridgeSession(id, child, lease, options);
     await session.transport.start();
     return session;
   }
@@ -85,14 +91,15 @@ export class BridgeSession {
     return this.transport.handleRequest(request);
   }
 
-  /** Ends the session and stops the child; resolves once the child is gone and the session unregistered. */
-  close(reason: "deleted" | "idle" | "shutdown" | "page closed"): Promise<ChildExit> {
+  /**
+   * Ends the session: this page leaves the child (the registry stops it once no page holds it).
+   * Resolves once the session is unregistered.
+   */
+  close(reason: "deleted" | "idle" | "shutdown" | "page closed"): Promise<void> {
     this.closing ??= { kind: "closed", reason };
-    this.stopped ??= this.child.stop(this.options.killGraceMs).then(async (exit) => {
-      await this.finished;
-      return exit;
-    });
-    return this.stopped;
+    this.lease.detach(reason);
+    this.leave();
+    return this.finished;
   }
 
   private onIdle(): void {
@@ -107,7 +114,7 @@ export class BridgeSession {
       const token = message.params?._meta?.progressToken;
       if (typeof token === "string" || typeof token === "number") this.progressTokens.set(token, message.id);
     }
-    this.child.send(message);
+    this.lease.send(message);
   }
 
   private toBrowser(message: JSONRPCMessage): void {
@@ -127,13 +134,18 @@ export class BridgeSession {
     for (const [token, requestId] of this.progressTokens) if (requestId === id) this.progressTokens.delete(token);
   }
 
-  /** The child is gone: fail what is still waiting, close the streams, report the end. */
-  private async finish(exit: ChildExit): Promise<void> {
+  /** The child is gone, or this page left it: fail what is still waiting, close the streams, report the end. */
+  private async finish(exit: ChildExit | undefined): Promise<void> {
     clearTimeout(this.idleTimer);
-    const end: SessionEnd = this.closing ?? {
-      kind: "exited",
-      error: describeExit({ exit, command: this.options.command, output: this.child.diagnostics(), secrets: this.options.secrets, atStart: false }),
-    };
+    this.lease.detach(this.closing?.kind === "closed" ? this.closing.reason : "exited");
+    const end: SessionEnd =
+      this.closing ??
+      (exit
+        ? {
+            kind: "exited",
+            error: describeExit({ exit, command: this.options.command, output: this.child.diagnostics(), secrets: this.options.secrets, atStart: false }),
+          }
+        : { kind: "closed", reason: "deleted" });
     const message = end.kind === "exited" ? end.error.message : `The stdio session was closed (${end.reason})`;
     const waiting = [...this.pending];
     this.pending.clear();

@@ -70,9 +70,9 @@ describe("the app's channel and its routes", () => {
     expect(await demo.text()).toContain("hi");
   });
 
-  it("local mode: the page's token starts a stdio server through the channel, a wrong one does not; the server ends after its page's channel closes", async () => {
+  it("local mode: the page's token starts a stdio server through the channel, a wrong one does not; the server ends after its page's channel closes (and the linger for a reload)", async () => {
     vi.stubEnv("CMP_LOCAL_TOKEN", TOKEN);
-    getStdioSessions().configure({ orphanGraceMs: 200 });
+    getStdioSessions().configure({ orphanGraceMs: 200, lingerMs: 200 });
     const { origin, client } = await startApp();
     const wrong = await client.fetch(`${origin}/api/mcp/stdio`, {
       method: "POST",

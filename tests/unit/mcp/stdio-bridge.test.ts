@@ -30,6 +30,8 @@ const TOKEN = "local-token-for-tests-0123456789abcdef";
 const NODE = process.execPath;
 // A child that lives until killed, and one that dies printing its secret when the first message arrives.
 const SLEEPER = ["-e", "setInterval(() => {}, 1000)"];
+/** A sleeper of its own: pages share a process only when command, arguments, env and folder are the same. */
+const sleeper = (n: number) => ["-e", `setInterval(() => {}, 1000); // ${n}`];
 const DIES_ON_FIRST_MESSAGE = ["-e", "process.stdin.once('data', () => { console.error('fatal: bad key ' + process.env.API_KEY); process.exit(7); })"];
 
 let host: LoopbackServer;
@@ -46,6 +48,17 @@ const asBrowser: FetchLike = (url, init) => {
 };
 
 const bridgeOptions = () => ({ baseUrl: host.url, token: TOKEN, fetch: asBrowser });
+
+/** The same, as a page whose requests come by its channel `channel` (the app's end names it in x-cmp-channel). */
+const pageOptions = (channel: string) => ({
+  baseUrl: host.url,
+  token: TOKEN,
+  fetch: ((url, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("x-cmp-channel", channel);
+    return asBrowser(url, { ...init, headers });
+  }) as FetchLike,
+});
 
 function alive(pid: number): boolean {
   try {
@@ -171,6 +184,68 @@ describe("stdio bridge with server-everything (stdio)", () => {
     expect(JSON.stringify(roots.content)).toContain("file:///tmp/project");
     await client.close();
     await bridge.close();
+  });
+});
+
+describe("tabs share a local server's process", () => {
+  it("two pages on one server-everything: the same process, their same request ids and progress kept apart, the server's own requests answered by one page, the server lives while a page holds it", async () => {
+    const clients = [] as Client[];
+    const bridges = [] as Array<Awaited<ReturnType<typeof startStdioBridge>>>;
+    const rootsAsked = [0, 0];
+    for (const page of [0, 1]) {
+      const bridge = await startStdioBridge({ command: NODE, args: [EVERYTHING_BIN, "stdio"] }, pageOptions(`page-${page}`));
+      const client = new Client({ name: `page-${page}`, version: "1.0.0" }, { capabilities: { roots: {} } });
+      client.setRequestHandler(ListRootsRequestSchema, () => {
+        rootsAsked[page] = (rootsAsked[page] ?? 0) + 1;
+        return { roots: [{ uri: `file:///tmp/page-${page}`, name: `page ${page}` }] };
+      });
+      await client.connect(new StreamableHTTPClientTransport(bridge.url, { fetch: asBrowser, requestInit: { headers: bridge.headers } }));
+      bridges.push(bridge);
+      clients.push(client);
+    }
+    const [a, b] = clients as [Client, Client];
+    const [bridgeA, bridgeB] = bridges as [(typeof bridges)[0], (typeof bridges)[0]];
+    expect(bridgeB.pid).toBe(bridgeA.pid);
+    expect(a.getServerVersion()).toEqual(b.getServerVersion());
+    // Both SDK clients number their requests alike: each gets its own answers and its own progress.
+    const progress: number[][] = [[], []];
+    const [ra, rb] = await Promise.all(
+      [a, b].map((client, i) =>
+        client.callTool({ name: "trigger-long-running-operation", arguments: { duration: 0.3 + i * 0.2, steps: 2 + i } }, undefined, {
+          onprogress: (p) => progress[i]?.push(p.progress),
+        }),
+      ),
+    );
+    expect(progress).toEqual([
+      [1, 2],
+      [1, 2, 3],
+    ]);
+    expect(JSON.stringify(ra?.content)).toContain("Duration: 0.3 seconds, Steps: 2");
+    expect(JSON.stringify(rb?.content)).toContain("Duration: 0.5 seconds, Steps: 3");
+    // The server asked for roots once, on its own: one page answered, and the server has that answer.
+    await expect.poll(() => rootsAsked[0]! + rootsAsked[1]!, { timeout: 5_000 }).toBeGreaterThan(0);
+    const roots = await b.callTool({ name: "get-roots-list", arguments: {} });
+    expect(JSON.stringify(roots.content)).toMatch(/file:\/\/\/tmp\/page-[01]/);
+    // One page leaves: the process goes on for the other.
+    await a.close();
+    await bridgeA.close();
+    expect(alive(bridgeB.pid)).toBe(true);
+    expect((await b.callTool({ name: "echo", arguments: { message: "still here" } })).content).toEqual([{ type: "text", text: "Echo: still here" }]);
+    await b.close();
+    await bridgeB.close();
+    expect(alive(bridgeB.pid)).toBe(false);
+  });
+
+  it("a page never shares with itself, pages with different env get processes of their own, and a start with no page shares nothing", async () => {
+    const one = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, pageOptions("page-a"));
+    const sameAgain = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, pageOptions("page-a"));
+    const otherEnv = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "two" } }, pageOptions("page-b"));
+    const noPage = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, bridgeOptions());
+    const otherPage = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, pageOptions("page-b"));
+    expect(new Set([one.pid, sameAgain.pid, otherEnv.pid, noPage.pid]).size).toBe(4);
+    expect([one.pid, sameAgain.pid]).toContain(otherPage.pid);
+    expect(registry.processes).toBe(4);
+    await Promise.all([one, sameAgain, otherEnv, noPage, otherPage].map((bridge) => bridge.close()));
   });
 });
 
@@ -356,9 +431,15 @@ describe("stdio bridge lifecycle", () => {
   it("caps concurrent children", async () => {
     registry.configure({ maxSessions: 1 });
     const first = await startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions());
-    const error = await startError({ command: NODE, args: SLEEPER });
+    const error = await startError({ command: NODE, args: sleeper(2) });
     expect(error).toMatchObject({ code: "too_many:stdio", status: 429 });
+    expect(error.message).toContain("tabs share a server's process");
     await first.close();
+    // The cap counts processes: another page's session on the same one still starts.
+    const mine = await startStdioBridge({ command: NODE, args: SLEEPER }, pageOptions("page-a"));
+    const theirs = await startStdioBridge({ command: NODE, args: SLEEPER }, pageOptions("page-b"));
+    expect(theirs.pid).toBe(mine.pid);
+    await Promise.all([mine.close(), theirs.close()]);
   });
 
   it("ends idle sessions and kills their child", async () => {
@@ -371,11 +452,11 @@ describe("stdio bridge lifecycle", () => {
   });
 
   it("a page's servers end when its channel closes, unless a request from the page's new channel adopts them within the grace", async () => {
-    registry.configure({ orphanGraceMs: 200 });
-    const orphan = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-a");
-    const adopted = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-a");
-    const otherPage = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-b");
-    const plainHttp = await registry.start({ command: NODE, args: SLEEPER, env: {} });
+    registry.configure({ orphanGraceMs: 200, lingerMs: 100 });
+    const orphan = await registry.start({ command: NODE, args: sleeper(1), env: {} }, "channel-a");
+    const adopted = await registry.start({ command: NODE, args: sleeper(2), env: {} }, "channel-a");
+    const otherPage = await registry.start({ command: NODE, args: sleeper(3), env: {} }, "channel-b");
+    const plainHttp = await registry.start({ command: NODE, args: sleeper(4), env: {} });
     registry.release("channel-a");
     // The page reconnected and used one of its servers through its new channel.
     await rawRequest(`${host.url}/api/mcp/stdio/${adopted.session}?stderr=1`, { headers: pageHeaders({ "x-cmp-channel": "channel-c" }) });
@@ -386,17 +467,23 @@ describe("stdio bridge lifecycle", () => {
     expect([adopted.pid, otherPage.pid, plainHttp.pid].map(alive)).toEqual([true, true, true]);
   });
 
-  it("a page that says it is gone (closed, reloaded) frees its servers at once, with no grace, and leaves other pages' alone", async () => {
-    registry.configure({ orphanGraceMs: 60_000, maxSessions: 2 });
-    const first = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-gone");
-    const other = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-kept");
-    expect(await startError({ command: NODE, args: SLEEPER })).toMatchObject({ code: "too_many:stdio" });
+  it("a page that says it is gone (closed, reloaded): its next load takes its servers' processes over at once; one nobody takes stops after the linger; other pages' are left alone", async () => {
+    registry.configure({ orphanGraceMs: 60_000, maxSessions: 3, lingerMs: 400 });
+    const kept = await registry.start({ command: NODE, args: sleeper(1), env: {} }, "channel-gone");
+    const dropped = await registry.start({ command: NODE, args: sleeper(2), env: {} }, "channel-gone");
+    const other = await registry.start({ command: NODE, args: sleeper(3), env: {} }, "channel-kept");
+    expect(await startError({ command: NODE, args: sleeper(4) })).toMatchObject({ code: "too_many:stdio" });
     registry.release("channel-gone", { now: true });
-    await expect.poll(() => alive(first.pid), { timeout: 5_000 }).toBe(false);
-    // Its slot is free for the reloaded page's server.
-    const again = await registry.start({ command: NODE, args: SLEEPER, env: {} }, "channel-new");
-    expect(alive(other.pid)).toBe(true);
-    await Promise.all([registry.close(other.session), registry.close(again.session)]);
+    // Its sessions end at once; the reloaded page starts the first server again and gets the same process.
+    await expect.poll(() => registry.get(kept.session), { timeout: 1_000 }).toBeUndefined();
+    const again = await registry.start({ command: NODE, args: sleeper(1), env: {} }, "channel-new");
+    expect(again.pid).toBe(kept.pid);
+    // The other server was not started again: its process stops once the linger is over, and its slot is free.
+    await expect.poll(() => alive(dropped.pid), { timeout: 5_000 }).toBe(false);
+    const fresh = await registry.start({ command: NODE, args: sleeper(4), env: {} }, "channel-new");
+    expect([alive(again.pid), alive(other.pid), alive(fresh.pid)]).toEqual([true, true, true]);
+    await Promise.all([registry.close(other.session), registry.close(again.session), registry.close(fresh.session)]);
+    expect([kept.pid, other.pid, fresh.pid].map(alive)).toEqual([false, false, false]);
   });
 
   it("kills every child at once on process exit (the exit hook)", async () => {
