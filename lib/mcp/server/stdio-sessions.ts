@@ -153,9 +153,12 @@ export class StdioSessionRegistry {
     }
     const count = this.processes + [...this.starts.values()].reduce((sum, starts) => sum + starts.length, 0);
     if (count >= this.limits.maxSessions) {
+      const pages = new Set([...this.sessions.keys()].map((id) => this.owners.get(id) ?? id)).size;
+      const lingering = [...this.running.values()].flat().filter((run) => run.shared.size === 0).length;
+      const held = `${this.processes} run now for ${pages} ${pages === 1 ? "page" : "pages"}${lingering > 0 ? `, ${lingering} of them waiting a few seconds for a reloaded page` : ""}`;
       throw new RouteError(
         "too_many:stdio",
-        `At most ${this.limits.maxSessions} local stdio servers may run at once, every tab's together (tabs share a server's process); set CMP_STDIO_MAX_SESSIONS for more. The page tries again as others end, or disconnect one`,
+        `At most ${this.limits.maxSessions} local stdio servers may run at once, every tab's together: ${held} (tabs share a server's process). Set CMP_STDIO_MAX_SESSIONS for more. The page tries again as others end, or disconnect one.`,
       );
     }
     const start = { owner, run: this.spawnProcess(key, launch) };

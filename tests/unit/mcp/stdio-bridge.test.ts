@@ -433,7 +433,7 @@ describe("stdio bridge lifecycle", () => {
     const first = await startStdioBridge({ command: NODE, args: SLEEPER }, bridgeOptions());
     const error = await startError({ command: NODE, args: sleeper(2) });
     expect(error).toMatchObject({ code: "too_many:stdio", status: 429 });
-    expect(error.message).toContain("tabs share a server's process");
+    expect(error.message).toContain("1 run now for 1 page (tabs share a server's process)");
     await first.close();
     // The cap counts processes: another page's session on the same one still starts.
     const mine = await startStdioBridge({ command: NODE, args: SLEEPER }, pageOptions("page-a"));
