@@ -23,7 +23,7 @@ import { appResourceFrom, type AppResource } from "../mcp-apps/app-resource";
 import { appKey, recordApp, type RecordedApp } from "../mcp-apps/recorded-app";
 import { recordedCalls, type RunRecord } from "../timeline/run-record";
 import type { McpConnection } from "../mcp/live-connection";
-import { unavailableServer } from "../mcp/unavailable";
+import { notConnectedNamespaces, unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
 import { mapHost } from "../host-calls/host-table";
@@ -214,6 +214,12 @@ export class PageServers {
     const calls = this.#hostOf([...live, ...down], onCallInfo, onProgress);
     // Programs can discover the connected servers' functions while they run (lib/mcp/tool-discovery.ts).
     return withToolDiscovery(calls, this.view.snapshot().catalog);
+  };
+
+  /** The namespaces of registered servers that programs cannot call now, with why (lib/mcp/unavailable.ts). */
+  readonly notConnected = (): ReadonlyMap<string, string> => {
+    const { servers, statuses, connected } = this.view.snapshot();
+    return notConnectedNamespaces(servers, statuses, new Set(connected.map((s) => s.config.name)));
   };
 
   /**

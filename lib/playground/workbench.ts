@@ -18,6 +18,7 @@ import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/
 import type { CallProgress, CallRecordsAction } from "../timeline/call-records";
 import { defaultFrameClock, FrameQueue, type FrameClock } from "../timeline/frame-queue";
 import { LiveRunStore } from "../timeline/live-run-store";
+import { explainNotConnected } from "../mcp/unavailable";
 import { namespacesOf } from "../timeline/namespaces";
 import { RunRecorder, type HostReport } from "../timeline/recorder";
 import type { RunRecord } from "../timeline/run-record";
@@ -46,6 +47,8 @@ export interface LiveHost {
   ): { host: HostFunctions; server: ServerTools } | undefined;
   /** The MCP Apps of a finished run's calls, to keep with its record (PageServers.appsOf). */
   appsOf?(record: RunRecord): Promise<Readonly<Record<string, unknown>>>;
+  /** The namespaces of registered servers programs cannot call now, with why (PageServers.notConnected). */
+  notConnected?(): ReadonlyMap<string, string>;
 }
 
 /** How an MCP App's call is decided and followed (Workbench.callForApp). */
@@ -225,7 +228,12 @@ export class Workbench {
         logs: [],
         stats: NO_RUN_STATS,
       }))
-      .then((result) => {
+      .then((ran) => {
+        // A program naming a registered server that is not connected is told why (lib/mcp/unavailable.ts).
+        const result: RunResult =
+          !ran.ok && ran.error.kind === "runtime"
+            ? { ...ran, error: { ...ran.error, message: explainNotConnected(ran.error.message, this.#options.live.notConnected?.()) } }
+            : ran;
         this.#cancel = undefined;
         this.#queue.flush();
         this.live.apply([{ type: "finish", runId, result }], [{ type: "finish", runId, result }]);

@@ -75,6 +75,21 @@ describe("Workbench", () => {
     }
   });
 
+  it("a program naming a registered server that is not connected is told which and why, not a bare ReferenceError; other names stay as QuickJS says", async () => {
+    const { live } = shop();
+    const workbench = bench({
+      ...live,
+      notConnected: () =>
+        new Map([["mem", 'Server "mem" is not connected: it is switched off in the Servers panel. Connect it in the Servers panel, then run again.']]),
+    });
+    const result = await workbench.run("return await mem.read_graph({})");
+    expect(!result.ok && result.error.message).toBe(
+      'ReferenceError: Server "mem" is not connected: it is switched off in the Servers panel. Connect it in the Servers panel, then run again.',
+    );
+    const typo = await workbench.run("return await nope.read_graph({})");
+    expect(!typo.ok && typo.error.message).toBe("ReferenceError: 'nope' is not defined");
+  });
+
   it("refuses a second run while one is going, and Stop ends the first", async () => {
     const slow = fakeTool(
       () => "late",
