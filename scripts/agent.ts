@@ -17,6 +17,7 @@ import { PROVIDER_IDS, providerInfo, type ProviderId } from "../lib/model/provid
 import { resolveModel } from "../lib/model/server/provider-registry";
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryChoice } from "../lib/codemode/prompt-form";
 import type { ToolMode } from "../lib/model/tool-handler";
+import { messageOf } from "../lib/text/error-message";
 
 const USAGE = `Usage: npm run agent -- "<prompt>" [options]
 
@@ -90,7 +91,7 @@ async function main(): Promise<number> {
     try {
       text = readTextCappedSync(values.config, MCP_CONFIG_MAX_BYTES, "a config file");
     } catch (error) {
-      fail(`Cannot read ${values.config}: ${error instanceof Error ? error.message : String(error)}`);
+      fail(`Cannot read ${values.config}: ${messageOf(error)}`);
     }
     const imported = importMcpServersConfig(text);
     if (!imported.ok) fail(`${values.config}: ${imported.errors.join("; ")}`);
@@ -108,7 +109,7 @@ async function main(): Promise<number> {
     try {
       skills = await readSkillsPath(values.skills);
     } catch (error) {
-      fail(error instanceof Error ? error.message : String(error));
+      fail(messageOf(error));
     }
   }
   const world = await openToolWorld(servers, { baseUrl: demoHost?.url ?? "http://127.0.0.1", skills });
@@ -165,7 +166,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${messageOf(error)}\n`);
     process.exit(1);
   },
 );

@@ -3,6 +3,7 @@
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
+import { messageOf } from "../lib/text/error-message";
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
@@ -75,7 +76,7 @@ for (const suite of suites) {
   try {
     printRows(await suite.run());
   } catch (error) {
-    console.log(`(failed: ${error instanceof Error ? error.message : String(error)})`);
+    console.log(`(failed: ${messageOf(error)})`);
     process.exitCode = 1;
   }
 }

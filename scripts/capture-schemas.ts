@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { messageOf } from "../lib/text/error-message";
 
 const require = createRequire(import.meta.url);
 const outDir = path.join(import.meta.dirname, "..", "tests", "fixtures", "schemas");
@@ -159,7 +160,7 @@ async function captureCatalog(prefix: string): Promise<void> {
       total += listed.tools.length;
       console.log(`${target.name}: ${listed.tools.length} tools → ${path.relative(process.cwd(), file)}`);
     } catch (error) {
-      console.error(`${target.name}: not captured (${error instanceof Error ? error.message : String(error)})`);
+      console.error(`${target.name}: not captured (${messageOf(error)})`);
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }

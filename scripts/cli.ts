@@ -12,6 +12,7 @@ import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node
 import { serveStdio } from "../lib/codemode-mcp/node/stdio";
 import { playgroundPublisher, type PlaygroundPublisher } from "../lib/codemode-mcp/node/playground-push";
 import { readSkillsPath, writeSkillsPath } from "../lib/skills/node/skills-path";
+import { messageOf } from "../lib/text/error-message";
 
 const USAGE = `Usage: code-mode-playground mcp --config <mcp.json> [--skills <dir|file>] [--base-url <url>] [--playground <link>]
        code-mode-playground skills convert <from> <to>
@@ -62,7 +63,7 @@ if (positionals[0] === "skills") {
     process.stderr.write(`code-mode-playground: wrote ${skills.length === 1 ? "1 skill" : `${skills.length} skills`} (${written.length} files) to ${to}\n`);
     process.exit(0);
   } catch (error) {
-    process.stderr.write(`code-mode-playground: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`code-mode-playground: ${messageOf(error)}\n`);
     process.exit(2);
   }
 }
@@ -77,7 +78,7 @@ try {
   pusher = values.playground ? playgroundPublisher(values.playground, warn) : undefined;
   opened = await openCodeModeServer(config, { baseUrl: values["base-url"] ?? "http://127.0.0.1", ...(pusher ? { publish: pusher.publish } : {}) });
 } catch (error) {
-  process.stderr.write(`code-mode-playground: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`code-mode-playground: ${messageOf(error)}\n`);
   process.exit(2);
 }
 for (const warning of opened.warnings) process.stderr.write(`warning: ${warning}\n`);

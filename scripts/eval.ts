@@ -10,6 +10,7 @@ import { junitXml, reportByKind, summarise, type EvalRun, type KindFigures } fro
 import { planCases, TOOL_MODES, type ToolMode } from "../lib/evals/suite";
 import { parseSuite } from "../lib/evals/suite-text";
 import { readTextCappedSync } from "../lib/text/node/read-capped";
+import { messageOf } from "../lib/text/error-message";
 
 /** The largest suite file read (the large-catalog suites are well under 1 MiB). */
 const SUITE_MAX_BYTES = 16 * 1024 * 1024;
@@ -24,7 +25,7 @@ async function runSkillTests(where: string): Promise<number> {
   try {
     skills = await readSkillsPath(where);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${messageOf(error)}\n`);
     process.exit(2);
   }
   let failed = 0;
@@ -95,7 +96,7 @@ let text: string;
 try {
   text = readTextCappedSync(file, SUITE_MAX_BYTES, "a suite file");
 } catch (error) {
-  usage(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  usage(`Cannot read ${file}: ${messageOf(error)}`);
 }
 const parsed = parseSuite(text, file);
 if (!parsed.ok) {
@@ -176,7 +177,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code === 0 && skillsFailed > 0 ? 1 : code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${messageOf(error)}\n`);
     process.exit(1);
   },
 );

@@ -14,6 +14,7 @@ import { generateDeclarations } from "../lib/codemode/declarations";
 import { lintTools } from "../lib/codemode/schema-lint";
 import { buildSystemPrompt } from "../lib/codemode/system-prompt";
 import { tokenReport, TOKEN_ENCODING } from "../lib/codemode/tokens";
+import { messageOf } from "../lib/text/error-message";
 
 const USAGE = "usage: npm run types -- <file.json> [--tokens] [--lint] [--server <name>]";
 
@@ -58,13 +59,13 @@ function main(): void {
   try {
     raw = readFileSync(args.file, "utf8");
   } catch (error) {
-    fail(`cannot read ${args.file}: ${error instanceof Error ? error.message : String(error)}`);
+    fail(`cannot read ${args.file}: ${messageOf(error)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (error) {
-    fail(`${args.file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    fail(`${args.file} is not JSON: ${messageOf(error)}`);
   }
   const catalog = parseCatalog(json, args.server ?? path.basename(args.file).replace(/\.json$/i, ""));
   if (!catalog.ok) fail(`${args.file}: ${catalog.error}`);

@@ -12,6 +12,7 @@ import type { AppEvent, MountedApp } from "@/lib/mcp-apps/browser/app-frame";
 import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import { useStore } from "@/components/hooks/use-store";
 import styles from "./AppView.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 export interface AppViewProps {
   /** The server as registered. */
@@ -74,7 +75,7 @@ export function AppView({ server, connection, serverTools, tool, input, result, 
         setLoad("error" in app ? { state: "failed", message: app.error } : { state: "ready", app });
       },
       (error: unknown) => {
-        if (!cancelled) setLoad({ state: "failed", message: `Could not read ${uri}: ${error instanceof Error ? error.message : String(error)}` });
+        if (!cancelled) setLoad({ state: "failed", message: `Could not read ${uri}: ${messageOf(error)}` });
       },
     );
     return () => {
@@ -200,7 +201,7 @@ export function AppView({ server, connection, serverTools, tool, input, result, 
         (error: unknown) => {
           if (!disposed) {
             setStatus("failed");
-            note(`could not start the app: ${error instanceof Error ? error.message : String(error)}`);
+            note(`could not start the app: ${messageOf(error)}`);
           }
         },
       );

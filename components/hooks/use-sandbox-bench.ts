@@ -5,6 +5,7 @@ import { RunController } from "@/lib/sandbox/run-controller";
 import { createSandboxWorker } from "@/lib/sandbox/browser/create-browser-worker";
 import { CompiledModuleShare } from "@/lib/sandbox/compiled-module";
 import { runSandboxBench, type SandboxBenchRow } from "@/lib/bench/sandbox-bench";
+import { messageOf } from "@/lib/text/error-message";
 
 export interface UseSandboxBenchResult {
   status: "idle" | "running" | "done" | "failed";
@@ -35,7 +36,7 @@ export function useSandboxBench(): UseSandboxBenchResult {
         setStatus("done");
       })
       .catch((e: unknown) => {
-        setError(e instanceof Error ? e.message : String(e));
+        setError(messageOf(e));
         setStatus("failed");
       });
   }, []);

@@ -8,6 +8,7 @@ import { shareLinkUrl, shortLinkUrl } from "@/lib/share/browser/location";
 import { prepareShare } from "@/lib/share/prepare";
 import { useCopy } from "./use-copy";
 import type { PreparedShare } from "@/lib/share/prepare";
+import { messageOf } from "@/lib/text/error-message";
 
 /** Preparing the share for the dialog. */
 export type SharePrepState = { status: "preparing" } | { status: "ready"; share: PreparedShare; link?: string } | { status: "error"; message: string };
@@ -46,7 +47,7 @@ export function useShare(inputs: ShareInputs, options: { client?: ShareClient } 
         if (live) setPrep({ status: "ready", share, ...(share.transport === "link" ? { link: shareLinkUrl(origin, share.encoded) } : {}) });
       })
       .catch((error: unknown) => {
-        if (live) setPrep({ status: "error", message: error instanceof Error ? error.message : String(error) });
+        if (live) setPrep({ status: "error", message: messageOf(error) });
       });
     return () => {
       live = false;

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ImportedCommand, ServerRegistry } from "@/lib/mcp/registry";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import styles from "./Servers.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 /** Import servers from an `mcpServers` JSON file (paste or file) and export them, with or without secrets. */
 export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; onClose: () => void }) {
@@ -19,7 +20,7 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
     try {
       json = JSON.parse(source);
     } catch (error) {
-      setMessage({ ok: false, text: `Not JSON: ${error instanceof Error ? error.message : String(error)}` });
+      setMessage({ ok: false, text: `Not JSON: ${messageOf(error)}` });
       return;
     }
     const outcome = registry.importConfig(json);

@@ -4,15 +4,12 @@ import { useEffect, useState } from "react";
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
 import type { McpConnection } from "@/lib/mcp/connection";
 import styles from "./Servers.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 type Shown =
   | { kind: "resource"; uri: string; result: ReadResourceResult; updatedAt?: number }
   | { kind: "prompt"; name: string; result: GetPromptResult }
   | { kind: "error"; text: string };
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** A server's resources (read, templates, subscribe) and prompts (get with arguments), and what came back, as text. */
 export function ServerExtras({
@@ -54,7 +51,7 @@ export function ServerExtras({
   const read = (target: string, updatedAt?: number) =>
     connection.readResource(target).then(
       (result) => setShown({ kind: "resource", uri: target, result, ...(updatedAt ? { updatedAt } : {}) }),
-      (error: unknown) => setShown({ kind: "error", text: `Reading ${target} failed: ${errorText(error)}` }),
+      (error: unknown) => setShown({ kind: "error", text: `Reading ${target} failed: ${messageOf(error)}` }),
     );
   const toggleSubscription = async (target: string) => {
     const stop = subscribed.get(target);
@@ -69,7 +66,7 @@ export function ServerExtras({
       next.set(target, await connection.subscribeResource(target, () => void read(target, Date.now())));
       setSubscribed(next);
     } catch (error) {
-      setShown({ kind: "error", text: errorText(error) });
+      setShown({ kind: "error", text: messageOf(error) });
     }
   };
 
@@ -140,7 +137,7 @@ export function ServerExtras({
                   event.preventDefault();
                   connection.getPrompt(p.name, args[p.name] ?? {}).then(
                     (result) => setShown({ kind: "prompt", name: p.name, result }),
-                    (error: unknown) => setShown({ kind: "error", text: `The prompt ${p.name} failed: ${errorText(error)}` }),
+                    (error: unknown) => setShown({ kind: "error", text: `The prompt ${p.name} failed: ${messageOf(error)}` }),
                   );
                 }}
               >

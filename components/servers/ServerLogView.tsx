@@ -6,6 +6,7 @@ import type { LoggingLevel } from "@modelcontextprotocol/client";
 import { LOG_LEVELS, type ServerLogEntry, type ServerLogStore } from "@/lib/mcp/server-logs";
 import { LEGACY_FEATURE } from "@/lib/mcp/protocol-era";
 import styles from "./Servers.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 const NONE: readonly ServerLogEntry[] = [];
 const SHOWN = 100;
@@ -45,7 +46,7 @@ export function ServerLogView({
               const next = event.target.value as LoggingLevel;
               logs.setLevel(serverName, next);
               setProblem(undefined);
-              setLevel(next).catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
+              setLevel(next).catch((error: unknown) => setProblem(messageOf(error)));
             }}
           >
             <option value="" disabled>

@@ -8,6 +8,7 @@ import { LEGACY_FEATURE } from "@/lib/mcp/protocol-era";
 import { samplingMessages, type SamplingMessage } from "@/lib/model/sampling";
 import { SchemaField } from "@/components/tools/SchemaForm";
 import { Modal, ModalActions } from "@/components/ui/Modal";
+import { messageOf } from "@/lib/text/error-message";
 
 const NONE: readonly PendingServerRequest[] = [];
 
@@ -125,7 +126,7 @@ function SamplingReview({ request, more, broker, sampler }: { request: PendingSa
     setPhase({ kind: "asking" });
     sampler.complete(request.serverName, messages, params.systemPrompt, params, controller.signal).then(
       (answer) => setPhase({ kind: "answer", ...answer }),
-      (error: unknown) => setPhase({ kind: "failed", error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => setPhase({ kind: "failed", error: messageOf(error) }),
     );
   };
   const refuse = (action: "decline" | "cancel") => {

@@ -6,6 +6,7 @@ import type { ServerTasksStore, TrackedTask } from "@/lib/mcp/server-tasks";
 import { taskBadge } from "@/lib/timeline/task-text";
 import { Badge } from "@/components/ui/Badge";
 import styles from "./Servers.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 const NONE: readonly TrackedTask[] = [];
 
@@ -44,7 +45,7 @@ export function ServerTasks({ serverId, serverName, store }: { serverId: string;
                   className="link"
                   onClick={() => {
                     setProblem(undefined);
-                    store.cancel(task.taskId).catch((error: unknown) => setProblem(error instanceof Error ? error.message : String(error)));
+                    store.cancel(task.taskId).catch((error: unknown) => setProblem(messageOf(error)));
                   }}
                 >
                   Cancel

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import styles from "./Servers.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 /** A running local (stdio) server's recent stderr, read on demand (secrets removed by the bridge). */
 export function StderrView({ serverName, read }: { serverName: string; read: () => Promise<string> }) {
@@ -13,7 +14,7 @@ export function StderrView({ serverName, read }: { serverName: string; read: () 
         setText(stderr);
         setProblem(undefined);
       },
-      (error: unknown) => setProblem(error instanceof Error ? error.message : String(error)),
+      (error: unknown) => setProblem(messageOf(error)),
     );
   return (
     <details

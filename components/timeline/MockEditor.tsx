@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { ToolMock } from "@/lib/host-calls/mocks";
 import styles from "./Timeline.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 type Mode = ToolMock["kind"];
 
@@ -40,7 +41,7 @@ export function MockEditor({
       try {
         onSave({ kind: "value", value: JSON.parse(text) as unknown });
       } catch (e) {
-        setError(`Not JSON: ${e instanceof Error ? e.message : String(e)}`);
+        setError(`Not JSON: ${messageOf(e)}`);
       }
       return;
     }

@@ -12,6 +12,7 @@ import { SchemaField } from "./SchemaForm";
 import dynamic from "next/dynamic";
 import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import styles from "./Tools.module.css";
+import { messageOf } from "@/lib/text/error-message";
 
 // An app's view (and its bridge) loads when a tool with an app is first called, never on the page's start.
 const AppView = dynamic(() => import("@/components/apps/AppView").then((m) => m.AppView));
@@ -56,7 +57,7 @@ export function TestCallForm({
         setJsonError(undefined);
         return { ok: true, args: parsed as Record<string, unknown> };
       } catch (error) {
-        setJsonError(error instanceof Error ? error.message : String(error));
+        setJsonError(messageOf(error));
         return { ok: false };
       }
     }
@@ -81,7 +82,7 @@ export function TestCallForm({
         setJsonError(undefined);
         setMode("form");
       } catch (error) {
-        setJsonError(`Fix the JSON first: ${error instanceof Error ? error.message : String(error)}`);
+        setJsonError(`Fix the JSON first: ${messageOf(error)}`);
       }
     }
   };

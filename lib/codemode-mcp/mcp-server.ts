@@ -20,6 +20,7 @@ import {
 } from "../codemode/system-prompt";
 import type { AskClient, CallContext, CodeModeService, ExecuteOutcome } from "./service";
 import { skillTool } from "../skills/skill";
+import { messageOf } from "../text/error-message";
 
 /** The server's name and version in initialize. */
 export const CODE_MODE_SERVER_INFO = { name: "code-mode-playground", version: "0.1.0" } as const;
@@ -113,7 +114,7 @@ function clientTakesTasks(ctx: ServerContext): boolean {
 function taskError(error: unknown): ProtocolError {
   if (error instanceof ProtocolError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  return new ProtocolError(typeof code === "number" ? code : -32603, error instanceof Error ? error.message : String(error));
+  return new ProtocolError(typeof code === "number" ? code : -32603, messageOf(error));
 }
 
 /** Who sent a request: the 2026-07-28 envelope names the client on each request, a 2025 session once. */

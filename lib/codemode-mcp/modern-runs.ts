@@ -23,6 +23,7 @@ import type { Cluster, ClusterMessage } from "./cluster";
 import { ProgramTasks, UnknownTaskError } from "./program-tasks";
 import type { ProgramTaskStatus, WireTask } from "./program-tasks";
 import type { AskClient, ExecuteOutcome } from "./service";
+import { messageOf } from "../text/error-message";
 
 /** What an approval round carries in its sealed `requestState`. */
 export interface RoundState {
@@ -230,9 +231,7 @@ export class ModernRuns {
           if (!now) break;
           const ttl = now.task.ttlMs + (taskEnded(now.task.status) ? 0 : RUNNING_RECORD_MS);
           await cluster.putTask({ owner: cluster.self, ...now }, ttl).catch((error: unknown) => {
-            (this.options.log ?? console.error)(
-              `code-mode MCP server: could not save task ${taskId}: ${error instanceof Error ? error.message : String(error)}`,
-            );
+            (this.options.log ?? console.error)(`code-mode MCP server: could not save task ${taskId}: ${messageOf(error)}`);
           });
         }
       } finally {

@@ -11,6 +11,7 @@
  * client asking about one hears that it does not exist. Pure apart from timers and `newId`.
  */
 import type { AskClient, CallSummary, ExecuteOutcome } from "./service";
+import { messageOf } from "../text/error-message";
 
 export type ProgramTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -152,7 +153,7 @@ export class ProgramTasks {
           this.set(entry, {
             status: "failed",
             statusMessage: "Failed",
-            error: { code: -32603, message: error instanceof Error ? error.message : String(error) },
+            error: { code: -32603, message: messageOf(error) },
           });
         throw error;
       },

@@ -5,6 +5,7 @@
  * declarations tell Monaco their types. Pure.
  */
 import { sanitiseIdentifier } from "../codemode/names";
+import { messageOf } from "../text/error-message";
 
 /** Most characters of inputs the editor keeps. */
 export const MAX_DATA_CHARS = 100_000;
@@ -19,7 +20,7 @@ export function parseDataGlobals(text: string): ParsedData {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `Inputs are not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `Inputs are not JSON: ${messageOf(error)}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, message: 'Inputs are a JSON object whose keys become globals: { "maxDays": 5 }.' };

@@ -1,5 +1,6 @@
 import { resolveLimits } from "../sandbox/limits";
 import type { SandboxLimits } from "../sandbox/types";
+import { messageOf } from "../text/error-message";
 
 /** The limits a person may set from the editor, in the units the form shows. */
 export const EDITABLE_LIMITS = [
@@ -26,7 +27,7 @@ export function checkLimits(overrides: LimitOverrides): { ok: true } | { ok: fal
     resolveLimits(overrides);
     return { ok: true };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: messageOf(error) };
   }
 }
 

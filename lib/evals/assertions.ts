@@ -3,6 +3,7 @@
  * world recorded (answer, MCP calls, program values, requests, tokens, how it stopped).
  */
 import type { Assertion, ToolMode } from "./suite";
+import { messageOf } from "../text/error-message";
 
 /** What one run produced. */
 export interface RunFacts {
@@ -75,7 +76,7 @@ export function check(assertion: Assertion, run: RunFacts): AssertionResult {
     try {
       pattern = new RegExp(assertion.answerMatches, "u");
     } catch (error) {
-      return { assertion, status: "fail", message: `answerMatches is not a valid pattern: ${error instanceof Error ? error.message : String(error)}` };
+      return { assertion, status: "fail", message: `answerMatches is not a valid pattern: ${messageOf(error)}` };
     }
     return verdict(pattern.test(run.answer), `the answer matches /${assertion.answerMatches}/`, `the answer does not match /${assertion.answerMatches}/`);
   }

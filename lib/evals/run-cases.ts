@@ -12,6 +12,7 @@ import type { TraceSpan } from "../timeline/otlp";
 import { checkAll, type RunFacts } from "./assertions";
 import type { EvalRun } from "./report";
 import type { PlannedCase, ToolMode } from "./suite";
+import { messageOf } from "../text/error-message";
 
 /** What one execution of a case produced. */
 export interface CaseExecution {
@@ -153,7 +154,7 @@ export async function runEvalCases(
             const exec = await execute(planned, mode, model, options.signal);
             run = evalRunOf(planned, mode, model, n, startedAt, performance.now() - started - (exec.waitedMs ?? 0), exec, count);
           } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
+            const message = messageOf(error);
             run = {
               case: planned.name,
               ...(planned.kind ? { kind: planned.kind } : {}),

@@ -5,6 +5,7 @@
  * definition, and every error names the path of what is wrong (`cases[2].assert[0].maxRequests: ...`).
  */
 import * as z from "zod";
+import { messageOf } from "../text/error-message";
 
 const toolRef = z.string().regex(/^[^.\s]+\.[^\s]+$/, 'Name a tool as "server.tool".');
 
@@ -116,7 +117,7 @@ export function parseJsonSuite(text: string): SuiteParse {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [`not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, errors: [`not JSON: ${messageOf(error)}`] };
   }
   return checkSuite(raw);
 }

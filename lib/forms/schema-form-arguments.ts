@@ -6,6 +6,7 @@
  */
 import { ROOT_PATH, getOwn, itemPath, keyPath, setOwn } from "./form-model";
 import type { FormError, FormNode, FormValue } from "./form-model";
+import { messageOf } from "../text/error-message";
 
 /** The arguments to send, or every field that could not be converted. */
 export type ArgumentsResult = { ok: true; args: unknown } | { ok: false; errors: FormError[] };
@@ -95,7 +96,7 @@ function parseJson(text: string, fail: (message: string) => undefined): unknown 
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     return fail(`Not valid JSON: ${detail}`);
   }
 }

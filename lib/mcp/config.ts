@@ -15,6 +15,7 @@ import { visibleText } from "../text/hidden-characters";
 import * as z from "zod";
 import { isCredentialValue, isSecretKey } from "../secrets/redact";
 import type { ServerConfig, TransportKind } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** Outcome of an import: servers plus warnings, or every error found (each with its path). */
 export type ImportResult = { ok: true; servers: ServerConfig[]; warnings: string[] } | { ok: false; errors: string[] };
@@ -171,7 +172,7 @@ export function configValue(input: unknown): { ok: true; data: unknown } | { ok:
   try {
     return { ok: true, data: JSON.parse(input) as unknown };
   } catch (error) {
-    return { ok: false, errors: [`not valid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, errors: [`not valid JSON: ${messageOf(error)}`] };
   }
 }
 

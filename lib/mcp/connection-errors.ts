@@ -5,6 +5,7 @@
  * TypeError says nothing; the proxy's JSON error hides inside an error message string).
  */
 import { ERA_REVISION, versionRefusal, type ProtocolEraChoice } from "./protocol-era";
+import { messageOf } from "../text/error-message";
 
 /** Every way connecting (or staying connected) can fail. Stable: the UI switches on it. */
 export type ConnectionErrorKind =
@@ -131,7 +132,7 @@ function fromNetwork(error: unknown, ctx: FailureContext): ConnectionError {
   if (ctx.via === "proxy") {
     return new ConnectionError(
       "cors-or-network",
-      `The playground's own MCP proxy could not be reached: ${errorText(error)}. Check that the app is running and reachable.`,
+      `The playground's own MCP proxy could not be reached: ${messageOf(error)}. Check that the app is running and reachable.`,
       { cause: error },
     );
   }
@@ -243,10 +244,6 @@ export function fromStatus(status: number, ctx: FailureContext, detail = ""): Co
   );
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Turns whatever a connect attempt threw into a ConnectionError. */
 /**
  * The server answered, but not in the era asked for: a -32022 refusal naming the versions it
@@ -273,7 +270,7 @@ function fromEra(error: unknown, ctx: FailureContext): ConnectionError | undefin
   if (era === "modern" && codeOf(error) === "ERA_NEGOTIATION_FAILED") {
     return new ConnectionError(
       "protocol",
-      `${url} did not answer as a ${ERA_REVISION.modern} server (${errorText(error)}). It may speak only ${ERA_REVISION.legacy}: set its protocol era to Negotiate (Edit).`,
+      `${url} did not answer as a ${ERA_REVISION.modern} server (${messageOf(error)}). It may speak only ${ERA_REVISION.legacy}: set its protocol era to Negotiate (Edit).`,
       { cause: error, ...(ctx.http ? { status: ctx.http.status } : {}) },
     );
   }
@@ -297,7 +294,7 @@ export function classifyFailure(error: unknown, ctx: FailureContext): Connection
   // StreamableHTTPError and SseError carry the HTTP status as a numeric `code`; -1 means
   // "answered 200 with a content type that is not MCP's".
   const code = codeOf(error);
-  const message = errorText(error);
+  const message = messageOf(error);
   if (typeof code === "number" && code >= 300 && code < 600) return fromStatus(code, ctx, /redirect/i.test(message) ? message : "");
   if (ctx.http && ctx.http.status >= 300) return fromStatus(ctx.http.status, ctx);
   if (code === -1 || /content type/i.test(message)) {

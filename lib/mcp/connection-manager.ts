@@ -24,6 +24,7 @@ import type { ServerRegistry } from "./registry";
 import { diffTools, isEmptyDiff } from "./tool-diff";
 import type { ToolDiff } from "./tool-diff";
 import type { ServerConfig } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** A connected server's status. */
 export interface ConnectedStatus {
@@ -120,7 +121,7 @@ function connectionChanged(a: ServerConfig, b: ServerConfig): boolean {
 
 function toErrorData(error: unknown): ConnectionErrorData {
   if (error instanceof ConnectionError) return error.toJSON();
-  return { kind: "protocol", message: error instanceof Error ? error.message : String(error) };
+  return { kind: "protocol", message: messageOf(error) };
 }
 
 /** Connections to the registry's servers; see the file comment. */

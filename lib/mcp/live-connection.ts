@@ -24,6 +24,7 @@ import type { TaskCalls, TaskReport, TaskStatusView } from "./tasks";
 import { loadMcpSkills } from "./sdk";
 import type { PublishedSkill, PublishedSkillFile } from "./published-skills";
 import type { PublishedSkillsReader } from "./sdk-skills";
+import { messageOf } from "../text/error-message";
 
 /** Who answered the handshake. */
 export interface ServerInfo {
@@ -123,7 +124,7 @@ function codeOf(error: unknown): unknown {
 }
 
 function textOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /** Follows `nextCursor` until the last page; a repeated cursor (a buggy server) stops it. */

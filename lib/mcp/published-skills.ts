@@ -8,6 +8,7 @@
  */
 import { Store } from "../state/store";
 import type { McpConnection } from "./live-connection";
+import { messageOf } from "../text/error-message";
 
 /** A published skill: its SKILL.md's URI, its frontmatter's name and description, its files. */
 export interface PublishedSkill {
@@ -31,10 +32,6 @@ export type ShownSkill = { skillUri: string; file: PublishedSkillFile } | { skil
 /** Where one server's published skills stand. */
 export type ServerSkills =
   { state: "loading" } | { state: "ready"; skills: readonly PublishedSkill[]; invalid: number; shown?: ShownSkill } | { state: "error"; error: string };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The skills of each server whose section was opened, by server id. */
 export class PublishedSkillsStore extends Store<Readonly<Record<string, ServerSkills>>> {

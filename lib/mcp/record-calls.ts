@@ -6,6 +6,7 @@
  */
 import { originalNames, type NameMap } from "./host-functions";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
+import { messageOf } from "../text/error-message";
 
 /** One MCP call a run made. */
 export interface MadeToolCall {
@@ -39,7 +40,7 @@ export function recordCalls(host: HostFunctions, names: NameMap, sink: (call: Ma
                   sink({ ...where, args, ok: true, startedAt, endedAt: Date.now() });
                   return value;
                 } catch (error) {
-                  sink({ ...where, args, ok: false, startedAt, endedAt: Date.now(), error: error instanceof Error ? error.message : String(error) });
+                  sink({ ...where, args, ok: false, startedAt, endedAt: Date.now(), error: messageOf(error) });
                   throw error;
                 }
               },

@@ -15,6 +15,7 @@
 import * as z from "zod";
 import { MAX_CALLS_IN_FLIGHT } from "./server-input";
 import type { ServerConfig } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** The part of Web Storage this module uses. */
 export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
@@ -68,16 +69,12 @@ const secretsFile = z.object({
 
 type Secrets = z.infer<typeof secretsFile>["servers"];
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function read(storage: KeyValueStorage, key: string, what: string, problems: string[]): unknown {
   try {
     const text = storage.getItem(key);
     return text === null ? undefined : (JSON.parse(text) as unknown);
   } catch (error) {
-    problems.push(`The saved ${what} could not be read (${errorText(error)}); starting without them.`);
+    problems.push(`The saved ${what} could not be read (${messageOf(error)}); starting without them.`);
     return undefined;
   }
 }
@@ -144,7 +141,7 @@ export function createRegistryStorage(storage: KeyValueStorage): RegistryStorage
         else storage.setItem(SECRETS_KEY, JSON.stringify({ version: 1, servers: secrets }));
         return { ok: true };
       } catch (error) {
-        return { ok: false, message: `The MCP servers could not be saved in this browser (${errorText(error)}); changes last until the page is closed.` };
+        return { ok: false, message: `The MCP servers could not be saved in this browser (${messageOf(error)}); changes last until the page is closed.` };
       }
     },
 

@@ -8,6 +8,7 @@ import { Store } from "../state/store";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { McpConnection } from "./live-connection";
 import { validateArguments } from "./validate";
+import { messageOf } from "../text/error-message";
 
 /** Where one test call is. */
 export type TestCallState =
@@ -58,8 +59,7 @@ export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>
         if (current()) this.put(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args });
       },
       (error: unknown) => {
-        if (current())
-          this.put(key, { state: { status: "failed", message: error instanceof Error ? error.message : String(error), ms: this.now() - started }, args });
+        if (current()) this.put(key, { state: { status: "failed", message: messageOf(error), ms: this.now() - started }, args });
       },
     );
   }

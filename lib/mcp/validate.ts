@@ -14,6 +14,7 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import type { OutputUnit, SchemaDraft } from "@cfworker/json-schema";
+import { messageOf } from "../text/error-message";
 
 /** One problem with a value, at a readable path such as `arguments.items[0].qty`. */
 export interface ValidationIssue {
@@ -160,7 +161,7 @@ function prepare(schema: unknown): Compiled {
   try {
     validator = new Validator(body, draftFor(record), false);
   } catch (error) {
-    return { ok: false, message: `the schema does not compile: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `the schema does not compile: ${messageOf(error)}` };
   }
   const warnings = body.type === undefined ? ["the schema has no top-level type (MCP expects type: object)"] : [];
   const validate: SchemaCheck = (value, root) => {

@@ -8,6 +8,7 @@ import { classicProgram, type ClassicTool } from "../codemode/classic-tools";
 import { errorResult } from "../sandbox/errors";
 import type { RunResult } from "../sandbox/types";
 import type { ToolCallAnswer, ToolCallRequest } from "./tool-handler";
+import { messageOf } from "../text/error-message";
 
 /** The handler the agent loop calls with every classic call of a step. */
 export type ClassicCallsHandler = (calls: readonly ToolCallRequest[]) => Promise<ToolCallAnswer[]>;
@@ -34,7 +35,7 @@ export function classicCallsHandler(tools: readonly ClassicTool[], runCode: (cod
         runnable[0]!.call.toolCallId,
       );
     } catch (error) {
-      result = errorResult({ kind: "runtime", message: `The sandbox failed: ${error instanceof Error ? error.message : String(error)}` });
+      result = errorResult({ kind: "runtime", message: `The sandbox failed: ${messageOf(error)}` });
     }
     const outcomes = result.ok && Array.isArray(result.value) ? (result.value as unknown[]) : undefined;
     runnable.forEach(({ index }, n) => {

@@ -5,6 +5,7 @@
  */
 import { removeSecrets } from "../secrets/patterns";
 import { APICallError, LoadAPIKeyError, RetryError } from "ai";
+import { messageOf } from "../text/error-message";
 
 /** Stable codes for model failures. */
 export type ModelErrorCode = "auth" | "rate_limit" | "provider" | "bad_request" | "unreachable" | "missing_key" | "cancelled" | "unknown";
@@ -79,7 +80,7 @@ export function describeModelError(error: unknown, ctx: ModelErrorContext): Mode
     return byStatus(inner.statusCode, ctx, detail ? ` The provider said: ${clean(detail)}` : "");
   }
   const status = (inner as { statusCode?: unknown } | null)?.statusCode;
-  const message = inner instanceof Error ? inner.message : String(inner);
+  const message = messageOf(inner);
   // Gateway errors carry a status but are not APICallErrors.
   if (typeof status === "number" && status >= 400) return byStatus(status, ctx, ` The provider said: ${clean(message)}`);
   return { code: "unknown", message: `The model call failed: ${clean(message)}` };

@@ -8,6 +8,7 @@ import { errorResult } from "../sandbox/errors";
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import type { RunResult } from "../sandbox/types";
 import { parseExecuteCodeInput, parseSearchToolsInput, runResultToOutput, searchOutput, skippedOutput } from "./tool-output";
+import { messageOf } from "../text/error-message";
 
 /** What a person decided in step mode: run (possibly edited) code, or skip it with a message for the model. */
 export type CodeApprovalDecision = { action: "run"; code: string } | { action: "skip"; message: string };
@@ -69,7 +70,7 @@ export type ToolCallAnswer =
   { state: "output-available"; output: unknown } | { state: "output-error"; errorText: string };
 
 function sandboxFailure(error: unknown): RunResult {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return errorResult({ kind: "runtime", message: `The sandbox failed: ${message}` });
 }
 
@@ -103,6 +104,6 @@ export async function answerToolCall(
     return { state: "output-error", errorText: `There is no tool "${call.toolName}". Use ${EXECUTE_CODE_TOOL} to run code that calls the API.` };
   } catch (error) {
     // An approval prompt or a search that throws must still answer the call, or the loop hangs.
-    return { state: "output-error", errorText: `The tool call could not be answered: ${error instanceof Error ? error.message : String(error)}` };
+    return { state: "output-error", errorText: `The tool call could not be answered: ${messageOf(error)}` };
   }
 }

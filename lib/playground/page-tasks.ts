@@ -18,6 +18,7 @@ import { parseModelRef, providerInfo } from "../model/providers";
 import { handlersForMode, isClassicMode, TOOL_MODE_LABELS } from "../model/tool-handler";
 import { modelChoice, requestExtras, type LaneChoice } from "./model-settings";
 import type { Playground } from "./playground";
+import { messageOf } from "../text/error-message";
 
 /** Most lanes in one compare. */
 export const MAX_LANES = 4;
@@ -191,7 +192,7 @@ export class EvalsTask extends Store<EvalsState> {
       (error: unknown) =>
         apply({
           ok: false,
-          errors: [`The YAML reader did not load (${error instanceof Error ? error.message : String(error)}): reload the page, or paste the suite as JSON.`],
+          errors: [`The YAML reader did not load (${messageOf(error)}): reload the page, or paste the suite as JSON.`],
         }),
     );
   }

@@ -39,6 +39,7 @@ import { hashCode } from "../text/hash";
 import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
 import type { KeyValueStore } from "./session-keeper";
 import { parseDataGlobals } from "../editor/data-globals";
+import { messageOf } from "../text/error-message";
 
 /** A run the person started from the editor, which they can hand to the model as their next message. */
 export interface EditorRun {
@@ -208,7 +209,7 @@ export class Playground {
       // A skill changed while its tests ran keeps no stale results.
       if (this.skills.get(name)?.skill === skill) this.skills.setTests(name, { state: "done", results, at: Date.now() });
     } catch (error) {
-      this.skills.setTests(name, { state: "failed", message: error instanceof Error ? error.message : String(error) });
+      this.skills.setTests(name, { state: "failed", message: messageOf(error) });
     }
   }
 

@@ -28,6 +28,7 @@ import { RunHistory } from "./run-history";
 import { MockStore } from "./mock-store";
 import { PageApprovals } from "./page-approvals";
 import { ReplayStore, RunInViewStore, SandboxStore, type ReplayChoice } from "./workbench-stores";
+import { messageOf } from "../text/error-message";
 
 export type { ReplayChoice, ReplayState, SandboxState } from "./workbench-stores";
 import type { Skill } from "../skills/skill";
@@ -312,7 +313,7 @@ export class Workbench {
       recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: true, value });
       result = { ok: true, value, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: false, error: message });
       result = { ok: false, error: { kind: "tool", message }, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
     }

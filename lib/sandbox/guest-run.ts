@@ -12,6 +12,7 @@ import { checkSize, fromSerialized, parseCalls, primitiveValue, type Outcome } f
 import { cancelled, RunBudget } from "./run-budget";
 import { quickJsMemoryLimit } from "./wasm-memory";
 import type { LogEntry, RunEvent, RunResult, SandboxError, SandboxLimits } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** What a run needs from a QuickJS WASM module (TestQuickJSWASMModule fits too). */
 export type QuickJSModuleLike = Pick<QuickJSWASMModule, "newRuntime" | "getWasmMemory">;
@@ -310,8 +311,4 @@ export class GuestRun {
       // A listener's bug must not become the guest's exception.
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

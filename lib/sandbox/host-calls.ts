@@ -1,5 +1,6 @@
 import { PauseCount } from "./pause-count";
 import type { RunEvent } from "./types";
+import { messageOf } from "../text/error-message";
 
 /**
  * How the engine reaches the host for one tool call. `callId` numbers calls from 1 in the
@@ -215,9 +216,4 @@ function toJson(value: unknown): OutcomeBody {
   } catch (error) {
     return { ok: false, message: `the host returned a value that is not JSON-safe: ${messageOf(error)}`, timeout: false };
   }
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : String(error);
 }

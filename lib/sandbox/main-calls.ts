@@ -1,6 +1,7 @@
 import { PauseCount } from "./pause-count";
 import type { CallMessage, CallResultMessage, ClockMessage } from "./protocol";
 import type { HostFunctions } from "./types";
+import { messageOf } from "../text/error-message";
 
 export interface MainCallsOptions {
   runId: string;
@@ -105,7 +106,3 @@ export class MainCalls {
 }
 
 function noop(): void {}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -3,6 +3,7 @@ import type * as Sucrase from "sucrase";
 import { sandboxError } from "./errors";
 import { stripFence } from "./strip-fence";
 import type { SandboxError } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** The file name guest code is evaluated under; stack frames name it. */
 export const CODE_FILENAME = "code.js";
@@ -134,7 +135,7 @@ function sucraseFailure(error: unknown): ParseFailure {
 }
 
 function withoutPosition(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return message.replace(/\s*\(\d+:\d+\)$/, "");
 }
 

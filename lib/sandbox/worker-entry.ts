@@ -5,6 +5,7 @@ import { ALIVE_INTERVAL_MS } from "./alive";
 import { Batcher } from "./batcher";
 import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "./protocol";
 import type { RunResult } from "./types";
+import { messageOf } from "../text/error-message";
 
 /** The part of a worker scope (or a MessagePort) the sandbox needs; tests use an in-memory pair. */
 export interface PortLike {
@@ -233,7 +234,7 @@ function asMessage(data: unknown): MainToWorker | undefined {
 
 function reasonOf(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason.message : String(reason);
+  return messageOf(reason);
 }
 
 function isApi(value: unknown): value is Record<string, string[]> {

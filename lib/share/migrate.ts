@@ -10,6 +10,7 @@
  */
 import { SHARE_VERSION } from "./schema";
 import type { ShareDecodeError } from "./errors";
+import { messageOf } from "../text/error-message";
 
 /** Upgrades one version's payload to the next; may add a note for the person. */
 export type ShareMigration = (payload: Record<string, unknown>) => { payload: Record<string, unknown>; note?: string };
@@ -46,7 +47,7 @@ export function migrateShare(payload: Record<string, unknown>, from: number, opt
       current = { ...step.payload, version: version + 1 };
       if (step.note) notes.push(step.note);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       return { ok: false, error: { code: "invalid", message: `This share (format v${from}) could not be upgraded: ${reason}` } };
     }
   }

@@ -10,6 +10,7 @@ import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
 import { inferInputSchema, inferSchema } from "./infer-schema";
 import { skillNameProblem, SKILLS_NAMESPACE, type Skill, type SkillTest } from "./skill";
 import { testFromRun } from "./skill-tests";
+import { messageOf } from "../text/error-message";
 
 /** What the dialog starts from. */
 export interface SkillDraft {
@@ -71,7 +72,7 @@ function parseSchema(text: string, label: string): { ok: true; schema: Record<st
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `${label} is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `${label} is not JSON: ${messageOf(error)}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, message: `${label} must be a JSON Schema object.` };
   const compiled = compileSchema(value);

@@ -14,6 +14,7 @@ import * as z from "zod";
 import { compileSchema } from "../mcp/validate";
 import { redactDeep, scrubText } from "../secrets/scrub";
 import { skillNameProblem, SKILL_NAME_PATTERN, type Skill, type SkillTest } from "./skill";
+import { messageOf } from "../text/error-message";
 
 /** Names a skills file by what it is, so an unrelated JSON file is refused clearly. */
 export const SKILLS_FILE_FORMAT = "code-mode-playground/skills";
@@ -133,7 +134,7 @@ export function parseSkillsFile(text: string): SkillsRead {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, errors: [`(file): not JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, errors: [`(file): not JSON: ${messageOf(error)}`] };
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, errors: zodErrors(parsed.error) };
@@ -200,7 +201,7 @@ function parseJsonFile(file: FolderFile, errors: string[]): unknown {
   try {
     return JSON.parse(file.text);
   } catch (error) {
-    errors.push(`${file.path}: not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    errors.push(`${file.path}: not JSON: ${messageOf(error)}`);
     return undefined;
   }
 }

@@ -7,6 +7,7 @@
 import { RUN_FILE_FORMAT, RUN_FILE_VERSION, type RunRecord } from "./run-record";
 import { runFileHeaderSchema, runRecordSchema } from "./run-file-schema";
 import { redactDeep, scrubText } from "../secrets/scrub";
+import { messageOf } from "../text/error-message";
 
 /** Why a file was refused; stable codes for tests and UI. */
 export type RunFileErrorCode = "too-large" | "not-json" | "not-a-run-file" | "unsupported-version" | "invalid";
@@ -46,7 +47,7 @@ export function parseRunFile(text: string): { ok: true; record: RunRecord } | { 
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail("not-json", `This file is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+    return fail("not-json", `This file is not JSON (${messageOf(error)}).`);
   }
   const header = runFileHeaderSchema.safeParse(data);
   if (!header.success || header.data.format !== RUN_FILE_FORMAT) {

@@ -18,6 +18,7 @@ import { readSkillsPath } from "../../skills/node/skills-path";
 import type { Skill } from "../../skills/skill";
 import { MCP_CONFIG_MAX_BYTES } from "../../mcp/config";
 import { readTextCapped } from "../../text/node/read-capped";
+import { messageOf } from "../../text/error-message";
 
 export interface OpenedCodeModeServer {
   service: CodeModeService;
@@ -44,7 +45,7 @@ export async function readCodeModeConfig(
   try {
     text = await readTextCapped(path, MCP_CONFIG_MAX_BYTES, "a config file");
   } catch (error) {
-    throw new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Cannot read ${path}: ${messageOf(error)}`, { cause: error });
   }
   const parsed = parseCodeModeConfig(text, availableParallelism());
   if (!parsed.ok) throw new Error(`${path}:\n  ${parsed.errors.join("\n  ")}`);

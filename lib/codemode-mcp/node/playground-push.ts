@@ -6,6 +6,7 @@
  */
 import { LOCAL_TOKEN_FRAGMENT, LOCAL_TOKEN_HEADER } from "../../mcp/stdio-protocol";
 import type { FeedUpdate } from "../run-feed";
+import { messageOf } from "../../text/error-message";
 
 /** Reads the playground's link; throws with what is wrong. */
 export function parsePlaygroundLink(link: string): { url: string; token: string } {
@@ -40,7 +41,7 @@ export function playgroundPublisher(link: string, warn: (message: string) => voi
       });
       if (!response.ok) throw new Error(`it answered ${response.status}`);
     } catch (error) {
-      if (!warned) warn(`runs are not reaching the playground at ${url}: ${error instanceof Error ? error.message : String(error)}`);
+      if (!warned) warn(`runs are not reaching the playground at ${url}: ${messageOf(error)}`);
       warned = true;
     }
   };

@@ -24,6 +24,7 @@ import { createCodeModeMcpServer } from "../mcp-server";
 import { bearerRefusal, CodeModeHttpEndpoint } from "../node/http-endpoint";
 import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "../node/open";
 import { RunFeed } from "../run-feed";
+import { messageOf } from "../../text/error-message";
 
 export const CONFIG_ENV = "CMP_CODEMODE_CONFIG";
 export const TOKEN_ENV = "CMP_CODEMODE_TOKEN";
@@ -114,7 +115,7 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
     // reason names the config's path and quotes servers' stderr (env values, URLs with
     // passwords): it goes to the operator's log, never to the caller.
     s.opening = undefined;
-    console.error(`code-mode MCP endpoint: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`code-mode MCP endpoint: could not start: ${messageOf(error)}`);
     throw new RouteError(
       "unavailable:codemode",
       "The code-mode MCP endpoint could not start its servers; the app's log says why. It tries again on the next request.",

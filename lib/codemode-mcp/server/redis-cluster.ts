@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import type { SharedRedis } from "../../http/server/shared-store";
 import { InstanceGoneError, RemoteError } from "../cluster";
 import type { Cluster, ClusterMessage, SharedTask } from "../cluster";
+import { messageOf } from "../../text/error-message";
 
 export interface RedisClusterOptions {
   redis: SharedRedis;
@@ -72,11 +73,9 @@ export function createRedisCluster(options: RedisClusterOptions): Cluster {
       reply = { kind: "reply", id, ok: true, value: (await handler(message)) ?? null };
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
-      reply = { kind: "reply", id, ok: false, message: error instanceof Error ? error.message : String(error), ...(typeof code === "number" ? { code } : {}) };
+      reply = { kind: "reply", id, ok: false, message: messageOf(error), ...(typeof code === "number" ? { code } : {}) };
     }
-    await send(from, reply).catch((error: unknown) =>
-      log(`code-mode MCP server: could not answer another instance: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    await send(from, reply).catch((error: unknown) => log(`code-mode MCP server: could not answer another instance: ${messageOf(error)}`));
   };
 
   const unsubscribe = redis.subscribe(inbox(self), (text) => {

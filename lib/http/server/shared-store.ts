@@ -12,6 +12,7 @@ import type { RateLimitDecision, RateLimiter } from "../rate-limit";
 import { RouteError } from "../route-error";
 import { openRedisConnection, RedisUnavailableError } from "./redis-connection";
 import type { SharedRedis } from "./redis-connection";
+import { messageOf } from "../../text/error-message";
 
 export type { SharedRedis } from "./redis-connection";
 
@@ -54,7 +55,7 @@ export async function closeSharedRedis(): Promise<void> {
  * logged here.
  */
 export function redisUnavailable(error: unknown): RouteError {
-  if (!(error instanceof RedisUnavailableError)) console.error("shared store:", error instanceof Error ? error.message : String(error));
+  if (!(error instanceof RedisUnavailableError)) console.error("shared store:", messageOf(error));
   return new RouteError("unavailable:http", "The shared store (Redis) is unavailable right now; try again shortly.");
 }
 

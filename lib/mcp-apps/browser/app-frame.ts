@@ -13,6 +13,7 @@ import type { McpUiHostCapabilities, McpUiHostContext } from "@modelcontextproto
 import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/client";
 import { FloodGate } from "../flood";
 import { frameQuery, type AppCsp } from "../frame-policy";
+import { messageOf } from "../../text/error-message";
 
 /** What the view does for the app. Every string from the app is shown as text, never as markup. */
 export interface AppHost {
@@ -166,7 +167,7 @@ export async function mountApp(options: MountOptions): Promise<MountedApp> {
   };
 
   function report(error: unknown) {
-    if (!closed) host.onEvent({ kind: "error", message: error instanceof Error ? error.message : String(error) });
+    if (!closed) host.onEvent({ kind: "error", message: messageOf(error) });
   }
 
   async function close(politely: boolean): Promise<void> {

@@ -11,6 +11,7 @@ import type { ServerConfig } from "../types";
 import { superviseStdio, type SupervisedState, type SupervisedStdio } from "./stdio-supervisor";
 import { modelTools } from "../../mcp-apps/tool-ui";
 import { withResourceReader } from "../resource-reader";
+import { messageOf } from "../../text/error-message";
 
 /** Connected servers with their tools, and one close for all of them. */
 export interface ConnectedServers {
@@ -47,7 +48,7 @@ export async function connectServers(configs: readonly ServerConfig[], options: 
     }
   } catch (error) {
     await close();
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const failed = configs.filter((c) => c.enabled)[servers.length];
     throw new Error(failed ? `Server "${failed.name}" could not connect: ${message}` : message, { cause: error });
   }

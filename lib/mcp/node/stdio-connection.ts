@@ -18,6 +18,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { ACCEPT_ALL } from "../connection";
 import type { CallToolOptions } from "../live-connection";
 import type { ServerConfig } from "../types";
+import { messageOf } from "../../text/error-message";
 
 /** A connected stdio server. */
 export interface NodeStdioConnection {
@@ -99,7 +100,7 @@ export async function connectStdio(
     }
   } catch (error) {
     const said = stderr.trim() === "" ? "" : ` It said: ${stderr.trim().split("\n").slice(-3).join(" / ")}`;
-    throw new Error(`${server.name}: could not start "${server.command}": ${error instanceof Error ? error.message : String(error)}.${said}`, { cause: error });
+    throw new Error(`${server.name}: could not start "${server.command}": ${messageOf(error)}.${said}`, { cause: error });
   }
   const { client, transport } = connected;
   const era = client.getProtocolEra();

@@ -10,6 +10,7 @@ import type { CallToolResult, ReadResourceResult, ServerCapabilities, Tool } fro
 import type { CallToolOptions } from "../live-connection";
 import type { ServerConfig } from "../types";
 import { connectStdio, type NodeStdioConnection } from "./stdio-connection";
+import { messageOf } from "../../text/error-message";
 
 /** Whether the server can take calls now. */
 export type SupervisedState = { state: "up"; pid: number | null; restarts: number } | { state: "down"; since: number; nextAttemptAt: number; restarts: number };
@@ -96,7 +97,7 @@ export async function superviseStdio(server: ServerConfig, options: SuperviseOpt
     } catch (error) {
       schedule();
       log(
-        `stdio server "${server.name}" could not start again: ${error instanceof Error ? error.message : String(error)}; next attempt in ${Math.round((down?.nextAttemptAt ?? now()) - now())} ms.`,
+        `stdio server "${server.name}" could not start again: ${messageOf(error)}; next attempt in ${Math.round((down?.nextAttemptAt ?? now()) - now())} ms.`,
       );
     }
   };

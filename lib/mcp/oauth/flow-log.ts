@@ -8,6 +8,7 @@ import { Store, type ReadableStore } from "../../state/store";
 import { isSecretKey, REDACTED, redactHeaders, redactSecrets } from "../../secrets/redact";
 import { removeSecrets } from "../../secrets/patterns";
 import type { FetchLike } from "../proxy-fetch";
+import { messageOf } from "../../text/error-message";
 
 /** What a step is. */
 export type FlowStepKind =
@@ -182,7 +183,7 @@ export function recordingFetch(fetch: FetchLike, log: FlowLog, now: () => number
     try {
       response = await fetch(input, init);
     } catch (error) {
-      step({ ok: false, error: `No answer: ${removeSecrets(error instanceof Error ? error.message : String(error))}` });
+      step({ ok: false, error: `No answer: ${removeSecrets(messageOf(error))}` });
       throw error;
     }
     const text = await response

@@ -22,6 +22,7 @@ import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
 import { OAuthRefused, responseIssuerProblem } from "./provider";
 import type { StoredOAuthProvider } from "./provider";
+import { messageOf } from "../../text/error-message";
 
 /** What the authorization redirect came back with. */
 export interface AuthorizationResult {
@@ -73,10 +74,6 @@ export const MAX_AUTH_ROUNDS = 3;
 function scopeUnion(...scopes: Array<string | undefined>): string | undefined {
   const all = new Set(scopes.flatMap((scope) => (scope ? scope.split(/\s+/).filter(Boolean) : [])));
   return all.size > 0 ? [...all].join(" ") : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Runs `auth()` to the end once: refresh, or authorization through `authorize`, then the token exchange. */

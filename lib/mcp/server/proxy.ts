@@ -25,6 +25,7 @@ import { buildDownstreamHeaders, buildUpstreamHeaders, TARGET_HEADER } from "../
 import { positiveSetting } from "../../http/server/deployment";
 import type { AppMode, Env } from "../../http/server/deployment";
 import { PRIVATE_TARGETS } from "../../net/private-targets";
+import { messageOf } from "../../text/error-message";
 
 /** Proxy configuration: the guard's allow-list plus limits. */
 export interface ProxyOptions extends ProxyGuardOptions {
@@ -236,7 +237,7 @@ export function describeTarget(target: string): string {
 
 /** Maps a Node network error to the proxy's error family, naming the cause. */
 export function toRouteError(error: unknown, target: string): RouteError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = (error as { code?: unknown } | null)?.code;
   const c = typeof code === "string" ? code : "";
   if (c === GUARD_REFUSED_CODE) return new RouteError("refused:proxy", `Refused to proxy to ${describeTarget(target)}: ${message}`);

@@ -16,8 +16,9 @@
  *   requests it was asked; the last one to leave tells the owner (`onVacant`), which decides when
  *   the process stops.
  *
- * Pure message routing over a `send`/`onmessage` child: no process handling here.
+ * Message routing over a `send`/`onmessage` child: no process handling here.
  */
+import "server-only";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
 

@@ -12,6 +12,7 @@
 import { classicToolName } from "../../codemode/classic-tools";
 import { canonicalJson } from "../../text/canonical-json";
 import { loadTypeStripper, normaliseCode } from "../../sandbox/normalise";
+import { messageOf } from "../../text/error-message";
 
 /** A call the model made earlier and what came back. */
 export interface AnsweredCall {
@@ -96,6 +97,6 @@ export async function nextClassicWave(
   if (missing.size > 0) return { kind: "missing", tools: [...missing] };
   if (pending.length > 0) return { kind: "calls", calls: pending };
   if (outcome && "value" in outcome) return { kind: "done", value: outcome.value };
-  if (outcome) return { kind: "failed", message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
+  if (outcome) return { kind: "failed", message: messageOf(outcome.error) };
   return { kind: "failed", message: "the program did not finish" };
 }

@@ -10,6 +10,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { parseSkillsFile, skillsFileText, skillsFromFolder, skillsToFolder, SKILL_LIMITS, type FolderFile } from "../skill-file";
 import type { Skill } from "../skill";
 import { readTextCapped } from "../../text/node/read-capped";
+import { messageOf } from "../../text/error-message";
 
 /** Reads a folder or a file of skills; throws an Error listing every fault with its path. */
 export async function readSkillsPath(path: string): Promise<Skill[]> {
@@ -17,7 +18,7 @@ export async function readSkillsPath(path: string): Promise<Skill[]> {
   try {
     info = await stat(path);
   } catch (error) {
-    throw new Error(`Cannot read skills at ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`Cannot read skills at ${path}: ${messageOf(error)}`, { cause: error });
   }
   const read = info.isDirectory()
     ? skillsFromFolder(await folderFiles(path))
