@@ -25,6 +25,7 @@ import { skillsServer, type Skill } from "../skills/skill";
 import { skillInputProblem, withSkills, type SkillRunner } from "../skills/skill-host";
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../codemode/system-prompt";
 import { throttledPublisher, type FeedUpdate } from "./run-feed";
+import { isRecord } from "../text/json-value";
 
 /** Runs one program (the thread pool's run). */
 export type ProgramRunner = (run: {
@@ -133,10 +134,6 @@ export function skillServerProblems(skills: readonly Skill[], serverNames: reado
     }
   }
   return problems;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function summarise(calls: readonly MadeToolCall[]): CallSummary {
@@ -305,10 +302,10 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
 
     async execute(input, context) {
       const noCalls: CallSummary = { total: 0, failed: 0, tools: {} };
-      if (!isPlainObject(input) || typeof input.code !== "string" || input.code.trim() === "") {
+      if (!isRecord(input) || typeof input.code !== "string" || input.code.trim() === "") {
         return { ok: false, kind: "input", message: "execute_code needs `code`: a non-empty string holding the program", logs: [], calls: noCalls };
       }
-      if (input.data !== undefined && !isPlainObject(input.data)) {
+      if (input.data !== undefined && !isRecord(input.data)) {
         return { ok: false, kind: "input", message: "`data` must be an object; its keys become read-only globals", logs: [], calls: noCalls };
       }
       return runProgram(
@@ -318,7 +315,7 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
     },
 
     search(input) {
-      if (!isPlainObject(input) || typeof input.query !== "string" || input.query.trim() === "") {
+      if (!isRecord(input) || typeof input.query !== "string" || input.query.trim() === "") {
         return { ok: false, message: "search_tools needs `query`: a few keywords" };
       }
       const limit = input.limit === undefined ? 5 : input.limit;
@@ -333,8 +330,8 @@ export function createCodeModeService(deps: CodeModeServiceDeps): CodeModeServic
       const skill = skills.find((s) => s.name === name);
       if (!skill) return { ok: false, kind: "input", message: `There is no skill "${name}".`, logs: [], calls: noCalls };
       const args = input ?? {};
-      const problem = isPlainObject(args) ? skillInputProblem(skill, args) : "Invalid input: it must be an object";
-      if (problem || !isPlainObject(args)) return { ok: false, kind: "input", message: problem ?? "Invalid input", logs: [], calls: noCalls };
+      const problem = isRecord(args) ? skillInputProblem(skill, args) : "Invalid input: it must be an object";
+      if (problem || !isRecord(args)) return { ok: false, kind: "input", message: problem ?? "Invalid input", logs: [], calls: noCalls };
       return runProgram({ code: skill.code, data: args, title: `${context.clientName} · skills.${name}`, nested: false }, context);
     },
   };

@@ -7,6 +7,7 @@
  */
 import { buildFormModel } from "./schema-form";
 import type { FormNode } from "./form-model";
+import { isRecord } from "../text/json-value";
 
 const FORMAT_SAMPLES: Record<string, string> = {
   "date-time": "2026-01-01T12:00:00Z",
@@ -62,5 +63,5 @@ export function sampleValue(node: FormNode, key = ""): unknown {
 /** Sample arguments for a tool's input schema (an object; `{}` when the schema says nothing usable). */
 export function sampleArguments(inputSchema: unknown): Record<string, unknown> {
   const value = sampleValue(buildFormModel(inputSchema));
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }

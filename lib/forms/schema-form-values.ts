@@ -4,6 +4,7 @@
  */
 import { getOwn, setOwn } from "./form-model";
 import type { FormNode, FormValue } from "./form-model";
+import { isRecord } from "../text/json-value";
 
 // A schema asking for thousands of items should not make a fresh form build thousands of rows.
 const MAX_INITIAL_ITEMS = 100;
@@ -70,10 +71,6 @@ function asJson(value: unknown): FormValue {
 
 function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The form value for `value` when it fits `node` at the top level; undefined when it does not. */

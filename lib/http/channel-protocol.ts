@@ -9,6 +9,7 @@
  * stream id followed by the bytes. Per stream, the server sends at most `window` body bytes the
  * page has not yet credited back, so one stream cannot fill the socket ahead of the others.
  */
+import { isRecord } from "../text/json-value";
 
 /** The path the page upgrades on. */
 export const CHANNEL_PATH = "/api/channel";
@@ -82,7 +83,7 @@ const isPairs = (value: unknown): value is HeaderPairs =>
 function objectOf(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -8,6 +8,7 @@
  */
 
 import { seededRandom, seedOf } from "../random/seeded";
+import { isRecord } from "../text/json-value";
 
 type Schema = boolean | { readonly [keyword: string]: unknown };
 
@@ -21,14 +22,12 @@ interface Context {
   refs: readonly string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 function resolveRef(root: Schema, ref: string): Schema | undefined {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  if (!match || !isObject(root)) return undefined;
+  if (!match || !isRecord(root)) return undefined;
   const defs = root[match[1]!];
   const name = decodeURIComponent(match[2]!).replace(/~1/g, "/").replace(/~0/g, "~");
-  return isObject(defs) && Object.hasOwn(defs, name) ? (defs[name] as Schema) : undefined;
+  return isRecord(defs) && Object.hasOwn(defs, name) ? (defs[name] as Schema) : undefined;
 }
 
 function stringFor(schema: Record<string, unknown>, ctx: Context, key: string): string {
@@ -69,13 +68,13 @@ function numberFor(schema: Record<string, unknown>, ctx: Context, integer: boole
 function typeOf(schema: Record<string, unknown>): string | undefined {
   if (typeof schema.type === "string") return schema.type;
   if (Array.isArray(schema.type)) return (schema.type as unknown[]).find((t): t is string => typeof t === "string" && t !== "null") ?? "null";
-  if (isObject(schema.properties) || Array.isArray(schema.required)) return "object";
+  if (isRecord(schema.properties) || Array.isArray(schema.required)) return "object";
   if (schema.items !== undefined) return "array";
   return undefined;
 }
 
 function valueFor(schema: Schema, ctx: Context, key = ""): unknown {
-  if (schema === true || schema === false || !isObject(schema)) return null;
+  if (schema === true || schema === false || !isRecord(schema)) return null;
   if (ctx.depth > MAX_DEPTH) return smallest(schema);
   const inner = { ...ctx, depth: ctx.depth + 1 };
   if (typeof schema.$ref === "string") {
@@ -87,9 +86,9 @@ function valueFor(schema: Schema, ctx: Context, key = ""): unknown {
   if (Array.isArray(schema.allOf)) {
     const merged: Record<string, unknown> = { ...schema, allOf: undefined, properties: {}, required: [] };
     for (const part of [schema, ...(schema.allOf as unknown[])]) {
-      const resolved = isObject(part) && typeof part.$ref === "string" ? resolveRef(ctx.root, part.$ref) : part;
-      if (!isObject(resolved)) continue;
-      if (isObject(resolved.properties)) Object.assign(merged.properties as object, resolved.properties);
+      const resolved = isRecord(part) && typeof part.$ref === "string" ? resolveRef(ctx.root, part.$ref) : part;
+      if (!isRecord(resolved)) continue;
+      if (isRecord(resolved.properties)) Object.assign(merged.properties as object, resolved.properties);
       if (Array.isArray(resolved.required)) (merged.required as unknown[]).push(...(resolved.required as unknown[]));
       if (resolved.type !== undefined) merged.type = resolved.type;
     }
@@ -100,14 +99,14 @@ function valueFor(schema: Schema, ctx: Context, key = ""): unknown {
     const options = schema[keyword];
     if (Array.isArray(options) && options.length > 0) {
       const all = options as Schema[];
-      const usable = all.filter((o) => !(isObject(o) && o.type === "null"));
+      const usable = all.filter((o) => !(isRecord(o) && o.type === "null"));
       return valueFor(usable[0] ?? all[0]!, inner, key);
     }
   }
   switch (typeOf(schema)) {
     case "object": {
       const out: Record<string, unknown> = {};
-      const properties = isObject(schema.properties) ? schema.properties : {};
+      const properties = isRecord(schema.properties) ? schema.properties : {};
       const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
       for (const [name, property] of Object.entries(properties)) {
         // Every required property; optional ones at the top levels, so answers read like real ones.

@@ -16,6 +16,7 @@ import * as z from "zod";
 import { isCredentialValue, isSecretKey } from "../secrets/redact";
 import type { ServerConfig, TransportKind } from "./types";
 import { messageOf } from "../text/error-message";
+import { isRecord } from "../text/json-value";
 
 /** Outcome of an import: servers plus warnings, or every error found (each with its path). */
 export type ImportResult = { ok: true; servers: ServerConfig[]; warnings: string[] } | { ok: false; errors: string[] };
@@ -84,10 +85,6 @@ const entrySchema = z
   });
 
 const serversSchema = z.record(z.string(), entrySchema);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isHttpUrl(text: string): boolean {
   try {

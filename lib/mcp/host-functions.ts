@@ -24,6 +24,7 @@ import type { McpConnection } from "./connection";
 import { unwrapToolResult } from "./unwrap";
 import { validateArguments, validateStructuredContent } from "./validate";
 import type { OutputFinding } from "./validate";
+import { isRecord } from "../text/json-value";
 
 /** What the host learned about one call, for its timeline row. */
 export interface HostCallReport {
@@ -105,10 +106,6 @@ function byteSize(value: unknown): number {
   }
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function outputFindings(tool: Tool, result: CallToolResult): OutputFinding[] {
   if (tool.outputSchema === undefined) return [];
   if (result.structuredContent === undefined || result.structuredContent === null) {
@@ -126,7 +123,7 @@ function makeHostFunction(server: HostServer, tool: Tool, hooks: HostFunctionHoo
     }
   };
   return async (args, signal, { callId }) => {
-    if (args !== undefined && !isPlainObject(args)) {
+    if (args !== undefined && !isRecord(args)) {
       const message = `Invalid arguments: ${tool.name} takes one object argument, not ${Array.isArray(args) ? "an array" : typeof args}`;
       report(callId, { validation: message });
       throw new Error(message);

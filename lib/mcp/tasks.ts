@@ -20,6 +20,7 @@ import type { ApplicationInputRequest } from "@modelcontextprotocol/ext-tasks/cl
 import type { ConnectOptions } from "./connection";
 import type { ServerConfig } from "./types";
 import type { CreateMessageRequest, ElicitRequest } from "@modelcontextprotocol/client";
+import { isRecord } from "../text/json-value";
 
 export const TASKS_EXTENSION_ID = "io.modelcontextprotocol/tasks";
 
@@ -43,7 +44,7 @@ export const MAX_INPUT_ROUNDS = 10;
 export function offersTasks(client: Pick<Client, "getProtocolEra" | "getServerCapabilities">): boolean {
   if (client.getProtocolEra() !== "modern") return false;
   const extension: unknown = client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION_ID];
-  return typeof extension === "object" && extension !== null && !Array.isArray(extension);
+  return isRecord(extension);
 }
 
 /** The input a server asks for, answered by the connection's handlers (server-requests.ts in the page). */

@@ -9,13 +9,10 @@ import { errorResult } from "../sandbox/errors";
 import type { RunResult } from "../sandbox/types";
 import type { ToolCallAnswer, ToolCallRequest } from "./tool-handler";
 import { messageOf } from "../text/error-message";
+import { isRecord } from "../text/json-value";
 
 /** The handler the agent loop calls with every classic call of a step. */
 export type ClassicCallsHandler = (calls: readonly ToolCallRequest[]) => Promise<ToolCallAnswer[]>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A handler over the offered tools and a sandbox runner (`runCode(program, toolCallId)`). */
 export function classicCallsHandler(tools: readonly ClassicTool[], runCode: (code: string, toolCallId: string) => Promise<RunResult>): ClassicCallsHandler {
@@ -23,7 +20,7 @@ export function classicCallsHandler(tools: readonly ClassicTool[], runCode: (cod
   return async (calls) => {
     const answers: ToolCallAnswer[] = calls.map((call) => {
       if (!byName.has(call.toolName)) return { state: "output-error", errorText: `There is no tool "${call.toolName}". Call one of the tools you were given.` };
-      if (!isObject(call.input)) return { state: "output-error", errorText: `The arguments of ${call.toolName} must be a JSON object.` };
+      if (!isRecord(call.input)) return { state: "output-error", errorText: `The arguments of ${call.toolName} must be a JSON object.` };
       return { state: "output-available", output: undefined };
     });
     const runnable = calls.flatMap((call, i) => (answers[i]?.state === "output-available" ? [{ call, index: i, tool: byName.get(call.toolName)! }] : []));

@@ -16,6 +16,7 @@ import { migrateShare } from "./migrate";
 import type { MigrateOptions } from "./migrate";
 import { SHARE_VERSION, shareStateSchema } from "./schema";
 import type { ShareState } from "./schema";
+import { isRecord } from "../text/json-value";
 
 /** An opened share and notes for the person (upgrades, lowered limits), or why it failed. */
 export type ShareDecodeResult = { ok: true; state: ShareState; warnings: string[] } | { ok: false; error: ShareDecodeError };
@@ -39,10 +40,6 @@ function formatPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
   return out === "" ? "(root)" : out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

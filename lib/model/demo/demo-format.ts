@@ -4,10 +4,11 @@
  * so a changed demo server yields a plainer answer, never a crash.
  */
 import { truncateForDisplay } from "../../text/display";
+import { isRecord } from "../../text/json-value";
 
 /** A plain object, or an empty one. */
 export function rec(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isRecord(value) ? value : {};
 }
 
 /** An array, or an empty one. */

@@ -6,6 +6,7 @@
  */
 import type { DemoScript } from "./demo-script";
 import { excerpt } from "./demo-format";
+import { isRecord } from "../../text/json-value";
 
 const SKILL_CALL = /\bskills\.([A-Za-z_][A-Za-z0-9_]{0,63})\b/;
 
@@ -16,7 +17,7 @@ function inputIn(text: string): Record<string, unknown> {
   if (start < 0 || end <= start) return {};
   try {
     const value = JSON.parse(text.slice(start, end + 1)) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isRecord(value) ? value : {};
   } catch {
     return {};
   }
