@@ -9,8 +9,10 @@
 
 import { seededRandom, seedOf } from "../random/seeded";
 import { isRecord } from "../text/json-value";
+import { resolveRef } from "../codemode/schema-ref";
+import type { JsonSchema } from "../codemode/types";
 
-type Schema = boolean | { readonly [keyword: string]: unknown };
+type Schema = JsonSchema;
 
 const WORDS = ["alpha", "bravo", "delta", "echo", "harbor", "orbit", "quartz", "river", "summit", "vector"];
 const MAX_DEPTH = 8;
@@ -20,14 +22,6 @@ interface Context {
   next: () => number;
   depth: number;
   refs: readonly string[];
-}
-
-function resolveRef(root: Schema, ref: string): Schema | undefined {
-  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-  if (!match || !isRecord(root)) return undefined;
-  const defs = root[match[1]!];
-  const name = decodeURIComponent(match[2]!).replace(/~1/g, "/").replace(/~0/g, "~");
-  return isRecord(defs) && Object.hasOwn(defs, name) ? (defs[name] as Schema) : undefined;
 }
 
 function stringFor(schema: Record<string, unknown>, ctx: Context, key: string): string {

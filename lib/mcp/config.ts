@@ -17,6 +17,7 @@ import { isCredentialValue, isSecretKey } from "../secrets/redact";
 import type { ServerConfig, TransportKind } from "./types";
 import { messageOf } from "../text/error-message";
 import { isRecord } from "../text/json-value";
+import { formatPath } from "../text/json-path";
 
 /** Outcome of an import: servers plus warnings, or every error found (each with its path). */
 export type ImportResult = { ok: true; servers: ServerConfig[]; warnings: string[] } | { ok: false; errors: string[] };
@@ -93,16 +94,6 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    const k = String(key);
-    if (typeof key === "number") out += `[${k}]`;
-    else out += /^[A-Za-z_$][\w$-]*$/.test(k) ? (out === "" ? k : `.${k}`) : `[${JSON.stringify(k)}]`;
-  }
-  return out === "" ? "(root)" : out;
 }
 
 /** Turns a server name into an id: lower-case, dashes, unique among `taken`. */

@@ -37,7 +37,7 @@ import { SKILLS_NAMESPACE, skillNameProblem } from "../skills/skill";
 import { NO_RUN_STATS } from "../sandbox/errors";
 import { hashCode } from "../text/hash";
 import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
-import type { KeyValueStore } from "./session-keeper";
+import type { KeyValueStore } from "../storage/key-value";
 import { parseDataGlobals } from "../editor/data-globals";
 import { messageOf } from "../text/error-message";
 

@@ -9,13 +9,7 @@ import { Store } from "../state/store";
 import { SESSION_KEY } from "../model/session-snapshot";
 import { restoreSavedSession, sessionToSave } from "./saved-session";
 import type { Playground } from "./playground";
-
-/** Where the session is kept. */
-export interface KeyValueStore {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
-  del(key: string): Promise<void>;
-}
+import type { KeyValueStore } from "../storage/key-value";
 
 export interface SessionKeeperState {
   /** True once the saved session (if any) was restored; saving starts then. */

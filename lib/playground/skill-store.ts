@@ -6,7 +6,7 @@
  * imported stdio command. Test results live here too, per skill, until the skill changes.
  */
 import { Store } from "../state/store";
-import type { KeyValueStore } from "./session-keeper";
+import type { KeyValueStore } from "../storage/key-value";
 import type { Skill, SkillTest } from "../skills/skill";
 import { parseSkillsFile, skillsFileText } from "../skills/skill-file";
 import type { SkillTestResult } from "../skills/skill-tests";

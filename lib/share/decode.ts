@@ -17,6 +17,7 @@ import type { MigrateOptions } from "./migrate";
 import { SHARE_VERSION, shareStateSchema } from "./schema";
 import type { ShareState } from "./schema";
 import { isRecord } from "../text/json-value";
+import { formatPath } from "../text/json-path";
 
 /** An opened share and notes for the person (upgrades, lowered limits), or why it failed. */
 export type ShareDecodeResult = { ok: true; state: ShareState; warnings: string[] } | { ok: false; error: ShareDecodeError };
@@ -34,12 +35,6 @@ const MAX_ISSUES = 5;
 
 function fail(code: ShareDecodeError["code"], message: string): ShareDecodeResult {
   return { ok: false, error: { code, message } };
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? String(key) : `.${String(key)}`;
-  return out === "" ? "(root)" : out;
 }
 
 /**

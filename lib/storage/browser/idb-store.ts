@@ -4,12 +4,9 @@
  * missing or blocked (private modes, policies): the page then simply keeps nothing.
  */
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
+import type { KeyValueStore } from "../key-value";
 
-export interface KeyValueStore {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
-  del(key: string): Promise<void>;
-}
+export type { KeyValueStore };
 
 export function idbStore(database = "code-mode-playground", store = "session"): KeyValueStore | undefined {
   let handle: UseStore;
