@@ -3,7 +3,7 @@
  * agent loop (runHeadlessAgent) against a tool world of the case's servers (the built-in demo
  * servers served on loopback, or HTTP servers of the suite's mcp.json), with the provider called
  * directly. Runs are independent (a fresh conversation each); a failing model or server fails
- * that run with its error and the suite goes on. See docs/ARCHITECTURE.md, "Evals".
+ * that run with its error and the suite goes on. See docs/ARCHITECTURE.md, "The agent loop".
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

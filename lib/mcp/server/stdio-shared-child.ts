@@ -1,7 +1,8 @@
 /**
  * One stdio server process shared by every page (tab) that runs the same server: the same
- * command, arguments, environment and folder (docs/ARCHITECTURE.md, "Local servers belong to the
- * person"). Each page's bridge session holds a lease; the process sees one MCP client.
+ * command, arguments, environment and folder (docs/ARCHITECTURE.md, "The MCP client": local
+ * servers belong to the person). Each page's bridge session holds a lease; the process sees one
+ * MCP client.
  *
  * - **initialize** goes to the process once; later leases get the same answer (the page's
  *   clients all send the same capabilities), and `notifications/initialized` is sent once.
