@@ -65,7 +65,7 @@ export function ServerList({
               onEdit={() => setEditing({ kind: "editing", id: server.id })}
               onRemove={() => registry.remove(server.id)}
               onToggle={(on) => registry.setEnabled(server.id, on)}
-              onReconnect={() => void manager.reconnect(server.id)}
+              onReconnect={() => void manager.reconnect(server.id, { freshProcess: true })}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
               publishedSkills={publishedSkills}

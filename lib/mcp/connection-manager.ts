@@ -96,6 +96,8 @@ const IDLE: ServerStatus = Object.freeze({ state: "idle" });
 
 interface Entry {
   generation: number;
+  /** The next connect starts a local server's process again (ConnectionManager.reconnect). */
+  freshProcess?: boolean;
   config: ServerConfig;
   connection?: McpConnection;
   pending?: Promise<ServerStatus>;
@@ -175,11 +177,16 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
   }
 
   /** Closes and connects again, whatever the state. */
-  async reconnect(id: string): Promise<ServerStatus> {
+  /**
+   * Closes and connects again. `freshProcess` (the person's Reconnect on the card) starts a local
+   * server's process again even when other tabs share it; they connect again to the new one.
+   */
+  async reconnect(id: string, options: { freshProcess?: boolean } = {}): Promise<ServerStatus> {
     const entry = this.entries.get(id);
     if (!entry) return IDLE;
     await this.close(entry);
     entry.restarts = 0;
+    entry.freshProcess = options.freshProcess === true;
     return this.open(id, entry);
   }
 
@@ -275,7 +282,9 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
     const run = async (): Promise<ServerStatus> => {
       let connection: McpConnection | undefined;
       try {
-        connection = await this.connector(config, this.options.connectOptions);
+        const fresh = entry.freshProcess;
+        entry.freshProcess = false;
+        connection = await this.connector(config, fresh ? { ...this.options.connectOptions, freshProcess: true } : this.options.connectOptions);
         if (stale()) {
           await connection.close();
           return this.status(id);

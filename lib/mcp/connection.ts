@@ -90,6 +90,8 @@ export interface ConnectOptions {
    * connects. "legacy" goes straight to `initialize`; "modern" speaks only 2026-07-28.
    */
   era?: ProtocolEraChoice;
+  /** A local (stdio) server's process is started again even when other tabs share it (the person's Reconnect). */
+  freshProcess?: boolean;
   /** Where eras found per server URL are kept (era-verdicts.ts); default: this process's memory. */
   verdicts?: EraVerdicts;
 }

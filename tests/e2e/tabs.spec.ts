@@ -1,8 +1,9 @@
 /**
  * A person's local servers across tabs (docs/ARCHITECTURE.md, "The MCP client"): nine stdio
  * reference servers in four tabs run as nine processes, shared by the tabs; a reload takes its
- * processes over at once; a tab over the cap says so and starts its server by itself once a
- * slot frees. Its own app with a cap of nine, so the cap is met with nine servers.
+ * processes over at once; Reconnect restarts a server for every tab; a tab over the cap says so
+ * and starts its server by itself once a slot frees. Its own app with a cap of nine, so the cap
+ * is met with nine servers.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import type { BrowserContext, Page } from "@playwright/test";
@@ -21,6 +22,17 @@ function marked(): string[] {
     if (!/^\d+$/.test(entry)) return false;
     try {
       return readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(`CMP_E2E_MARK=${MARK}`);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The pid of this test's server whose command line holds `arg`. */
+function pidWith(arg: string): string | undefined {
+  return marked().find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").includes(arg);
     } catch {
       return false;
     }
@@ -93,6 +105,22 @@ test.describe("local servers across tabs", () => {
     console.log(`reload: nine servers connected again in ${Date.now() - started} ms`);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(marked().sort()).toEqual(before);
+
+    // The person's Reconnect on one card restarts that server's process for every tab, within the
+    // cap: the other tabs connect again to the new one by themselves.
+    const fourth = pidWith("fourth");
+    await first.getByRole("listitem", { name: "Server ev4" }).getByRole("button", { name: "Reconnect" }).click();
+    await expect
+      .poll(
+        () => {
+          const now = pidWith("fourth");
+          return now !== undefined && now !== fourth;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    for (const tab of tabs) await expect(new ServersPanel(tab).status("ev4")).toHaveText("connected", { timeout: 20_000 });
+    expect(marked()).toHaveLength(9);
 
     // Another browser profile (its own servers list) adds a tenth: over the cap, the card says so and waits.
     const other = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -20,6 +20,8 @@ export interface StdioServerLaunch {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Restart the server's process even when other pages share it (they connect again to the new one). */
+  fresh?: boolean;
 }
 
 /** Where the app is and which fetch reaches it. */
@@ -84,7 +86,13 @@ export async function startStdioBridge(launch: StdioServerLaunch, options: Stdio
   const startResponse = await doFetch(new URL(STDIO_BRIDGE_PATH, options.baseUrl), {
     method: "POST",
     headers: { ...headers, "content-type": "application/json" },
-    body: JSON.stringify({ command: launch.command, args: launch.args ?? [], env: launch.env ?? {}, ...(launch.cwd ? { cwd: launch.cwd } : {}) }),
+    body: JSON.stringify({
+      command: launch.command,
+      args: launch.args ?? [],
+      env: launch.env ?? {},
+      ...(launch.cwd ? { cwd: launch.cwd } : {}),
+      ...(launch.fresh ? { fresh: true } : {}),
+    }),
   });
   if (!startResponse.ok) throw await failure(startResponse, "Starting the stdio server");
   const started = (await startResponse.json()) as StdioStartResponse;

@@ -2,6 +2,7 @@ import { connectToServer } from "../connection";
 import { ConnectionError } from "../connection-errors";
 import type { Connector } from "../connection-manager";
 import type { McpConnection } from "../live-connection";
+import type { ConnectOptions } from "../connection";
 import { startStdioBridge, StdioBridgeClientError, type StdioBridgeConnection } from "./stdio-client";
 
 /**
@@ -16,7 +17,13 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
     if (!config.command) throw new ConnectionError("unsupported", "A stdio server needs a command to run.");
     let bridge: StdioBridgeConnection;
     try {
-      const launch = { command: config.command, args: config.args ?? [], env: config.env ?? {}, ...(config.cwd ? { cwd: config.cwd } : {}) };
+      const launch = {
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env ?? {},
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        ...(options.freshProcess ? { fresh: true } : {}),
+      };
       bridge = await start(launch, { baseUrl: options.baseUrl, token: token(), ...(options.fetch ? { fetch: options.fetch } : {}) });
     } catch (error) {
       throw bridgeError(error);
@@ -26,7 +33,7 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
       // asked `server/discover` before `initialize`, and the probe would cost its one process.
       const connection = await connector(
         { ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} },
-        { ...options, era: options.era ?? "legacy" },
+        { ...withoutFresh(options), era: options.era ?? "legacy" },
       );
       return closingBridge(connection, bridge);
     } catch (error) {
@@ -34,6 +41,11 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
       throw error;
     }
   };
+}
+
+function withoutFresh(options: ConnectOptions): ConnectOptions {
+  const { freshProcess: _fresh, ...rest } = options;
+  return rest;
 }
 
 function bridgeError(error: unknown): ConnectionError {

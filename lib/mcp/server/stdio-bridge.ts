@@ -39,6 +39,8 @@ export const StdioStartSchema = z
       .refine((env) => Object.keys(env).length <= 200, "at most 200 env variables")
       .default({}),
     cwd: text(4_096).min(1).optional(),
+    /** Restart the server's process even when other pages share it (the person's Reconnect). */
+    fresh: z.boolean().optional(),
   })
   .strict();
 
@@ -83,6 +85,7 @@ export async function startStdioSession(body: StdioStartRequest, channel?: strin
         ...(body.cwd === undefined ? {} : { cwd: body.cwd }),
       },
       channel,
+      body.fresh === true ? { fresh: true } : {},
     );
     const payload: StdioStartResponse = { ...started, url: `${STDIO_BRIDGE_PATH}/${started.session}` };
     return Response.json(payload, { status: 201, headers: NO_STORE });

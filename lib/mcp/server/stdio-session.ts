@@ -28,7 +28,10 @@ import { describeExit } from "../stdio-errors";
 import { removeSecrets } from "../../secrets/patterns";
 
 /** Why a session ended. */
-export type SessionEnd = { kind: "closed"; reason: "deleted" | "idle" | "shutdown" | "page closed" } | { kind: "exited"; error: RouteError };
+/** Why a page's session was closed: "restarted" when another page restarted the server's shared process. */
+export type CloseReason = "deleted" | "idle" | "shutdown" | "page closed" | "restarted";
+
+export type SessionEnd = { kind: "closed"; reason: CloseReason } | { kind: "exited"; error: RouteError };
 
 /** Session settings. */
 export interface BridgeSessionOptions {
@@ -95,7 +98,7 @@ export class BridgeSession {
    * Ends the session: this page leaves the child (the registry stops it once no page holds it).
    * Resolves once the session is unregistered.
    */
-  close(reason: "deleted" | "idle" | "shutdown" | "page closed"): Promise<void> {
+  close(reason: CloseReason): Promise<void> {
     this.closing ??= { kind: "closed", reason };
     this.lease.detach(reason);
     this.leave();

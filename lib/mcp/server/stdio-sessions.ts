@@ -118,10 +118,14 @@ export class StdioSessionRegistry {
    * Opens a session on the command's process, spawning it unless a page runs it already;
    * throws RouteError when it cannot start. `owner` is the page channel it was started through.
    */
-  async start(launch: StdioLaunch, owner?: string): Promise<StartedSession> {
+  async start(launch: StdioLaunch, owner?: string, options: { fresh?: boolean } = {}): Promise<StartedSession> {
     const cwd = launch.cwd === undefined ? undefined : path.resolve(launch.cwd);
     const resolved: StdioLaunch = { ...launch, ...(cwd === undefined ? {} : { cwd }) };
     const key = launchKey(resolved);
+    // A fresh start (the person's Reconnect) restarts the server: the process other pages share
+    // stops (their pages connect again, to the new one), so a server that misbehaves gets a new
+    // process without passing the cap.
+    if (options.fresh) await this.restart(key);
     const run = await this.processFor(key, resolved, owner);
     clearTimeout(run.linger);
     run.linger = undefined;
@@ -170,6 +174,17 @@ export class StdioSessionRegistry {
       if (left.length > 0) this.starts.set(key, left);
       else this.starts.delete(key);
     }
+  }
+
+  /** Ends every page's session on the processes of `key` and waits for those processes to go. */
+  private async restart(key: string): Promise<void> {
+    const runs = this.running.get(key) ?? [];
+    const sessions = [...this.runOf].flatMap(([id, run]) => {
+      const session = runs.includes(run) ? this.sessions.get(id) : undefined;
+      return session ? [session] : [];
+    });
+    await Promise.all(sessions.map((session) => session.close("restarted")));
+    await Promise.all(runs.map((run) => this.stop(run)));
   }
 
   /** Whether a session of page `owner` is on `run` already. */

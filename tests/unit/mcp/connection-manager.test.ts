@@ -47,14 +47,14 @@ function fakeConnection(name: string): Fake {
 
 /** A connector that hands out fakes and can be told to fail or to wait. */
 function fakeConnector() {
-  const made: Array<{ config: ServerConfig; connection: Fake }> = [];
+  const made: Array<{ config: ServerConfig; connection: Fake; fresh: boolean }> = [];
   let failWith: Error | undefined;
   let gate: Promise<void> | undefined;
-  const connector: Connector = async (config) => {
+  const connector: Connector = async (config, options) => {
     if (gate) await gate;
     if (failWith) throw failWith;
     const connection = fakeConnection(config.name);
-    made.push({ config, connection });
+    made.push({ config, connection, fresh: options.freshProcess === true });
     return connection;
   };
   return {
@@ -113,6 +113,15 @@ describe("ConnectionManager with a fake connector", () => {
     expect(await manager.connect("one")).toEqual({ state: "error", error: { kind: "unauthorized", message: "wants credentials" } });
     fake.fail(undefined);
     expect((await manager.connect("one")).state).toBe("connected");
+  });
+
+  it("the person's Reconnect asks for a process of the server's own once; other connects share", async () => {
+    const { registry, manager, fake } = setup(false);
+    const id = registry.snapshot()[0]?.id ?? "";
+    await manager.connect(id);
+    await manager.reconnect(id, { freshProcess: true });
+    await manager.reconnect(id);
+    expect(fake.made.map((m) => m.fresh)).toEqual([false, true, false]);
   });
 
   it("reconnectLost connects again the servers that lost their connection or could not get through, and leaves the others", async () => {

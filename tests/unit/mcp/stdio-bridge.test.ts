@@ -236,6 +236,19 @@ describe("tabs share a local server's process", () => {
     expect(alive(bridgeB.pid)).toBe(false);
   });
 
+  it("a fresh start (the person's Reconnect) restarts the shared process: the other page's session ends saying so, and its next start shares the new one, within the cap", async () => {
+    registry.configure({ maxSessions: 1 });
+    const other = await startStdioBridge({ command: NODE, args: SLEEPER }, pageOptions("page-a"));
+    const fresh = await startStdioBridge({ command: NODE, args: SLEEPER, fresh: true }, pageOptions("page-b"));
+    expect(fresh.pid).not.toBe(other.pid);
+    await expect.poll(() => alive(other.pid), { timeout: 5_000 }).toBe(false);
+    const late = await rawRequest(other.url.href, { method: "POST", headers: pageHeaders(), body: "{}" });
+    expect(late.body).toContain("closed (restarted)");
+    const again = await startStdioBridge({ command: NODE, args: SLEEPER }, pageOptions("page-a"));
+    expect(again.pid).toBe(fresh.pid);
+    await Promise.all([again.close(), fresh.close()]);
+  });
+
   it("a page never shares with itself, pages with different env get processes of their own, and a start with no page shares nothing", async () => {
     const one = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, pageOptions("page-a"));
     const sameAgain = await startStdioBridge({ command: NODE, args: SLEEPER, env: { TAG: "one" } }, pageOptions("page-a"));
