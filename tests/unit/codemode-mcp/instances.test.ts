@@ -16,7 +16,7 @@ import { requestStateKey } from "@/lib/codemode-mcp/server/endpoint";
 import type { Cluster } from "@/lib/codemode-mcp/cluster";
 import { RunFeed, type FeedUpdate } from "@/lib/codemode-mcp/run-feed";
 import { startRedis, type RedisServer } from "../../fixtures/redis";
-import { codeModeHarness, HARNESS_TOKEN, postModern } from "./fixtures";
+import { codeModeHarness, HARNESS_TOKEN, postModern, type ModernAnswer } from "./fixtures";
 
 const harness = codeModeHarness();
 let redis: RedisServer;
@@ -81,6 +81,25 @@ async function roundRobinClient(name: string, urls: [string, string], landed: st
     }),
   );
   return client;
+}
+
+/** The retried call that answers yes to the approval `paused` asked, sent to `url` (either instance). */
+function approve(url: string, paused: ModernAnswer) {
+  const key = Object.keys(paused.json.result?.inputRequests as Record<string, unknown>)[0] ?? "";
+  return postModern(
+    url,
+    {
+      method: "tools/call",
+      params: {
+        name: "execute_code",
+        arguments: { code: ORDER },
+        requestState: paused.json.result?.requestState,
+        inputResponses: { [key]: { action: "accept", content: { approve: true } } },
+        _meta: meta("asker", { elicitation: { form: {} } }),
+      },
+    },
+    "execute_code",
+  );
 }
 
 const ORDER = `const before = await lab.echo({ message: "first" }); let order; try { order = await store.place_order({ cartId: "cart-nope", deliveryAddress: "Oranienstraße 25, 10999 Berlin", paymentMethod: "card" }); } catch (e) { order = "error: " + e.message; } return { before: before.message, order };`;
@@ -195,27 +214,13 @@ describe("two instances sharing Redis", () => {
       "execute_code",
     );
     expect(paused.json.result?.resultType).toBe("input_required");
-    const key = Object.keys(paused.json.result?.inputRequests as Record<string, unknown>)[0] ?? "";
 
     await a.cluster.close();
     const read = await postModern(b.url, { method: "tasks/get", params: { taskId, _meta: meta("tasker", { extensions: TASKS }) } }, taskId);
     expect(read.json.result).toMatchObject({ status: "failed" });
     expect(String(read.json.result?.statusMessage)).toContain("instance of this server that ran this program stopped");
 
-    const answered = await postModern(
-      b.url,
-      {
-        method: "tools/call",
-        params: {
-          name: "execute_code",
-          arguments: { code: ORDER },
-          requestState: paused.json.result?.requestState,
-          inputResponses: { [key]: { action: "accept", content: { approve: true } } },
-          _meta: meta("asker", { elicitation: { form: {} } }),
-        },
-      },
-      "execute_code",
-    );
+    const answered = await approve(b.url, paused);
     expect(answered.json.result?.isError).toBe(true);
     expect(JSON.stringify(answered.json.result?.content)).toContain("stopped (it was restarted or crashed)");
   });
@@ -227,21 +232,7 @@ describe("two instances sharing Redis", () => {
       { method: "tools/call", params: { name: "execute_code", arguments: { code: ORDER }, _meta: meta("asker", { elicitation: { form: {} } }) } },
       "execute_code",
     );
-    const key = Object.keys(paused.json.result?.inputRequests as Record<string, unknown>)[0] ?? "";
-    const moved = await postModern(
-      b.url,
-      {
-        method: "tools/call",
-        params: {
-          name: "execute_code",
-          arguments: { code: ORDER },
-          requestState: paused.json.result?.requestState,
-          inputResponses: { [key]: { action: "accept", content: { approve: true } } },
-          _meta: meta("asker", { elicitation: { form: {} } }),
-        },
-      },
-      "execute_code",
-    );
+    const moved = await approve(b.url, paused);
     expect(moved.json.error?.code).toBe(-32602);
   });
 });
