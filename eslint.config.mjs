@@ -57,6 +57,8 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      // npm run package: the staged package.
+      "dist/**",
       "public/_sandbox/**",
       "node_modules/**",
       "next-env.d.ts",
@@ -74,6 +76,7 @@ export default tseslint.config(
       "scripts/next-env.mjs",
       "scripts/listen-settings.mjs",
       "scripts/compile-hints.mjs",
+      "scripts/package.mjs",
       "bin/*.mjs",
       // Local MCP servers the tests start with node itself, as a person's mcp.json would.
       "tests/fixtures/mcp/*.mjs",

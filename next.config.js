@@ -12,6 +12,17 @@ export const SANDBOX_WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-u
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // Next also writes a self-contained server (.next/standalone: the compiled routes and only the
+  // node_modules files they read), which `npm run package` ships as the installable package
+  // (docs/packaging.md). The page's images are never optimised (none is served through
+  // next/image), so the image optimiser's native library stays out of that server; nor do the
+  // sources and tests that Next's tracer finds behind the routes' dynamic paths: the routes run
+  // their compiled chunks.
+  output: "standalone",
+  images: { unoptimized: true },
+  outputFileTracingExcludes: {
+    "*": ["node_modules/sharp/**", "node_modules/@img/**", "tests/**", "lib/**", "scripts/**", "evals/**", "docs/**", "**/*.map"],
+  },
   // No gzip from the app server: the playground runs on this machine and is reached over loopback,
   // where compressing every chunk, and the 500 KB .wasm, on every request cost more than it saved
   // (the .wasm: 18 ms gzipped vs 2.5 ms plain; "sandbox ready" about 130 ms sooner). A deployment

@@ -19,7 +19,8 @@ import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES, type DiscoveryCh
 import type { ToolMode } from "../lib/model/tool-handler";
 import { messageOf } from "../lib/text/error-message";
 
-const USAGE = `Usage: npm run agent -- "<prompt>" [options]
+const USAGE = `Usage: code-mode-playground agent "<prompt>" [options]
+       (in a clone: npm run agent -- "<prompt>" [options])
 
 Sends one prompt through the code-mode agent loop: the model writes a program, it runs in the
 QuickJS sandbox against the MCP servers, and the result goes back to the model.

@@ -45,8 +45,9 @@ async function runSkillTests(where: string): Promise<number> {
   return failed;
 }
 
-const USAGE = `Usage: npm run eval -- <suite.json|suite.yaml> [options]
-       npm run eval -- --skills <dir|file> [suite]
+const USAGE = `Usage: code-mode-playground eval <suite.json|suite.yaml> [options]
+       code-mode-playground eval --skills <dir|file> [suite]
+       (in a clone: npm run eval -- <suite.json> [options])
 
 Runs every case of the suite through the agent loop (in Node: the QuickJS sandbox, MCP over HTTP,
 the provider called directly) and checks its assertions. The suite format is in docs/evals.md.

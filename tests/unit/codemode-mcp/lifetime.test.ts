@@ -6,13 +6,14 @@
  * `npx` or `npm exec`, whose own process stands between the agent and the command: all three.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { BIN, newClient, writeConfig } from "./fixtures";
+import { descendants, goneWithin } from "../../fixtures/processes";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 let config: string;
@@ -23,52 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await demo?.close();
 });
-
-/** Every live process below `pid`, from /proc. */
-function descendants(pid: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The command name is in parentheses and may hold spaces; the parent pid is the 2nd field after it.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] !== "Z") parent.set(Number(entry), Number(fields[1]));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  const out: number[] = [];
-  const walk = (of: number) => {
-    for (const [child, ppid] of parent) {
-      if (ppid !== of || out.includes(child)) continue;
-      out.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return out;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-/** Waits until none of `pids` lives, up to `ms`; returns the ones still alive. */
-async function goneWithin(pids: readonly number[], ms: number): Promise<number[]> {
-  const until = Date.now() + ms;
-  let left = pids.filter(alive);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    left = left.filter(alive);
-  }
-  return left;
-}
 
 /** Starts the command with pipes and waits until it serves (its children are running then). */
 async function startCommand(): Promise<{ child: ChildProcess; tree: number[] }> {
