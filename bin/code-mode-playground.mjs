@@ -9,14 +9,14 @@
 //   code-mode-playground eval <suite.json> [options]      an eval suite, headless
 //
 // The installed package carries its build: app/ is Next's standalone server with the page's
-// assets, cli/ the commands bundled into one module. In a clone, `start` serves the existing
-// build (`npm run build`) and the other commands run the TypeScript sources through tsx.
+// assets, and app/.next/cmp/cli.mjs the commands, bundled. In a clone, `start` serves the
+// existing build (`npm run build`) and the other commands run the TypeScript sources through tsx.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const packaged = existsSync(new URL("../cli/cli.mjs", import.meta.url));
+const packaged = existsSync(new URL("../app/.next/cmp/cli.mjs", import.meta.url));
 const [command] = process.argv.slice(2);
 const starts = command === undefined || command === "start" || (command.startsWith("-") && command !== "-h" && command !== "--help");
 
@@ -40,7 +40,7 @@ if (starts) {
     await import(new URL("../scripts/serve.mjs", import.meta.url).href);
   }
 } else if (packaged) {
-  await import(new URL("../cli/cli.mjs", import.meta.url).href);
+  await import(new URL("../app/.next/cmp/cli.mjs", import.meta.url).href);
 } else if ((command === "agent" || command === "eval") && !process.execArgv.includes("--conditions=react-server")) {
   // The model's providers are server-only modules: they load under the react-server condition,
   // which only a fresh process can turn on.

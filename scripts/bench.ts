@@ -1,5 +1,5 @@
 // `npm run bench`: prints benchmark figures. Nothing here asserts on time; the figures go in
-// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|codemode-server|memory|peers|skills|modes|eras` narrows it.
+// the issue notes and docs/benchmarks.md. `--only node|browser|live|channel|chat|codemode|timeline|validation|server|codemode-server|memory|peers|skills|modes|eras|package` narrows it.
 // Each suite's modules load when it runs: a process holding every suite's code (Playwright,
 // the MCP SDK, the AI SDK) measured the Node sandbox about a quarter slower than one holding only its own.
 import { printRows, type BenchRow } from "./bench/rows";
@@ -63,6 +63,11 @@ const suites: Array<{ id: string; title: string; run: () => Promise<BenchRow[]> 
     run: async () => (await import("./bench/skills")).benchSkills(),
   },
   { id: "modes", title: "Code mode vs classic tool calling (demo suite, demo model, Node)", run: async () => (await import("./bench/modes")).benchModes() },
+  {
+    id: "package",
+    title: "The installable package against the peers' packages: sizes, installs into an empty folder, starts from there (npm, bare Chromium)",
+    run: async () => (await import("./bench/package")).benchPackage(),
+  },
   {
     id: "eras",
     title: "The two MCP protocol eras through the page's client code, on one v2 server that answers both (Node, loopback)",

@@ -22,10 +22,13 @@ export const serverBundle = {
   legalComments: "none",
 };
 
+/** The parts, by the name serve.mjs imports them by (scripts/package.mjs bundles them again for the package). */
+export const SERVER_PARTS = { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" };
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   await build({
     ...serverBundle,
-    entryPoints: { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" },
+    entryPoints: SERVER_PARTS,
     outdir: ".next/cmp",
     outExtension: { ".js": ".mjs" },
     splitting: true,

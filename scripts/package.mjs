@@ -7,8 +7,9 @@
 //   bin/           the command (bin/code-mode-playground.mjs, as in a clone)
 //   app/           Next's standalone server (.next/standalone: compiled routes and the
 //                  node_modules files they read), the page's assets, the sandbox worker,
-//                  the server parts scripts/serve.mjs loads, and serve.mjs itself
-//   cli/           scripts/cli.ts with agent, eval and the sandbox thread, bundled by esbuild
+//                  serve.mjs, and in .next/cmp/ one esbuild bundle of the server parts
+//                  serve.mjs loads and of the command line (scripts/cli.ts with agent, eval
+//                  and the sandbox thread), sharing their common code
 //   evals/         the example suites and the large catalog's captured servers
 //
 // The staged tree is checked before it is packed: no test file, no server source map, no .env,
@@ -18,7 +19,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { serverBundle } from "./build-server.mjs";
+import { SERVER_PARTS, serverBundle } from "./build-server.mjs";
 
 const { values } = parseArgs({ options: { "no-build": { type: "boolean", default: false }, out: { type: "string", default: "." } } });
 const root = process.cwd();
@@ -36,7 +37,7 @@ const run = (command, args, options = {}) => {
 if (!existsSync(path.join(root, "scripts", "package.mjs"))) fail("run it from the project's folder.");
 if (!values["no-build"]) run(process.execPath, ["scripts/build.mjs"]);
 const standalone = path.join(root, ".next", "standalone");
-if (!existsSync(path.join(standalone, ".next", "required-server-files.json")) || !existsSync(path.join(root, ".next", "cmp"))) {
+if (!existsSync(path.join(standalone, ".next", "required-server-files.json"))) {
   fail("there is no standalone build in .next/ (run `npm run build`, or leave out --no-build).");
 }
 const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
@@ -52,7 +53,6 @@ const app = path.join(stage, "app");
 const runs = (source) => !source.endsWith(".map") && !/[\\/]\.next[\\/]server[\\/]assets[\\/][^\\/]+\.ts$/.test(source);
 for (const part of [".next", "node_modules"]) cpSync(path.join(standalone, part), path.join(app, part), { recursive: true, filter: runs });
 cpSync(path.join(root, ".next", "static"), path.join(app, ".next", "static"), { recursive: true });
-cpSync(path.join(root, ".next", "cmp"), path.join(app, ".next", "cmp"), { recursive: true });
 cpSync(path.join(root, "public"), path.join(app, "public"), { recursive: true });
 for (const file of ["serve.mjs", "listen-settings.mjs", "next-env.mjs"]) cpSync(path.join(root, "scripts", file), path.join(app, "scripts", file));
 cpSync(path.join(root, "next.config.js"), path.join(app, "next.config.js"));
@@ -61,44 +61,45 @@ writeFileSync(path.join(app, "package.json"), `${JSON.stringify({ private: true,
 const serverFiles = path.join(app, ".next", "required-server-files.json");
 writeFileSync(serverFiles, JSON.stringify(JSON.parse(readFileSync(serverFiles, "utf8"), (_key, value) => (value === root ? "." : value))));
 
-// QuickJS's Node build reads its .wasm beside the module that loads it.
-const wasm = path.join(root, "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
-cpSync(wasm, path.join(app, ".next", "cmp", "chunks", "emscripten-module.wasm"));
-
-// cli/: one module for the commands, one for the sandbox's worker thread.
-/**
- * Paths the sources find beside themselves, pointed at where the package keeps them: the sandbox's
- * thread (lib/sandbox/node/thread-worker.ts) beside the bundle, the large catalog's captured
- * servers (lib/evals/node/catalog-servers.ts) in the package's evals/.
- */
-const REWRITES = [
-  { file: /lib[\\/]sandbox[\\/]node[\\/]thread-worker\.ts$/, from: '"./sandbox-thread.ts"', to: '"./sandbox-thread.mjs"' },
-  { file: /lib[\\/]evals[\\/]node[\\/]catalog-servers\.ts$/, from: 'import.meta.dirname, "..", "..", "..", "evals"', to: 'import.meta.dirname, "..", "evals"' },
-];
-const packagedPaths = {
-  name: "packaged-paths",
+// .next/cmp/: the parts of the production server scripts/build-server.mjs bundles, and the
+// command line, in one build so that they share their common code (the MCP SDK, the model
+// providers, the tokenizer), minified but with their names kept for stack traces. Every file
+// lands in the one folder, so a module finds its neighbours by name from wherever it ends up.
+const cmp = path.join(app, ".next", "cmp");
+/** The sandbox's thread is the compiled module beside the bundle (lib/sandbox/node/thread-worker.ts). */
+const compiledThread = {
+  name: "compiled-sandbox-thread",
   setup(builder) {
-    for (const { file, from, to } of REWRITES) {
-      builder.onLoad({ filter: file }, (args) => {
-        const source = readFileSync(args.path, "utf8");
-        if (!source.includes(from)) throw new Error(`${path.relative(root, args.path)} no longer holds ${from} (scripts/package.mjs)`);
-        return { contents: source.replaceAll(from, to), loader: "ts" };
-      });
-    }
+    builder.onLoad({ filter: /lib[\\/]sandbox[\\/]node[\\/]thread-worker\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes('"./sandbox-thread.ts"'))
+        throw new Error("lib/sandbox/node/thread-worker.ts no longer names ./sandbox-thread.ts (scripts/package.mjs)");
+      return { contents: source.replaceAll('"./sandbox-thread.ts"', '"./sandbox-thread.mjs"'), loader: "ts" };
+    });
   },
 };
 await build({
   ...serverBundle,
-  entryPoints: { cli: "scripts/cli.ts", "sandbox-thread": "lib/sandbox/node/sandbox-thread.ts" },
-  outdir: path.join(stage, "cli"),
+  entryPoints: {
+    ...SERVER_PARTS,
+    cli: "scripts/cli.ts",
+    "sandbox-thread": "lib/sandbox/node/sandbox-thread.ts",
+  },
+  outdir: cmp,
   outExtension: { ".js": ".mjs" },
+  splitting: true,
+  chunkNames: "[name]-[hash]",
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [packagedPaths],
+  plugins: [compiledThread],
 });
-cpSync(wasm, path.join(stage, "cli", "emscripten-module.wasm"));
-// The example suites and the large catalog's captured servers, for `code-mode-playground eval`.
+// QuickJS's Node build reads its .wasm beside the module that loads it.
+cpSync(path.join(root, "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm"), path.join(cmp, "emscripten-module.wasm"));
+// The example suites and the large catalog's captured servers, for `code-mode-playground eval`:
+// three folders above the bundle, where lib/evals/node/catalog-servers.ts looks from its own
+// folder in a clone.
 cpSync(path.join(root, "evals"), path.join(stage, "evals"), { recursive: true });
+if (!existsSync(path.join(cmp, "..", "..", "..", "evals", "catalog"))) fail("evals/catalog is not where the bundle looks for it.");
 cpSync(path.join(root, "bin", "code-mode-playground.mjs"), path.join(stage, "bin", "code-mode-playground.mjs"));
 
 writeFileSync(
@@ -170,5 +171,5 @@ const [info] = JSON.parse(packed.stdout);
 const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 process.stdout.write(
   `${path.join(out, info.filename)}: ${mib(info.size)} packed, ${mib(info.unpackedSize)} unpacked, ${info.entryCount} files.\n` +
-    `Try it: npx ./${path.relative(process.cwd(), path.join(out, info.filename))}\n`,
+    `Try it: npx -p ./${path.relative(process.cwd(), path.join(out, info.filename))} code-mode-playground\n`,
 );

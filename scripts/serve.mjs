@@ -40,12 +40,27 @@ const handle = app.getRequestHandler();
 // The headers next.config.js gives every path, which Next would have added to these answers.
 const everyPath = (await nextConfig.headers()).find((rule) => rule.source === "/:path*");
 const headers = Object.fromEntries((everyPath?.headers ?? []).map(({ key, value }) => [key.toLowerCase(), value]));
-const listenerFile = path.join(process.cwd(), ".next", "cmp", "demo-listener.mjs");
-const demo = existsSync(listenerFile) ? (await import(pathToFileURL(listenerFile).href)).demoRequestListener({ base, headers }) : undefined;
-if (!demo) process.stderr.write(`${listenerFile} is missing (run \`npm run build\`): Next's router answers the demo servers.\n`);
-const channelFile = path.join(process.cwd(), ".next", "cmp", "channel-listener.mjs");
-const channel = existsSync(channelFile) ? (await import(pathToFileURL(channelFile).href)).appChannel() : undefined;
-if (!channel) process.stderr.write(`${channelFile} is missing (run \`npm run build\`): the page falls back to plain HTTP requests.\n`);
+// The demo servers' direct path and the page's channel load once the server listens: their
+// modules (the MCP SDK, every API route) take longer to evaluate than Next takes to prepare, and
+// meanwhile the browser is busy with the page's own scripts. Until then Next's router answers the
+// demo servers, and an upgrade waits for the channel.
+let demo;
+let channel;
+const loadListeners = async () => {
+  const listenerFile = path.join(process.cwd(), ".next", "cmp", "demo-listener.mjs");
+  demo = existsSync(listenerFile) ? (await import(pathToFileURL(listenerFile).href)).demoRequestListener({ base, headers }) : undefined;
+  if (!demo) process.stderr.write(`${listenerFile} is missing (run \`npm run build\`): Next's router answers the demo servers.\n`);
+  const channelFile = path.join(process.cwd(), ".next", "cmp", "channel-listener.mjs");
+  channel = existsSync(channelFile) ? (await import(pathToFileURL(channelFile).href)).appChannel() : undefined;
+  if (!channel) process.stderr.write(`${channelFile} is missing (run \`npm run build\`): the page falls back to plain HTTP requests.\n`);
+};
+let listenersLoaded;
+/** Starts loading them once; a build that cannot load them stops the server, loudly. */
+const listenersReady = () =>
+  (listenersLoaded ??= loadListeners().catch((error) => {
+    process.stderr.write(`The server's listeners in .next/cmp/ did not load: ${error?.stack ?? error}\n`);
+    process.exit(1);
+  }));
 
 // Our X-Forwarded-For, never the client's own (see the header comment).
 const forwardFor = (request) => {
@@ -62,10 +77,15 @@ const server = http.createServer(serverOptions(), (request, response) => {
 });
 // The page's channel (/api/channel): one WebSocket per page carrying its API requests, so a
 // person's many servers never hold the browser's six connections to this origin.
-server.on("upgrade", (request, socket, head) => {
-  forwardFor(request);
+const upgrade = (request, socket, head) => {
   if (channel?.handleUpgrade(request, socket, head)) return;
   socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+};
+server.on("upgrade", (request, socket, head) => {
+  forwardFor(request);
+  if (channel) upgrade(request, socket, head);
+  // A client that left while the channel loaded gets nothing.
+  else void listenersReady().then(() => socket.destroyed || upgrade(request, socket, head));
 });
 server.listen(port, host, () => {
   const link = `${base}/`;
@@ -80,12 +100,14 @@ server.listen(port, host, () => {
         "  See docs/deploying.md: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.",
       ];
   process.stdout.write(`${lines.join("\n")}\n`);
+  void listenersReady();
 });
-const stop = () => {
+const stop = async () => {
+  await listenersLoaded;
   channel?.close();
   server.close(() => process.exit(0));
   // Open keep-alive sockets would hold close() forever.
   server.closeAllConnections?.();
 };
-process.on("SIGINT", stop);
-process.on("SIGTERM", stop);
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

@@ -1,4 +1,5 @@
 import type { HostFunctions, RunRequest, RunResult } from "../sandbox/types";
+import { median } from "../numbers/stats";
 
 /** The part of the run controller a benchmark needs; injected so the same code measures any engine host. */
 export interface BenchController {
@@ -26,12 +27,6 @@ export interface SandboxBenchOptions {
   /** Called between steps so a page can show progress. */
   onProgress?: (step: string) => void;
   overheadRuns?: number;
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 async function mustRun(controller: BenchController, request: RunRequest, host: HostFunctions = {}): Promise<RunResult> {

@@ -7,6 +7,7 @@ import type { CodeModeUIMessage } from "../model/types";
 import type { TraceSpan } from "../timeline/otlp";
 import type { AssertionResult } from "./assertions";
 import { groupDigits } from "../text/display";
+import { median } from "../numbers/stats";
 import { TASK_KINDS, type TaskKind } from "./suite";
 import type { ToolMode } from "./suite";
 
@@ -56,23 +57,18 @@ export interface EvalGroup extends RunFigures {
   model: string;
 }
 
-/** The median of a list (the mean of the middle two for an even count); 0 for none. */
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
+/** The median of a list, 0 for none (a case with no runs reports zeros). */
+const medianOrZero = (values: readonly number[]) => (values.length === 0 ? 0 : median(values));
 
 /** How many runs, how many passed, and their medians. */
 function figuresOf(runs: readonly EvalRun[]): RunFigures {
   return {
     runs: runs.length,
     passed: runs.filter((r) => r.passed).length,
-    requests: median(runs.map((r) => r.requests)),
-    inputTokens: median(runs.map((r) => r.inputTokens)),
-    outputTokens: median(runs.map((r) => r.outputTokens)),
-    wallMs: median(runs.map((r) => r.wallMs)),
+    requests: medianOrZero(runs.map((r) => r.requests)),
+    inputTokens: medianOrZero(runs.map((r) => r.inputTokens)),
+    outputTokens: medianOrZero(runs.map((r) => r.outputTokens)),
+    wallMs: medianOrZero(runs.map((r) => r.wallMs)),
   };
 }
 

@@ -1,11 +1,10 @@
 import type { RunResult } from "../sandbox/types";
+import { clipCounted } from "../text/display";
 
 /** Longest value or log excerpt a manual-result message carries; the model needs the gist, not megabytes. */
 const MAX_CHARS = 8_000;
 
-function clip(text: string): string {
-  return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}\n… (${text.length - MAX_CHARS} more characters)` : text;
-}
+const clip = (text: string) => clipCounted(text, MAX_CHARS);
 
 /**
  * The message that hands a run the person made themselves (edited code, run from the editor)

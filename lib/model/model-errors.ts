@@ -6,6 +6,7 @@
 import { removeSecrets } from "../secrets/patterns";
 import { APICallError, LoadAPIKeyError, RetryError } from "ai";
 import { messageOf } from "../text/error-message";
+import { clip } from "../text/display";
 
 /** Stable codes for model failures. */
 export type ModelErrorCode = "auth" | "rate_limit" | "provider" | "bad_request" | "unreachable" | "missing_key" | "cancelled" | "unknown";
@@ -27,6 +28,7 @@ export interface ModelErrorContext {
   keyHint?: string;
 }
 
+/** The longest detail of a provider's answer a message quotes, its cut mark included. */
 const MAX_DETAIL = 300;
 /** Removes the given secrets and key-shaped strings from a text (lib/secrets/patterns.ts). */
 export const redact = (text: string, secrets: readonly string[] = []): string => removeSecrets(text, secrets);
@@ -43,10 +45,6 @@ function detailOf(body: string | undefined): string | undefined {
   }
   const text = body.trim();
   return text === "" ? undefined : text;
-}
-
-function clip(text: string): string {
-  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -66,7 +64,7 @@ function byStatus(status: number, ctx: ModelErrorContext, detail: string): Model
 /** Describes a provider failure for a person; never includes a secret. */
 export function describeModelError(error: unknown, ctx: ModelErrorContext): ModelErrorInfo {
   const secrets = ctx.secrets ?? [];
-  const clean = (text: string) => clip(redact(text, secrets));
+  const clean = (text: string) => clip(redact(text, secrets), MAX_DETAIL);
   // With retries, the SDK wraps the last failure; describe that one.
   const inner = RetryError.isInstance(error) ? error.lastError : error;
   if (inner instanceof Error && inner.name === "AbortError") return { code: "cancelled", message: "The request was cancelled." };

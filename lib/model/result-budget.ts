@@ -5,6 +5,7 @@
  * entries, strings their start), each marked where it happened, and as light as the budget
  * allows. Sizes are estimated (about 4 characters of JSON per token) unless a counter is given.
  */
+import { clipCounted } from "../text/display";
 
 /** Default budget for one program's value, in tokens. */
 export const DEFAULT_RESULT_BUDGET_TOKENS = 6_000;
@@ -25,7 +26,7 @@ const estimate: TokenMeasure = (json) => Math.ceil(json.length / 4);
 const STRING_CAPS = [2_000, 500, 120];
 
 function cut(value: unknown, entries: number, chars: number, depth = 0): unknown {
-  if (typeof value === "string") return value.length > chars ? `${value.slice(0, chars)}… (${value.length - chars} more characters)` : value;
+  if (typeof value === "string") return clipCounted(value, chars);
   if (value === null || typeof value !== "object" || depth > 50) return value;
   if (Array.isArray(value)) {
     const kept = value.slice(0, entries).map((v) => cut(v, entries, chars, depth + 1));
@@ -68,7 +69,7 @@ export function shapeValue(
     const shaped = cut(value, lo, chars);
     if (fits(shaped) && (lo > 0 || max === 0)) return { value: shaped, truncated: { tokens, budget, note: noteFor(tokens, budget, lo, max, chars) } };
   }
-  const text = `${json.slice(0, budget * 4)}… (${json.length - budget * 4} more characters of JSON)`;
+  const text = clipCounted(json, budget * 4, "characters of JSON");
   return { value: text, truncated: { tokens, budget, note: noteFor(tokens, budget, 0, max, 0) } };
 }
 

@@ -105,6 +105,11 @@ export function clip(text: string, max = 120): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/** Keeps the first `max` characters of text for a model and says how many were left out: "… (N more characters)". */
+export function clipCounted(text: string, max: number, unit = "characters"): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max))}… (${text.length - Math.max(0, max)} more ${unit})`;
+}
+
 /** Pretty JSON of a value, cut at `max` characters with a note of how much was left out. */
 export function prettyJsonCut(value: unknown, max: number): string {
   const shown = truncateForDisplay(value, max);

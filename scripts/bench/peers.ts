@@ -22,8 +22,8 @@ import { until } from "./live-path";
 import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/bench/cpu-profile";
 import { endWithThisProcess, killGroup } from "./reap";
 
-const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
-const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
+export const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
+export const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
 /** Interleaved fresh loads of each app; a run's medians move by tens of ms between runs on this machine (docs/benchmarks.md). */
 const LOADS = 11;
 /**
@@ -57,7 +57,7 @@ function installPeers(): void {
   if (result.status !== 0) throw new Error("npm install of the peers failed");
 }
 
-interface Started {
+export interface Started {
   url: string;
   /** Ends its process group (and no longer at the bench's exit: ./reap.ts). */
   stop: () => void;
@@ -80,34 +80,34 @@ async function start(command: string[], env: Record<string, string>, cwd: string
   return { url, stop };
 }
 
-/** The MCP Inspector's web UI, auth off (loopback only), no browser opened, its storage in a scratch home. */
-async function startInspector(): Promise<Started> {
+/** The MCP Inspector's web UI, auth off (loopback only), no browser opened, its storage in a scratch home; installed in `dir`. */
+export async function startInspector(dir = DIR): Promise<Started> {
   const [client, server] = [await freePort(), await freePort()];
   const home = mkdtempSync(path.join(tmpdir(), "cmp-inspector-"));
-  const launcher = path.join(DIR, "node_modules", INSPECTOR.name, "clients", "launcher", "build", "index.js");
+  const launcher = path.join(dir, "node_modules", INSPECTOR.name, "clients", "launcher", "build", "index.js");
   return start(
     [launcher],
     { HOME: home, CLIENT_PORT: String(client), SERVER_PORT: String(server), MCP_AUTO_OPEN_ENABLED: "false", DANGEROUSLY_OMIT_AUTH: "true" },
-    DIR,
+    dir,
     `http://127.0.0.1:${client}/`,
   );
 }
 
-/** MCPJam's production server, started as its launcher starts it, without the launcher's browser-opening. */
-async function startMcpJam(): Promise<Started> {
+/** MCPJam's production server, started as its launcher starts it, without the launcher's browser-opening; installed in `dir`. */
+export async function startMcpJam(dir = DIR): Promise<Started> {
   const port = await freePort();
-  const root = path.join(DIR, "node_modules", MCPJAM.name);
+  const root = path.join(dir, "node_modules", MCPJAM.name);
   return start(["dist/server/index.js"], { NODE_ENV: "production", PORT: String(port) }, root, `http://127.0.0.1:${port}/`);
 }
 
 /** An enabled button whose text is exactly `text`. */
-const button = (text: string) => `[...document.querySelectorAll("button")].some((b) => b.textContent.trim() === ${JSON.stringify(text)} && !b.disabled)`;
+export const button = (text: string) => `[...document.querySelectorAll("button")].some((b) => b.textContent.trim() === ${JSON.stringify(text)} && !b.disabled)`;
 
 /**
  * In the page: when it becomes usable (checked on every DOM change), every long task, and for
  * MCPJam the click a guest makes on "Or continue as guest" as soon as it shows.
  */
-const probe = (usable: string, guestClick: boolean) => `(() => {
+export const probe = (usable: string, guestClick: boolean) => `(() => {
   const probe = (window.__peer = { usableAt: undefined, tasks: [] });
   new PerformanceObserver((list) => { for (const e of list.getEntries()) probe.tasks.push({ at: e.startTime, ms: e.duration }); })
     .observe({ type: "longtask", buffered: true });

@@ -7,20 +7,7 @@ export interface BenchRow {
   note?: string;
 }
 
-/** Median of a list of samples (the list is copied, not sorted in place). */
-export function median(samples: number[]): number {
-  if (samples.length === 0) return Number.NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
-
-/** The value below which `p` (0–1) of the samples fall (nearest rank). */
-export function percentile(samples: number[], p: number): number {
-  if (samples.length === 0) return Number.NaN;
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
-}
+export { median, percentile } from "../../lib/numbers/stats";
 
 /** Prints rows as a Markdown table, so the output pastes straight into notes and docs/benchmarks.md. */
 export function printRows(rows: BenchRow[]): void {

@@ -15,6 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { skillsFileText } from "../../lib/skills/skill-file";
 import { expect, test } from "./fixtures";
 import { freePort } from "../fixtures/free-port";
 import { descendants, goneWithin } from "../fixtures/processes";
@@ -177,7 +178,36 @@ test.describe("the package, installed into an empty folder", () => {
     expect(await goneWithin(tree, 5_000)).toEqual([]);
   });
 
-  test("runs the agent loop headless from there, with the offline demo model and the built-in demo servers", async () => {
+  test("runs from npx with the tarball as its package, and from a global install of it", async () => {
+    const cache = mkdtempSync(path.join(tmpdir(), "cmp-npx-cache-"));
+    const { stdout: help } = await run("npx", ["--yes", "--offline", "--cache", cache, "-p", tarball, "code-mode-playground", "--help"], { cwd: folder });
+    expect(help).toContain("code-mode-playground mcp --config <mcp.json>");
+    const prefix = mkdtempSync(path.join(tmpdir(), "cmp-global-"));
+    await run("npm", ["install", "-g", "--prefix", prefix, "--offline", "--cache", cache, "--no-audit", "--no-fund", tarball], { cwd: folder });
+    const converted = path.join(prefix, "skills");
+    const skills = path.join(folder, "skills.json");
+    const at = "2026-11-28T00:00:00.000Z";
+    writeFileSync(
+      skills,
+      skillsFileText([
+        {
+          name: "greet",
+          description: "Greets someone through the lab's echo.",
+          inputSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] },
+          code: `return await lab.echo({ message: "hello " + who });`,
+          destructive: false,
+          tests: [],
+          createdAt: at,
+          updatedAt: at,
+        },
+      ]),
+    );
+    const { stderr } = await run(path.join(prefix, "bin", "code-mode-playground"), ["skills", "convert", skills, converted], { cwd: tmpdir() });
+    expect(stderr).toContain("wrote 1 skill");
+    expect(readdirSync(converted)).toEqual(["greet"]);
+  });
+
+  test("runs the agent loop and an eval suite headless from there, with the offline demo model and the built-in demo servers", async () => {
     const { stdout, stderr } = await run(command, ["agent", "Which carrier is cheapest to ship 2 kg from DE to US within 5 days?"], {
       cwd: folder,
       maxBuffer: 16 * 1024 * 1024,
@@ -186,5 +216,8 @@ test.describe("the package, installed into an empty folder", () => {
     expect(stdout).toContain("SwiftAir Express");
     expect(stderr).toContain("program demo_call_1: ok");
     expect(stderr).toMatch(/stop: done/);
+    // The package's own example suite, in code mode and classic mode.
+    const suite = await run(command, ["eval", path.join(installed, "evals", "demo.json")], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
+    expect(suite.stdout).toMatch(/fan-out\s+3\s+3\/3/);
   });
 });

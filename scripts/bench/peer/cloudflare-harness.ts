@@ -1,13 +1,9 @@
 // Runs in the bench page (bundled by scripts/bench/cloudflare-peer.ts): Cloudflare's iframe
 // executor from @cloudflare/codemode, measured with the same programs as our worker.
 import { IframeSandboxExecutor } from "@cloudflare/codemode/browser";
+import { median } from "../../../lib/numbers/stats";
 
 const providers = [{ name: "bench", fns: { noop: () => Promise.resolve(1) } }];
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 async function timed(executor: IframeSandboxExecutor, code: string): Promise<number> {
   const start = performance.now();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { runEvalCases, type ExecuteCase } from "@/lib/evals/run-cases";
 import { check, checkAll, partialMatch, type RunFacts } from "@/lib/evals/assertions";
-import { junitXml, median, summarise, type EvalRun } from "@/lib/evals/report";
+import { junitXml, summarise, type EvalRun } from "@/lib/evals/report";
 import { caseFromTestCall, planCases, withCase } from "@/lib/evals/suite";
 import { parseSuite } from "@/lib/evals/suite-text";
 
@@ -165,9 +165,6 @@ const run = (over: Partial<EvalRun>): EvalRun => ({
 
 describe("reports", () => {
   it("medians per case × mode × model", () => {
-    expect(median([3, 1, 2])).toBe(2);
-    expect(median([4, 1, 2, 3])).toBe(2.5);
-    expect(median([])).toBe(0);
     const groups = summarise([run({ inputTokens: 100 }), run({ inputTokens: 300, passed: false, run: 2 }), run({ mode: "classic", requests: 4 })]);
     expect(groups).toEqual([
       expect.objectContaining({ case: "c", mode: "code", runs: 2, passed: 1, inputTokens: 200 }),
