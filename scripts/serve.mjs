@@ -40,10 +40,11 @@ const handle = app.getRequestHandler();
 // The headers next.config.js gives every path, which Next would have added to these answers.
 const everyPath = (await nextConfig.headers()).find((rule) => rule.source === "/:path*");
 const headers = Object.fromEntries((everyPath?.headers ?? []).map(({ key, value }) => [key.toLowerCase(), value]));
-// The demo servers' direct path and the page's channel load once the server listens: their
-// modules (the MCP SDK, every API route) take longer to evaluate than Next takes to prepare, and
-// meanwhile the browser is busy with the page's own scripts. Until then Next's router answers the
-// demo servers, and an upgrade waits for the channel.
+// The demo servers' direct path and the page's channel load after the server has answered its
+// first request (the page, as a rule), or a second after it listens, or at the first upgrade,
+// whichever comes first: their modules (the MCP SDK, every API route) take longer to evaluate than
+// Next takes to prepare, and the browser is busy with the page's own scripts meanwhile. Until then
+// Next's router answers the demo servers, and an upgrade waits for the channel.
 let demo;
 let channel;
 const loadListeners = async () => {
@@ -72,6 +73,7 @@ const forwardFor = (request) => {
 
 const server = http.createServer(serverOptions(), (request, response) => {
   forwardFor(request);
+  if (!listenersLoaded) response.once("finish", () => void listenersReady());
   if (demo?.(request, response)) return;
   void handle(request, response);
 });
@@ -100,7 +102,7 @@ server.listen(port, host, () => {
         "  See docs/deploying.md: CMP_ALLOWED_HOSTS, CMP_ACCESS_SECRET, CMP_TRUST_PROXY.",
       ];
   process.stdout.write(`${lines.join("\n")}\n`);
-  void listenersReady();
+  setTimeout(() => void listenersReady(), 1_000);
 });
 const stop = async () => {
   await listenersLoaded;
