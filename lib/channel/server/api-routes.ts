@@ -4,7 +4,7 @@
  * meets the same guard and handler whichever way it came (docs/ARCHITECTURE.md, "The channel").
  */
 import "server-only";
-import { acceptPushedRun, codeModeRunStream } from "../../codemode-mcp/server/endpoint";
+import { acceptPushedRun, codeModeRunStream } from "../../codemode-mcp/server/run-feed-routes";
 import { CHANNEL_ID_HEADER } from "../../http/channel-protocol";
 import { clientKey } from "../../http/server/client-address";
 import { appMode } from "../../http/server/deployment";
@@ -18,13 +18,17 @@ import { demoMcpRoute } from "../../mcp/server/demo-route";
 import { proxyLimiters } from "../../mcp/server/proxy-limits";
 import { handleProxyRequest, proxyOptionsFor } from "../../mcp/server/proxy";
 import { assertLocal, readStartRequest, relayStdioRequest, SessionIdSchema, startStdioSession } from "../../mcp/server/stdio-bridge";
-import { handleChatRequest, handleProvidersRequest } from "../../model/server/chat-handler";
+import { handleProvidersRequest } from "../../model/server/server-keys";
 
 /** A route handler as Next calls it: dynamic params arrive as a Promise. */
 export type ApiHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
+// The chat's handler (the AI SDK, every provider, the tokenizer) loads at the route's first
+// request: the server's start and the page's first requests do not wait for it.
+const chatHandler = () => import("../../model/server/chat-handler");
+
 /** POST /api/chat: one model step, streamed. */
-export const chatRoute = route({ surface: "chat" }, (request) => handleChatRequest(request, { env: process.env }));
+export const chatRoute = route({ surface: "chat" }, async (request) => (await chatHandler()).handleChatRequest(request, { env: process.env }));
 
 /** GET /api/chat/providers: which providers have a server key. */
 export const providersRoute = route({ surface: "chat" }, (request) => handleProvidersRequest(request, process.env));

@@ -1,10 +1,10 @@
 /**
- * The app's code-mode MCP endpoint (/api/codemode/mcp) and its live run feed
- * (/api/codemode/runs). Off until the operator configures it: CMP_CODEMODE_CONFIG names the
- * mcp.json to serve and CMP_CODEMODE_TOKEN (32+ characters) is the bearer token callers send.
- * The servers connect and the sandbox threads start on the first request. State is per
- * process, kept on globalThis so that both routes see the same endpoint and feed
- * (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * The app's code-mode MCP endpoint (/api/codemode/mcp). Off until the operator configures it:
+ * CMP_CODEMODE_CONFIG names the mcp.json to serve and CMP_CODEMODE_TOKEN (32+ characters) is
+ * the bearer token callers send (run-feed-routes.ts reads them). The servers connect and the
+ * sandbox threads start on the first request; its runs go to the live run feed
+ * (run-feed-routes.ts). State is per process, kept on globalThis so that every route sees the
+ * same endpoint (docs/ARCHITECTURE.md, "The code-mode MCP server").
  */
 import "server-only";
 import { hkdfSync } from "node:crypto";
@@ -17,18 +17,11 @@ import { ModernRuns } from "../modern-runs";
 import { createRedisCluster } from "./redis-cluster";
 import { RouteError } from "../../http/route-error";
 import { clientKey } from "../../http/server/client-address";
-import { readJsonBody } from "../../http/read-body";
-import { runRecordSchema } from "../../timeline/run-file-schema";
-import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
 import { createCodeModeMcpServer } from "../mcp-server";
 import { bearerRefusal, CodeModeHttpEndpoint } from "../node/http-endpoint";
 import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "../node/open";
-import { RunFeed } from "../run-feed";
+import { codeModeSettings, runFeed } from "./run-feed-routes";
 import { messageOf } from "../../text/error-message";
-
-export const CONFIG_ENV = "CMP_CODEMODE_CONFIG";
-export const TOKEN_ENV = "CMP_CODEMODE_TOKEN";
-const MIN_TOKEN_CHARS = 32;
 
 /**
  * The key that seals a 2026-07-28 approval's `requestState`, derived from the bearer token
@@ -50,7 +43,6 @@ function codeModeLimiter(env: Env): RateLimiter {
 }
 
 interface EndpointState {
-  feed: RunFeed;
   limiter?: RateLimiter;
   opening?: Promise<{ endpoint: CodeModeHttpEndpoint; opened: OpenedCodeModeServer }>;
 }
@@ -58,22 +50,8 @@ interface EndpointState {
 const KEY = Symbol.for("code-mode-playground.codemode-endpoint");
 function state(): EndpointState {
   const holder = globalThis as typeof globalThis & { [KEY]?: EndpointState };
-  holder[KEY] ??= { feed: new RunFeed() };
+  holder[KEY] ??= {};
   return holder[KEY];
-}
-
-/** The configured path and token, or why the endpoint is off. */
-export function codeModeSettings(env: Env): { ok: true; configPath: string; token: string } | { ok: false; reason: string } {
-  const configPath = env[CONFIG_ENV]?.trim() ?? "";
-  const token = env[TOKEN_ENV]?.trim() ?? "";
-  if (configPath === "")
-    return {
-      ok: false,
-      reason: `The code-mode MCP endpoint is off. Start the app with ${CONFIG_ENV}=<path to an mcp.json> and ${TOKEN_ENV}=<a secret of at least ${MIN_TOKEN_CHARS} characters>.`,
-    };
-  if (token.length < MIN_TOKEN_CHARS)
-    return { ok: false, reason: `The code-mode MCP endpoint is off: ${TOKEN_ENV} must be set to a secret of at least ${MIN_TOKEN_CHARS} characters.` };
-  return { ok: true, configPath, token };
 }
 
 /** Answers one request to /api/codemode/mcp. */
@@ -88,7 +66,7 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
   const s = state();
   s.opening ??= (async () => {
     const config = await readCodeModeConfig(settings.configPath);
-    const opened = await openCodeModeServer(config, { baseUrl: new URL(request.url).origin, publish: (update) => s.feed.publish(update) });
+    const opened = await openCodeModeServer(config, { baseUrl: new URL(request.url).origin, publish: (update) => runFeed().publish(update) });
     // Instances behind one proxy share the Redis and the token: any of them can open a
     // requestState another sealed and reach the instance a program runs on (modern-runs.ts).
     const redis = sharedRedis(env);
@@ -122,58 +100,4 @@ export async function handleCodeModeMcp(request: Request, env: Env = process.env
     );
   }
   return endpoint.handle(request);
-}
-
-/** A pushed run is at most this large (a record keeps big values as previews). */
-export const MAX_PUSHED_RUN_BYTES = 8 * 1024 * 1024;
-
-function assertLocalCaller(request: Request): void {
-  const verdict = checkLocalRequest(request, { ...localGuardContext(), disabled: false });
-  if (!verdict.ok) throw new RouteError("refused:codemode", verdict.reason);
-}
-
-/**
- * A run pushed by a code-mode MCP server in another process (`code-mode-playground mcp
- * --playground <link>` over stdio): checked like an imported run file, then published on this
- * app's feed, so it shows in the page like the endpoint's own runs. Local mode and the terminal's token.
- */
-export async function acceptPushedRun(request: Request): Promise<Response> {
-  assertLocalCaller(request);
-  const body = await readJsonBody(request, MAX_PUSHED_RUN_BYTES, "codemode");
-  const done = typeof body === "object" && body !== null && "done" in body ? body.done : undefined;
-  const record = runRecordSchema.safeParse(typeof body === "object" && body !== null && "record" in body ? body.record : undefined);
-  if (typeof done !== "boolean" || !record.success) throw new RouteError("bad_request:codemode", "Expected { record: <a run record>, done: boolean }.");
-  state().feed.publish({ record: record.data, done });
-  return new Response(null, { status: 204 });
-}
-
-/** Server-sent events of the endpoint's runs, for the playground page in local mode (the terminal's token). */
-export function codeModeRunStream(request: Request): Response {
-  assertLocalCaller(request);
-  const feed = state().feed;
-  const encoder = new TextEncoder();
-  let unsubscribe: (() => void) | undefined;
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
-  const stop = () => {
-    unsubscribe?.();
-    clearInterval(keepAlive);
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop();
-        }
-      };
-      const settings = codeModeSettings(process.env);
-      send(`event: status\ndata: ${JSON.stringify(settings.ok ? { on: true } : { on: false, reason: settings.reason })}\n\n`);
-      unsubscribe = feed.subscribe((update) => send(`event: run\ndata: ${JSON.stringify(update)}\n\n`));
-      keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
-      request.signal.addEventListener("abort", stop, { once: true });
-    },
-    cancel: stop,
-  });
-  return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no" } });
 }

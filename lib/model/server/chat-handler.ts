@@ -1,12 +1,12 @@
 /**
- * POST /api/chat and GET /api/chat/providers, framework-free so tests call them with a plain
- * Request. The chat handler parses and checks the body, resolves the model, and returns the
+ * POST /api/chat, framework-free so tests call it with a plain Request (GET /api/chat/providers
+ * is server-keys.ts's). The chat handler parses and checks the body, resolves the model, and returns the
  * step's UI message stream; it never logs bodies or headers (they may carry a key).
  */
 import "server-only";
 import { RouteError } from "../../http/route-error";
 import { createUIMessageStreamResponse, safeValidateUIMessages } from "ai";
-import { serverKeyAccess, serverKeysAllowed } from "../../http/server/access";
+import { serverKeysAllowed } from "../../http/server/access";
 import { appMode } from "../../http/server/deployment";
 import { readJsonBody } from "../../http/read-body";
 import { allModelTools } from "../code-tools";
@@ -14,7 +14,8 @@ import { streamChat } from "../chat-stream";
 import { baseUrlAllowListFromEnv, type BaseUrlPolicy } from "../base-url-guard";
 import type { ResolveAll } from "../../net/server/guarded-lookup";
 import type { DemoModelOptions } from "../demo/demo-model";
-import { resolveModel, serverKeyStatus, withoutServerKeys, type Env } from "./provider-registry";
+import { resolveModel } from "./provider-registry";
+import { withoutServerKeys, type Env } from "./server-keys";
 import { chatRequestSchema, MAX_BODY_BYTES } from "../request-schema";
 import type { CodeModeUIMessage } from "../types";
 
@@ -78,14 +79,4 @@ export async function handleChatRequest(request: Request, options: ChatHandlerOp
     // Unexpected: answer with a generic message; the details may hold request data.
     return new RouteError("internal:chat", "The chat request could not be started.").toResponse();
   }
-}
-
-/**
- * Answers GET /api/chat/providers: which providers have a server-side key (booleans only), and
- * how a caller reaches them (`access`: open, behind the operator's secret, or off).
- */
-export function handleProvidersRequest(request: Request, env: Env): Response {
-  const access = serverKeyAccess(request, env);
-  const serverKeys = serverKeyStatus(access === "off" ? withoutServerKeys(env) : env);
-  return Response.json({ serverKeys, access }, { headers: { "cache-control": "no-store" } });
 }

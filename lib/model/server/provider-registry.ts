@@ -16,11 +16,13 @@ import { createGuardedFetch } from "../../net/server/guarded-fetch";
 import type { ResolveAll } from "../../net/server/guarded-lookup";
 import { baseUrlAllowList, checkBaseUrl, type BaseUrlPolicy } from "../base-url-guard";
 import { createDemoModel, type DemoModelOptions } from "../demo/demo-model";
-import { PROVIDERS, providerInfo, type ProviderId, type ServerKeyStatus } from "../providers";
+import { providerInfo, type ProviderId } from "../providers";
+import { serverKey, type Env } from "./server-keys";
+
+export type { Env } from "./server-keys";
 import type { ResolvedModel } from "../types";
 
 /** Server environment (process.env in the route; a plain object in tests). */
-export type Env = Record<string, string | undefined>;
 
 /** The model a request asks for. */
 export interface ModelChoice {
@@ -41,28 +43,6 @@ export interface RegistryOptions {
   /** DNS for the OpenAI-compatible provider's guarded fetch (tests). */
   resolveAll?: ResolveAll;
   demo?: DemoModelOptions;
-}
-
-/** The server's key for a provider, if any. */
-function serverKey(provider: ProviderId, env: Env): string | undefined {
-  const name = providerInfo(provider).keyEnv;
-  const value = name ? env[name]?.trim() : undefined;
-  return value ? value : undefined;
-}
-
-/** The environment without any provider key: what a caller who may not spend the server's keys gets. */
-export function withoutServerKeys(env: Env): Env {
-  const names = new Set([...PROVIDERS.map((p) => p.keyEnv), "VERCEL_OIDC_TOKEN"]);
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !names.has(name)));
-}
-
-/** Which providers have a server-side key (booleans only). The demo needs none. */
-export function serverKeyStatus(env: Env): ServerKeyStatus {
-  const status = Object.fromEntries(PROVIDERS.map((p) => [p.id, serverKey(p.id, env) !== undefined])) as ServerKeyStatus;
-  // On Vercel the gateway authenticates with the deployment's OIDC token instead of a key.
-  status.gateway ||= Boolean(env.VERCEL_OIDC_TOKEN);
-  status.demo = true;
-  return status;
 }
 
 function keyHint(provider: ProviderId): string {

@@ -15,7 +15,8 @@ import {
   usableServerKeys,
 } from "@/lib/model/chat-settings";
 import { appMode } from "@/lib/http/server/deployment";
-import { resolveModel, serverKeyStatus } from "@/lib/model/server/provider-registry";
+import { resolveModel } from "@/lib/model/server/provider-registry";
+import { serverKeyStatus } from "@/lib/model/server/server-keys";
 import { chatRequestSchema } from "@/lib/model/request-schema";
 import { memoryStorage } from "../../fixtures/mcp/memory-storage";
 
