@@ -1,10 +1,12 @@
-// Takes a screenshot of a running playground: `npx tsx scripts/screenshot.ts [url] [out.png] [--run | --demo]`.
+// Takes a screenshot of a running playground: `npx tsx scripts/screenshot.ts [url] [out.png] [--run | --demo] [--size 1280x720]`.
 // --run runs the editor's code first; --demo asks the offline demo model an example question,
 // runs its code and opens the timeline (the README's picture).
 import { chromium, type Page } from "@playwright/test";
 import { chromiumPath, CHROMIUM_ARGS } from "../tests/e2e/chromium";
 
-const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const sizeAt = process.argv.indexOf("--size");
+const [width = 1440, height = 860] = sizeAt > 0 ? (process.argv[sizeAt + 1] ?? "").split("x").map(Number) : [];
+const args = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--size");
 const url = args[0] ?? "http://127.0.0.1:3000";
 const out = args[1] ?? "docs/screenshot.png";
 
@@ -37,7 +39,7 @@ async function demoSession(page: Page): Promise<void> {
 
 const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
+  const page = await browser.newPage({ viewport: { width, height } });
   await page.goto(url);
   await page.locator(".monaco-editor .view-lines").waitFor();
   if (process.argv.includes("--run")) await runEditor(page);

@@ -3,7 +3,6 @@
 import { useStore } from "@/components/hooks/use-store";
 import { usePage } from "@/components/playground/page-context";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
-import type { ServerRegistry } from "@/lib/mcp/registry";
 import type { ConnectionManager, ServerStatus } from "@/lib/mcp/connection-manager";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
@@ -15,12 +14,15 @@ import type { ServerConfig } from "@/lib/mcp/types";
 import type { ServerTools, ToolCatalog } from "@/lib/codemode";
 import { createToolCatalog } from "@/lib/codemode";
 import type { ConnectedServer, ServersView } from "@/lib/playground/page-servers";
+import type { ServerActions } from "@/lib/playground/server-actions";
 
 export type { ConnectedServer } from "@/lib/playground/page-servers";
 
 /** The servers' part of the page (lib/playground/page-servers.ts), as the server views read it. */
 export interface UseMcpResult {
-  registry: ServerRegistry;
+  /** What the panels do to the servers: add, edit, remove, reconnect, sign in, import, export. */
+  actions: ServerActions;
+  /** The live connections, for the Tools view's test calls and the MCP Apps they show (until those move into stores). */
   manager: ConnectionManager;
   /** OAuth sign-in, flow logs and tokens of the servers that use it (the browser only). */
   oauth: BrowserOAuth | undefined;
@@ -51,11 +53,11 @@ const EMPTY_VIEW: ServersView = { servers: [], statuses: {}, connected: [], cata
 
 /** The page's servers and their view; the component that calls it re-renders when the servers or their statuses change. */
 export function useMcp(): UseMcpResult {
-  const { playground, oauth, localToken } = usePage();
+  const { playground, serverActions, oauth, localToken } = usePage();
   const servers = playground.servers;
   const view = useStore(servers.view, undefined, { fallback: EMPTY_VIEW });
   return {
-    registry: servers.registry,
+    actions: serverActions,
     manager: servers.manager,
     oauth,
     serverRequests: servers.serverRequests,

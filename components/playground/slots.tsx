@@ -251,12 +251,12 @@ export function OutputSlot({ onRevealLine }: { onRevealLine: (line: number) => v
 /** The opened link's banner: its servers to add (against the registered ones) and its runs to replay. */
 export function ShareBannerSlot({ link, onHide }: { link: UseShareLinkResult; onHide: () => void }) {
   const { playground } = usePage();
-  const { servers, registry } = useMcp();
+  const { servers, actions } = useMcp();
   return (
     <ShareBanner
       link={link}
       registered={servers}
-      onAddServer={(input) => registry.add(input)}
+      onAddServer={(input) => actions.add(input)}
       onReplayRun={(run) => playground.replayShared(run)}
       onHide={onHide}
     />

@@ -1,18 +1,19 @@
 "use client";
 
 import { useState } from "react";
-import type { ImportedCommand, ServerRegistry } from "@/lib/mcp/registry";
+import type { ImportedCommand } from "@/lib/mcp/registry";
+import type { ServerActions } from "@/lib/playground/server-actions";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import styles from "./Servers.module.css";
 import { messageOf } from "@/lib/text/error-message";
 
 /** Import servers from an `mcpServers` JSON file (paste or file) and export them, with or without secrets. */
-export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; onClose: () => void }) {
+export function ConfigDialog({ actions, onClose }: { actions: ServerActions; onClose: () => void }) {
   const [text, setText] = useState("");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const [omitSecrets, setOmitSecrets] = useState(true);
   const [awaiting, setAwaiting] = useState<readonly ImportedCommand[]>([]);
-  const exported = registry.exportConfig({ omitSecrets, baseUrl: window.location.origin });
+  const exported = actions.exportConfig({ omitSecrets, baseUrl: window.location.origin });
   const exportText = JSON.stringify(exported.config, null, 2);
 
   const importText = (source: string) => {
@@ -23,7 +24,7 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
       setMessage({ ok: false, text: `Not JSON: ${messageOf(error)}` });
       return;
     }
-    const outcome = registry.importConfig(json);
+    const outcome = actions.importConfig(json);
     if (!outcome.ok) return setMessage({ ok: false, text: outcome.errors.join("\n") });
     const parts = [
       outcome.added.length ? `added ${outcome.added.join(", ")}` : "",
@@ -34,11 +35,11 @@ export function ConfigDialog({ registry, onClose }: { registry: ServerRegistry; 
     setAwaiting(outcome.awaitingStart);
   };
   const start = (command: ImportedCommand) => {
-    registry.setEnabled(command.id, true);
+    actions.setEnabled(command.id, true);
     setAwaiting((list) => list.filter((c) => c.id !== command.id));
   };
   const startAll = () => {
-    for (const command of awaiting) registry.setEnabled(command.id, true);
+    for (const command of awaiting) actions.setEnabled(command.id, true);
     setAwaiting([]);
   };
 

@@ -1,14 +1,15 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { ServerRegistry, ServerInputIssue } from "@/lib/mcp/registry";
+import type { ServerInputIssue } from "@/lib/mcp/registry";
+import type { ServerActions } from "@/lib/playground/server-actions";
 import type { ServerConfig, TransportKind } from "@/lib/mcp/types";
 import { formatPairs, parseArgLines, parseCommandLine, parseEnvLines, parseHeaderLines } from "@/lib/mcp/form-text";
 import { ERA_CHOICE_LABEL, type ProtocolEraChoice } from "@/lib/mcp/protocol-era";
 import styles from "./Servers.module.css";
 
 /** Adds a server, or edits one when `server` is given. Field errors come from the registry's own checks. */
-export function ServerForm({ registry, server, onDone }: { registry: ServerRegistry; server?: ServerConfig; onDone: () => void }) {
+export function ServerForm({ actions, server, onDone }: { actions: ServerActions; server?: ServerConfig; onDone: () => void }) {
   const [name, setName] = useState(server?.name ?? "");
   const [transport, setTransport] = useState<TransportKind>(server?.transport ?? "streamable-http");
   const [url, setUrl] = useState(server?.url ?? "");
@@ -46,7 +47,7 @@ export function ServerForm({ registry, server, onDone }: { registry: ServerRegis
             maxCallsInFlight,
           }
         : { name, transport, url: url.trim(), headers: parsedHeaders.ok ? parsedHeaders.value : {}, maxCallsInFlight, protocolEra: era };
-    const result = server ? registry.update(server.id, input) : registry.add({ ...input, enabled: true });
+    const result = server ? actions.update(server.id, input) : actions.add({ ...input, enabled: true });
     if (!result.ok) return setIssues(result.issues);
     onDone();
   };

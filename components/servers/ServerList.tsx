@@ -21,10 +21,8 @@ export function ServerList({
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { registry, manager, oauth, logs, roots, servers, statuses, publishedSkills, tasks } = mcp;
-  if (!registry || !manager) return <div className="empty-state">Loading servers…</div>;
-
-  const problems = registry.problems();
+  const { actions, manager, oauth, logs, roots, servers, statuses, publishedSkills, tasks } = mcp;
+  const problems = actions.problems();
   return (
     <div className={styles.serverList}>
       <div className="toolbar">
@@ -40,13 +38,13 @@ export function ServerList({
           {problems.join("\n")}
         </div>
       )}
-      {configOpen && <ConfigDialog registry={registry} onClose={() => setConfigOpen(false)} />}
-      {editing?.kind === "adding" && <ServerForm registry={registry} onDone={() => setEditing(undefined)} />}
+      {configOpen && <ConfigDialog actions={actions} onClose={() => setConfigOpen(false)} />}
+      {editing?.kind === "adding" && <ServerForm actions={actions} onDone={() => setEditing(undefined)} />}
       {servers.length === 0 && editing?.kind !== "adding" && (
         <div className="empty-state">
           <h3>No servers registered</h3>
           <p>Add an MCP server by URL (Streamable HTTP or SSE) or a local command (stdio), or import an mcp.json file.</p>
-          <button type="button" onClick={() => registry.restoreDemoServers()}>
+          <button type="button" onClick={() => actions.restoreDemoServers()}>
             Restore the demo servers
           </button>
         </div>
@@ -55,7 +53,7 @@ export function ServerList({
         {servers.map((server) =>
           editing?.kind === "editing" && editing.id === server.id ? (
             <li key={server.id}>
-              <ServerForm registry={registry} server={server} onDone={() => setEditing(undefined)} />
+              <ServerForm actions={actions} server={server} onDone={() => setEditing(undefined)} />
             </li>
           ) : (
             <ServerCard
@@ -63,9 +61,9 @@ export function ServerList({
               server={server}
               status={statuses[server.id]}
               onEdit={() => setEditing({ kind: "editing", id: server.id })}
-              onRemove={() => registry.remove(server.id)}
-              onToggle={(on) => registry.setEnabled(server.id, on)}
-              onReconnect={() => void manager.reconnect(server.id, { freshProcess: true })}
+              onRemove={() => actions.remove(server.id)}
+              onToggle={(on) => actions.setEnabled(server.id, on)}
+              onReconnect={() => actions.reconnect(server.id)}
               {...(onExplore ? { onExplore: () => onExplore(server.name) } : {})}
               logs={logs}
               publishedSkills={publishedSkills}
@@ -73,24 +71,14 @@ export function ServerList({
               connection={manager.connection(server.id)}
               {...(onUseInChat ? { onUseInChat } : {})}
               {...(roots ? { roots } : {})}
-              onSetLogLevel={(level) => manager.connection(server.id)?.setLogLevel(level) ?? Promise.reject(new Error(`${server.name} is not connected.`))}
-              {...(oauth
-                ? {
-                    oauth,
-                    onSignIn: (restart: boolean) => {
-                      // Inside the click: the popup opens now, the flow points it at the authorization server later.
-                      if (restart) oauth.restart(server.id);
-                      else oauth.signIn(server.id);
-                      void manager.reconnect(server.id).then(() => oauth.settle(server.id));
-                    },
-                  }
-                : {})}
+              onSetLogLevel={(level) => actions.setLogLevel(server.id, server.name, level)}
+              {...(oauth ? { oauth, onSignIn: (restart: boolean) => actions.signIn(server.id, restart) } : {})}
             />
           ),
         )}
       </ul>
       <div className={`toolbar ${styles.mutedActions}`}>
-        <button type="button" onClick={() => registry.restoreDemoServers()}>
+        <button type="button" onClick={() => actions.restoreDemoServers()}>
           Restore demo servers
         </button>
         <ConfirmButton
@@ -98,10 +86,7 @@ export function ServerList({
           question="Forget every header, token and env value stored in this browser?"
           confirmLabel="Forget them"
           title="Headers, tokens and env values are kept in this browser's localStorage only"
-          onConfirm={() => {
-            registry.forgetSecrets();
-            void oauth?.forgetAll();
-          }}
+          onConfirm={() => actions.forgetSecrets()}
         />
       </div>
       <p className="muted small">

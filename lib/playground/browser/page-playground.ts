@@ -5,6 +5,7 @@
  * here: the terminal's local token, the connect-origins cookie, the app's channel, OAuth, the
  * stdio bridge, the agent-run feed and the server's key status.
  */
+import { ServerActions } from "../server-actions";
 import { Playground } from "../playground";
 import { Store } from "../../state/store";
 import { browserStorage, browserStorageOrNone } from "../../storage/browser/browser-storage";
@@ -42,6 +43,8 @@ export class AgentFeedStore extends Store<FeedStatus | undefined> {
 /** The page's state and what only the browser has. */
 export interface PageState {
   playground: Playground;
+  /** What the server panels do to the servers (remove, reconnect, sign in, import...). */
+  serverActions: ServerActions;
   /** OAuth sign-in, flow logs and tokens of the servers that use it. */
   oauth: BrowserOAuth | undefined;
   /** The terminal's local token (local mode): it opens the stdio bridge and the agent-run feed. */
@@ -180,7 +183,8 @@ function createPageState(): PageState {
     playground.editor.flush();
     void session.flush();
   });
-  return { playground, oauth, localToken, agentFeed, session, hydrated };
+  const serverActions = new ServerActions(playground.servers.registry, playground.servers.manager, oauth);
+  return { playground, serverActions, oauth, localToken, agentFeed, session, hydrated };
 }
 
 let page: PageState | undefined;
