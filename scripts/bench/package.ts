@@ -252,10 +252,7 @@ export async function benchPackage(): Promise<BenchRow[]> {
         name: `${candidate.name}: start → first page usable`,
         median: median(list.map((s) => s.usableMs)),
         unit: "ms",
-        note:
-          candidate.id === "ours"
-            ? '"sandbox ready" and Add server enabled, in a fresh context of the bare browser'
-            : "Add Server(s) enabled, in a fresh context of the bare browser",
+        note: `${range(list.map((s) => s.usableMs))} ms; ${candidate.id === "ours" ? '"sandbox ready" and Add server enabled' : "Add Server(s) enabled"}, in a fresh context of the bare browser`,
       },
     );
   }
