@@ -41,7 +41,10 @@ const browser = await chromium.launch({ executablePath: chromiumPath(), args: CH
 try {
   const page = await browser.newPage({ viewport: { width, height } });
   await page.goto(url);
-  await page.locator(".monaco-editor .view-lines").waitFor();
+  await page.getByTestId("sandbox-state").filter({ hasText: "sandbox ready" }).waitFor({ timeout: 30_000 });
+  // Monaco loads when a person comes to the editor (components/editor/): point at it.
+  await page.getByRole("region", { name: "Editor" }).locator(".panel-body").hover();
+  await page.locator(".monaco-editor .view-lines").waitFor({ timeout: 30_000 });
   if (process.argv.includes("--run")) await runEditor(page);
   if (process.argv.includes("--demo")) await demoSession(page);
   await page.screenshot({ path: out });
