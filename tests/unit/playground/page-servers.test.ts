@@ -7,18 +7,13 @@ import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { PageServers } from "@/lib/playground/page-servers";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
-import { FAST, sleep, valueOf } from "../timeline/helpers";
+import { FAST, until, valueOf } from "../timeline/helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 beforeAll(async () => {
   demo = await startDemoHost();
 });
 afterAll(() => demo.close());
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(10);
-  expect(check()).toBe(true);
-}
 
 describe("PageServers", () => {
   it("connects the registered servers, offers their catalog, and runs a program's calls over the connections", async () => {

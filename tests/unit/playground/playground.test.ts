@@ -15,7 +15,7 @@ import { SessionKeeper } from "@/lib/playground/session-keeper";
 import type { KeyValueStore } from "@/lib/storage/key-value";
 import { SAMPLE_CODE } from "@/lib/editor/sample-code";
 import { liveWorker } from "../sandbox/ports";
-import { sleep } from "../timeline/helpers";
+import { sleep, until } from "../timeline/helpers";
 import { routeFetch } from "../../fixtures/model/route-fetch";
 import { SHIPPING_SCRIPTS } from "@/lib/model/demo/scripts-shipping";
 import { SkillStore } from "@/lib/playground/skill-store";
@@ -34,11 +34,6 @@ const pages: Playground[] = [];
 afterEach(async () => {
   for (const page of pages.splice(0)) await page.dispose();
 });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await sleep(10);
-  if (!check()) throw new Error(`Timed out waiting for ${what}`);
-}
 
 /** A started page with the four demo servers connected. */
 async function openPage(): Promise<Playground> {

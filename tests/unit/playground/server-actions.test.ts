@@ -7,18 +7,13 @@ import { startDemoHost } from "@/lib/mcp/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { PageServers } from "@/lib/playground/page-servers";
 import { ServerActions, type SignInFlow } from "@/lib/playground/server-actions";
-import { sleep } from "../timeline/helpers";
+import { until } from "../timeline/helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;
 beforeAll(async () => {
   demo = await startDemoHost();
 });
 afterAll(() => demo.close());
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(10);
-  expect(check()).toBe(true);
-}
 
 /** A sign-in flow that notes what it was asked, in order. */
 function recordingFlow(): SignInFlow & { said: string[] } {

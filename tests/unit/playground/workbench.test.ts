@@ -8,7 +8,7 @@ import type { HostFunctions } from "@/lib/sandbox/types";
 import { Workbench, type LiveHost } from "@/lib/playground/workbench";
 import { recordedCalls, recordStart } from "@/lib/timeline/run-record";
 import { liveWorker } from "../sandbox/ports";
-import { fakeTool, sleep, valueOf } from "../timeline/helpers";
+import { fakeTool, until, valueOf } from "../timeline/helpers";
 
 const servers = [
   {
@@ -35,11 +35,6 @@ function bench(live: LiveHost): Workbench {
   return workbench;
 }
 afterEach(() => benches.splice(0).forEach((b) => b.dispose()));
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await sleep(5);
-  expect(check()).toBe(true);
-}
 
 describe("Workbench", () => {
   it("runs a program against the live host, shows it on the live store and records it in the history with its source", async () => {

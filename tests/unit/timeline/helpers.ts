@@ -43,6 +43,15 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Waits until `check()` holds, looking every 10 ms for up to `ms`; throws naming `what` if it never does. */
+export async function until(check: () => boolean, what = "the condition", ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
 /** A fake server: `fn(args)` after a delay from `delayOf(args)`, counting calls. */
 export function fakeTool(
   fn: (args: Record<string, unknown>) => unknown,
