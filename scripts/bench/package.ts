@@ -83,7 +83,7 @@ function packOurs(out: string): Tarball {
 function install(tarball: string, folder: string, cache: string): number {
   mkdirSync(folder, { recursive: true });
   const started = performance.now();
-  npm(["install", "--no-audit", "--no-fund", "--no-save", "--cache", cache, "--prefer-offline", tarball], folder);
+  npm(["install", "--prefix", folder, "--no-audit", "--no-fund", "--no-save", "--cache", cache, "--prefer-offline", tarball], folder);
   return performance.now() - started;
 }
 

@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { skillsFileText } from "../../lib/skills/skill-file";
 import { expect, test } from "./fixtures";
+import { PlaygroundPage } from "./pages/playground-page";
 import { freePort } from "../fixtures/free-port";
 import { descendants, goneWithin } from "../fixtures/processes";
 
@@ -39,7 +40,8 @@ test.describe("the package, installed into an empty folder", () => {
     tarball = path.join(out, file ?? "");
     folder = mkdtempSync(path.join(tmpdir(), "cmp-installed-"));
     // Its own npm cache: nothing but the tarball to install from, and no registry to ask.
-    await run("npm", ["install", "--no-audit", "--no-fund", "--offline", "--cache", path.join(folder, ".npm-cache"), tarball], {
+    // --prefix: this folder, even if a folder above it held a package.json or node_modules.
+    await run("npm", ["install", "--prefix", folder, "--no-audit", "--no-fund", "--offline", "--cache", path.join(folder, ".npm-cache"), tarball], {
       cwd: folder,
       maxBuffer: 16 * 1024 * 1024,
     });
@@ -103,18 +105,12 @@ test.describe("the package, installed into an empty folder", () => {
       expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#cmp-token=[A-Za-z0-9_-]{43}$`));
       await page.goto(link);
       await expect(page.getByTestId("sandbox-state")).toHaveText("sandbox ready", { timeout: 30_000 });
-      const editor = page.getByRole("region", { name: "Editor" });
-      const lines = editor.locator(".monaco-editor .view-lines");
-      if (!(await lines.isVisible())) await editor.locator(".panel-body").hover();
-      await expect(lines).toBeVisible();
-      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-      await page.evaluate(() => navigator.clipboard.writeText(`const echoed = await lab.echo({ message: "from the package" });\nreturn echoed.message;`));
-      await lines.click();
-      await page.keyboard.press("ControlOrMeta+A");
-      await page.keyboard.press("ControlOrMeta+V");
-      await page.keyboard.press("ControlOrMeta+Enter");
-      await expect(page.getByRole("status", { name: "Run status" })).toHaveText("ok", { timeout: 30_000 });
-      await expect(page.getByTestId("run-value")).toContainText("from the package");
+      // As a person does: the code pasted into the editor (it waits until the editor shows it), then Ctrl+Enter.
+      const playground = new PlaygroundPage(page);
+      await playground.setCode(`const echoed = await lab.echo({ message: "from the package" });\nreturn echoed.message;`);
+      await playground.runWithShortcut();
+      await expect(playground.status).toHaveText("ok", { timeout: 30_000 });
+      expect(await playground.valueJson()).toBe("from the package");
       // The production server's own sandbox threads (the code-mode MCP endpoint).
       const agent = new Client({ name: "package-http-agent", version: "1.0.0" });
       await agent.connect(
