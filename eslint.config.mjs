@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";
 
 // Layers of lib/ (docs/ARCHITECTURE.md, "Seams"): a domain imports only lower layers.
-const LAYERS = {
+export const LAYERS = {
   text: 0,
   numbers: 0,
   random: 0,
@@ -16,32 +16,37 @@ const LAYERS = {
   // (next.config.js), and what it loads after its first screen (load-later.ts).
   bundle: 0,
   // MCP Apps (the ui extension): read by the catalog (codemode) and the client (mcp), so below both.
-  "mcp-apps": 0.5,
-  http: 1,
-  sandbox: 1,
-  codemode: 1,
-  forms: 2,
-  editor: 2,
-  bench: 2,
-  mcp: 3,
-  timeline: 3,
+  "mcp-apps": 1,
+  http: 2,
+  sandbox: 2,
+  codemode: 2,
+  forms: 3,
+  editor: 3,
+  bench: 3,
+  // The page's one WebSocket: its protocol, the page's end and the app's end, over http's route errors.
+  channel: 3,
+  // The demo MCP servers and the captured catalog's host: fixtures of the product, which the client seeds.
+  "demo-servers": 3,
+  mcp: 4,
+  timeline: 4,
   // Wrappers of host calls (approvals, mocks, replay): above the timeline types they report in.
-  "host-calls": 3.5,
+  "host-calls": 5,
   // Skills: programs kept as tools, over the replay and the timeline they are tested with.
-  skills: 3.75,
-  share: 4,
-  model: 4,
-  "codemode-mcp": 4,
-  evals: 5,
-  channel: 5,
+  skills: 6,
+  share: 7,
+  model: 7,
+  "codemode-mcp": 7,
+  evals: 8,
+  // The app's API routes, defined once, and the channel's listener that carries them: over every server part.
+  routes: 8,
   // The page's state, built once (servers, workbench, editor, chat, tasks): over every domain.
-  playground: 6,
+  playground: 9,
 };
 const higherThan = (domain, layer) => Object.keys(LAYERS).filter((other) => other !== domain && LAYERS[other] >= layer);
 const FRAMEWORK = ["react", "react-dom", "next", "next/*", "@/components/*", "@/app/*", "**/components/**", "**/app/**"];
 
 // Where a file runs is the folder it is in (docs/ARCHITECTURE.md, "Seams"): inside lib/<domain>/,
-// server/ is the Next server (each file starts with import "server-only"), node/ is a Node process
+// at any depth (lib/mcp/stdio/server/), server/ is the Next server (each file starts with import "server-only"), node/ is a Node process
 // (the headless runner, loopback servers), browser/ the page, worker/ the sandbox worker; the domain
 // root and its other folders hold pure code that runs anywhere.
 const PLACES = ["server", "node", "browser", "worker"];
@@ -110,8 +115,8 @@ export default tseslint.config(
   // file's folder limits what it may import by where it runs (PLACE_RULES).
   ...Object.entries(LAYERS).flatMap(([domain, layer]) =>
     ["pure", ...PLACES].map((place) => ({
-      files: place === "pure" ? [`lib/${domain}/**/*.ts`] : [`lib/${domain}/${place}/**/*.ts`],
-      ...(place === "pure" ? { ignores: PLACES.map((p) => `lib/${domain}/${p}/**`) } : {}),
+      files: place === "pure" ? [`lib/${domain}/**/*.ts`] : [`lib/${domain}/**/${place}/**/*.ts`],
+      ...(place === "pure" ? { ignores: PLACES.map((p) => `lib/${domain}/**/${p}/**`) } : {}),
       rules: {
         "no-restricted-imports": [
           "error",
@@ -119,7 +124,7 @@ export default tseslint.config(
             patterns: [
               { group: FRAMEWORK, message: "lib/ is framework-free: no React, Next or components here." },
               ...higherThan(domain, layer).map((other) => ({
-                group: [`@/lib/${other}/*`, `../${other}/*`, `../../${other}/*`, `../../../${other}/*`],
+                group: [`@/lib/${other}/*`, `../${other}/*`, `../../${other}/*`, `../../../${other}/*`, `../../../../${other}/*`],
                 message: `lib/${domain} (layer ${layer}) may not import lib/${other} (layer ${LAYERS[other]}): dependencies point down. See docs/ARCHITECTURE.md, "Seams".`,
               })),
               placeRestriction(place),

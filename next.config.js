@@ -36,7 +36,7 @@ const nextConfig = {
   // including scripts and tests; checking them again inside every build only doubles its time.
   typescript: { ignoreBuildErrors: true },
   // Libraries the page imports but never runs are left out of its bundle: each stands in as a
-  // module that says so if it is ever called (lib/bundle/browser/; docs/ARCHITECTURE.md, "The
+  // module that says so if it is ever called (lib/bundle/browser/; docs/speed.md, "The
   // page's start"). Server and Node code keep the real ones.
   turbopack: {
     resolveAlias: {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The parts of the production server that answer before Next's router, bundled into .next/cmp/
-// for scripts/serve.mjs: lib/mcp/node/demo-listener.ts (the demo MCP servers' direct path) and
-// lib/channel/node/channel-listener.ts (the page's channel, docs/ARCHITECTURE.md "The channel").
+// for scripts/serve.mjs: lib/demo-servers/node/demo-listener.ts (the demo MCP servers' direct path) and
+// lib/routes/node/channel-listener.ts (the page's channel, docs/ARCHITECTURE.md "The channel").
 // Runs after `next build` (part of `npm run build`); self-contained ES modules sharing their
 // common code in chunks, so serve.mjs stays plain JavaScript. scripts/dev.mjs bundles the
 // channel with the same options (`serverBundle`) and rebuilds it while its files change.
@@ -23,7 +23,7 @@ export const serverBundle = {
 };
 
 /** The parts, by the name serve.mjs imports them by (scripts/package.mjs bundles them again for the package). */
-export const SERVER_PARTS = { "demo-listener": "lib/mcp/node/demo-listener.ts", "channel-listener": "lib/channel/node/channel-listener.ts" };
+export const SERVER_PARTS = { "demo-listener": "lib/demo-servers/node/demo-listener.ts", "channel-listener": "lib/routes/node/channel-listener.ts" };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   await build({

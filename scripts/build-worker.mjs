@@ -3,7 +3,7 @@
 // (its protocol, QuickJS's glue and the variant) into public/_sandbox/sandbox-worker.js, which the
 // page starts with `new Worker("/_sandbox/sandbox-worker.js", { type: "module" })`. Turbopack split
 // the same worker into eight chunks that the worker loaded one after another, each a round trip,
-// before it could start (docs/ARCHITECTURE.md, "The live path"). Runs before `next build` and
+// before it could start (docs/speed.md, "The live path"). Runs before `next build` and
 // `next dev` (package.json, scripts/dev.mjs). QuickJS's .wasm goes beside it under a name with its
 // content's hash (quickjs.<hash>.wasm, cached for good: next.config.js), which the worker's bundle
 // carries, so the worker needs nothing from the page to start: the page's first lines start it

@@ -1,4 +1,4 @@
-// V8's explicit compile hints for the page's first load (docs/ARCHITECTURE.md, "The page's start").
+// V8's explicit compile hints for the page's first load (docs/speed.md, "The page's start").
 // Chromium compiles a script's functions lazily, on the main thread, the first time each is
 // called; the page calls most of what its first-load chunks hold while it starts, so that
 // compiling was about 150 ms of the start's main thread, much of it in one long task. A script

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { startDemoHost } from "../lib/mcp/node/demo-host";
+import { startDemoHost } from "../lib/demo-servers/node/demo-host";
 import { startLoopbackServer } from "../lib/http/node/loopback-server";
 import { openCodeModeServer, readCodeModeConfig } from "../lib/codemode-mcp/node/open";
 import { CodeModeHttpEndpoint } from "../lib/codemode-mcp/node/http-endpoint";

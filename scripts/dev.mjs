@@ -3,9 +3,9 @@
 // - Builds the sandbox worker (scripts/build-worker.mjs) and keeps rebuilding it while its files
 //   change (a child process).
 // - Serves Next in dev mode (Turbopack) from a server of its own, as scripts/serve.mjs serves the
-//   production build, so that /api/channel (docs/ARCHITECTURE.md, "The channel") exists in dev
+//   production build, so that /api/channel (docs/channel.md, "The channel") exists in dev
 //   too; other upgrades (Next's hot reload) go to Next. The channel's code
-//   (lib/channel/node/channel-listener.ts) is bundled into .next/cmp-dev/ and rebuilt while its
+//   (lib/routes/node/channel-listener.ts) is bundled into .next/cmp-dev/ and rebuilt while its
 //   files change; new channels use the newest build (reload the page).
 // - Makes the stdio bridge's token as serve.mjs does (CMP_LOCAL_TOKEN when set to 32+ characters)
 //   and prints the link with it, on loopback only.
@@ -34,7 +34,7 @@ let firstBuilt;
 const firstBuild = new Promise((resolve) => (firstBuilt = resolve));
 const channelBuild = await context({
   ...serverBundle,
-  entryPoints: ["lib/channel/node/channel-listener.ts"],
+  entryPoints: ["lib/routes/node/channel-listener.ts"],
   outfile,
   plugins: [
     {

@@ -1,7 +1,7 @@
 // Where the playground's own servers listen (scripts/serve.mjs, scripts/dev.mjs) and the stdio
 // bridge's token: 32 random bytes, or CMP_LOCAL_TOKEN when it is set to 32+ characters, handed to
 // the routes in CMP_LOCAL_TOKEN and shown only in the printed link's fragment. Off the loopback
-// (or with CMP_MODE=hosted) there is no bridge, so no token (docs/ARCHITECTURE.md, "Security").
+// (or with CMP_MODE=hosted) there is no bridge, so no token (docs/deploying.md, "Security").
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 

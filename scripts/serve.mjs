@@ -6,16 +6,16 @@
 // Why not plain `next start`: this server
 // - makes the stdio bridge's local token (32 random bytes, or CMP_LOCAL_TOKEN when set) and
 //   shows it only here, in the fragment of the printed URL, which browsers never send to a
-//   server (docs/ARCHITECTURE.md, "Security"); on a non-loopback address it prints no token,
+//   server (docs/deploying.md, "Security"); on a non-loopback address it prints no token,
 //   since the bridge is off there anyway;
 // - writes X-Forwarded-For itself: the socket's address, appended to the chain when
 //   CMP_TRUST_PROXY says a proxy in front is trusted, replacing it otherwise, so a client cannot
 //   pick its own rate-limit key; CMP_SERVER=serve tells the routes the header is ours;
 // - answers the demo MCP servers' paths (/api/demo-mcp/<name>) itself, before Next's router,
-//   with the same guarded handler and headers (lib/mcp/node/demo-listener.ts, bundled by
+//   with the same guarded handler and headers (lib/demo-servers/node/demo-listener.ts, bundled by
 //   `npm run build`): the router cost more per call than the demo server's answer;
 // - takes WebSocket upgrades on /api/channel: the page's one channel to the app
-//   (lib/channel/node/channel-listener.ts, bundled by `npm run build`).
+//   (lib/routes/node/channel-listener.ts, bundled by `npm run build`).
 // Plain JavaScript so that it runs on a production install without the TypeScript toolchain.
 import { existsSync } from "node:fs";
 import http from "node:http";

@@ -43,7 +43,7 @@ function contentText(content: readonly ContentBlock[] | undefined): string {
 const NO_REQUESTS: ReturnType<AppRequests["snapshot"]> = [];
 
 /**
- * A tool's MCP App (docs/ARCHITECTURE.md, "MCP Apps"): its `ui://` resource read from the server
+ * A tool's MCP App (docs/mcp-apps.md, "MCP Apps"): its `ui://` resource read from the server
  * and mounted in a sandboxed frame (lib/mcp-apps/browser/app-frame.ts) with the tool's input and
  * result; what the app asks (a tool needing approval, a link) waits beside it for the person;
  * its calls and messages go to a log under it. Closing tears it down; "Show again" mounts it anew.

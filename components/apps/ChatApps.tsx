@@ -32,7 +32,7 @@ interface AppCall {
 }
 
 /**
- * The MCP Apps of a chat tool call (docs/ARCHITECTURE.md, "MCP Apps"): for a program, every call
+ * The MCP Apps of a chat tool call (docs/mcp-apps.md, "MCP Apps"): for a program, every call
  * of its run (while the run is in the history) whose tool has an app; for a classic call, its
  * tool's app. Each opens on "Show app" with the call's input and result.
  */

@@ -5,7 +5,7 @@ import { useSyncExternalStore } from "react";
 const noSubscription = () => () => undefined;
 
 /**
- * The framework's floor under the page's start (docs/benchmarks.md, "Page load against the
+ * The framework's floor under the page's start (docs/benchmarks.md, "First load against the
  * peers"): Next's runtime, React and one client component that, as the playground's server list
  * does, renders its button once mounted. `npm run bench -- --only peers` loads it beside the
  * playground: the time to its button is what any page of this stack pays before its own code.

@@ -1,6 +1,6 @@
 "use client";
 
-import { DEMO_SERVERS_INFO } from "@/lib/mcp/demo/catalog";
+import { DEMO_SERVERS_INFO } from "@/lib/demo-servers/catalog";
 import styles from "./ChatEmptyState.module.css";
 
 interface ChatEmptyStateProps {

@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import styles from "./Markdown.module.css";
 
 // react-markdown and its parser (about 40 modules) load when a first message shows rather than
-// with the page (docs/ARCHITECTURE.md, "The page's start"); until then the text shows as it came.
+// with the page (docs/speed.md, "The page's start"); until then the text shows as it came.
 const MarkdownView = lazy(() => import("./MarkdownView").then((m) => ({ default: m.MarkdownView })));
 
 /** Renders model markdown safely (./MarkdownView.tsx); the plain text for the moment it loads. */

@@ -9,7 +9,7 @@ import styles from "./ToolCallCard.module.css";
 import { useWaiting, waitingLabel, WaitingPrompts } from "@/components/timeline/Waiting";
 import dynamic from "next/dynamic";
 
-// Loads when the chat first shows a finished tool call, not on the page's start (docs/ARCHITECTURE.md, "MCP Apps").
+// Loads when the chat first shows a finished tool call, not on the page's start (docs/mcp-apps.md, "MCP Apps").
 const ChatApps = dynamic(() => import("@/components/apps/ChatApps").then((m) => m.ChatApps));
 
 /** A tool part of an assistant message. */

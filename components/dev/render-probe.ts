@@ -2,7 +2,7 @@
  * Counts a component's renders when a test asks for it: a test page sets
  * `window.__cmpRenderCounts = {}` before the app loads (Playwright's addInitScript), and each
  * panel counts itself there; otherwise this is one property read. The e2e suite uses it to check
- * that a streaming chat answer re-renders the chat and no other panel (docs/ARCHITECTURE.md,
+ * that a streaming chat answer re-renders the chat and no other panel (docs/page-state.md,
  * "Page state").
  */
 export function countRender(name: string): void {

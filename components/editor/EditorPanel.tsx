@@ -46,7 +46,7 @@ export interface EditorPanelProps {
  * The Editor panel: Monaco plus Run, Stop and Reset. Monaco (about 4 MB of JavaScript, some
  * 200 ms of the main thread to start) loads when the person comes to the code: the pointer over
  * it, focus in it, a line to reveal, an error to mark or step mode's code to edit. Until then the
- * code shows as text, and the page stays quiet after its start (docs/ARCHITECTURE.md, "The
+ * code shows as text, and the page stays quiet after its start (docs/speed.md, "The
  * page's start").
  */
 export function EditorPanel(props: EditorPanelProps) {

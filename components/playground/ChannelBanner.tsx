@@ -2,8 +2,8 @@
 
 import { useStore } from "@/components/hooks/use-store";
 import { useEffect, useState } from "react";
-import { appChannel } from "@/lib/http/browser/app-channel";
-import type { ChannelStatus } from "@/lib/http/browser/channel-client";
+import { appChannel } from "@/lib/channel/browser/app-channel";
+import type { ChannelStatus } from "@/lib/channel/browser/channel-client";
 import styles from "./ChannelBanner.module.css";
 
 const NONE: ChannelStatus = { state: "connecting", attempt: 0, streams: 0 };
@@ -20,7 +20,7 @@ function useSecondsUntil(at: number | undefined): number | undefined {
 }
 
 /**
- * Says in words when the page's channel to the app is down (docs/ARCHITECTURE.md, "The channel"):
+ * Says in words when the page's channel to the app is down (docs/channel.md, "The channel"):
  * what happened, that calls in flight failed, when the next attempt is, and a button to try now.
  * Says nothing while the channel is open, connecting for the first time, or absent (plain HTTP).
  */

@@ -24,7 +24,7 @@ import {
   WaitingSlot,
 } from "./slots";
 
-// The dialogs load when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+// The dialogs load when first opened, not with the page (docs/speed.md, "The page's start").
 const EvalsDialog = dynamic(() => import("@/components/evals/EvalsDialog").then((m) => m.EvalsDialog));
 const CompareDialog = dynamic(() => import("@/components/compare/CompareDialog").then((m) => m.CompareDialog));
 

@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * Each panel's own subscription (docs/ARCHITECTURE.md, "Page state"): a slot reads its panel's
+ * Each panel's own subscription (docs/page-state.md, "Page state"): a slot reads its panel's
  * slice of the page's stores and hands the panel plain props and actions, so a change re-renders
  * the panels that show it and nothing else. The panels stay presentational.
  */
@@ -44,7 +44,7 @@ import { dataDeclarations, parseDataGlobals } from "@/lib/editor/data-globals";
 import type { HistoryEntry } from "@/lib/timeline/history";
 import type { RunRecord } from "@/lib/timeline/run-record";
 
-// Loaded when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+// Loaded when first opened, not with the page (docs/speed.md, "The page's start").
 const ShareDialog = dynamic(() => import("@/components/share/ShareDialog").then((m) => m.ShareDialog));
 const SaveSkillDialog = dynamic(() => import("@/components/skills/SaveSkillDialog").then((m) => m.SaveSkillDialog));
 

@@ -24,7 +24,7 @@ import type { ServerLogStore } from "@/lib/mcp/server-logs";
 import type { LoggingLevel } from "@modelcontextprotocol/client";
 import styles from "./Servers.module.css";
 
-// Shown only on servers that publish skills or ran tasks: they load then, not with the page (docs/ARCHITECTURE.md, "The page's start").
+// Shown only on servers that publish skills or ran tasks: they load then, not with the page (docs/speed.md, "The page's start").
 const PublishedSkills = dynamic(() => import("./PublishedSkills").then((m) => m.PublishedSkills));
 const ServerTasks = dynamic(() => import("./ServerTasks").then((m) => m.ServerTasks));
 

@@ -8,7 +8,7 @@ import { ServerList } from "./ServerList";
 import { ToolsView } from "@/components/tools/ToolsView";
 import dynamic from "next/dynamic";
 
-// The Skills tab loads when first opened, not with the page (docs/ARCHITECTURE.md, "The page's start").
+// The Skills tab loads when first opened, not with the page (docs/speed.md, "The page's start").
 const SkillsView = dynamic(() => import("@/components/skills/SkillsView").then((m) => m.SkillsView));
 import type { SaveTestCall } from "@/components/tools/TestCallForm";
 

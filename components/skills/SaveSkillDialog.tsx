@@ -9,7 +9,7 @@ import { clip } from "@/lib/text/display";
 import styles from "./Skills.module.css";
 
 /**
- * Save a run as a skill (docs/ARCHITECTURE.md, "Skills"): a name, a description and the schemas
+ * Save a run as a skill (docs/agents.md, "Skills"): a name, a description and the schemas
  * proposed from the run (editable); the run becomes the skill's first test. A run of a kept
  * skill's own code can instead be added to it as another test.
  */

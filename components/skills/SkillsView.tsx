@@ -68,7 +68,7 @@ function TestBadge({ run }: { run: SkillTestRun | undefined }) {
 }
 
 /**
- * The Skills tab (docs/ARCHITECTURE.md, "Skills"): the person's skills with their declarations,
+ * The Skills tab (docs/agents.md, "Skills"): the person's skills with their declarations,
  * tests, a call form and the code; import (a skills file or folder, held for review) and export.
  */
 export function SkillsView() {

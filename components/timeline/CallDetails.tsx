@@ -12,7 +12,7 @@ import { JsonView } from "./JsonView";
 import styles from "./Timeline.module.css";
 import { Badge, toneOf } from "@/components/ui/Badge";
 
-// Loads when a finished call is first shown, not on the page's start (docs/ARCHITECTURE.md, "MCP Apps").
+// Loads when a finished call is first shown, not on the page's start (docs/mcp-apps.md, "MCP Apps").
 const CallApp = dynamic(() => import("@/components/apps/CallApp").then((m) => m.CallApp));
 
 /** What the details pane needs besides the call. */

@@ -96,7 +96,7 @@ export function ToolsView({ mcp, catalog, onSaveCase }: { mcp: UseMcpResult; cat
   );
 }
 
-/** The skills in the catalog (docs/ARCHITECTURE.md, "Skills"), each opening in the Skills tab. */
+/** The skills in the catalog (docs/agents.md, "Skills"), each opening in the Skills tab. */
 function SkillsSection({
   catalog,
   visible,

@@ -1,5 +1,5 @@
 /**
- * A module the page loads when it first needs it, not with its first screen (docs/ARCHITECTURE.md,
+ * A module the page loads when it first needs it, not with its first screen (docs/speed.md,
  * "The page's start"). The load starts at the first call and is shared by later ones; a failed
  * load (a chunk the server no longer has, after an upgrade) is tried again by the next call.
  */

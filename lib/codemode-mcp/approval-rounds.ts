@@ -1,6 +1,6 @@
 /**
  * Programs that wait for an approval across requests: how the code-mode server asks a
- * 2026-07-28 client about a destructive call (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * 2026-07-28 client about a destructive call (docs/benchmarks.md, "The code-mode MCP server").
  * That revision has no server-to-client requests; the server answers the call with
  * `input_required` instead and the client sends the call again with the answer. The program
  * cannot stop and start again, so it keeps running here, paused in its `ask`, between the two

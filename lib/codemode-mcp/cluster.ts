@@ -1,6 +1,6 @@
 /**
  * What the instances of one code-mode MCP server share when several answer behind a
- * round-robin proxy (docs/ARCHITECTURE.md, "The code-mode MCP server"): the records of
+ * round-robin proxy (docs/benchmarks.md, "The code-mode MCP server"): the records of
  * long programs' tasks, and messages to the instance a program runs on. A program cannot move
  * between processes, so it keeps running where it started; another instance that receives the
  * next request about it (an approval's answer, `tasks/update`, `tasks/cancel`) hands that

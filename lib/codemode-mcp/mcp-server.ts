@@ -4,7 +4,7 @@
  * `search_tools`, logging (console lines of a program become log notifications at the level
  * the client set). One Server per 2025-11-25 session or 2026-07-28 request, all over one
  * CodeModeService; the transports (stdio, Streamable HTTP) connect it and pick the era
- * (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * (docs/benchmarks.md, "The code-mode MCP server").
  */
 import { acceptedContent, inputRequired, McpServer, ProtocolError } from "@modelcontextprotocol/server";
 import type { CallToolResult, LoggingLevel, Server, ServerContext, Tool } from "@modelcontextprotocol/server";
@@ -67,7 +67,7 @@ const APPROVE_SCHEMA = {
   type: "object" as const,
   // No default, and only an explicit `true` allows the call: several clients accept a form with
   // its defaults filled in, so a default of true would approve a destructive call without a
-  // person (docs/ARCHITECTURE.md, "The code-mode MCP server").
+  // person (docs/benchmarks.md, "The code-mode MCP server").
   properties: {
     approve: { type: "boolean" as const, title: "Allow this call", description: "Tick to allow this destructive call; anything else denies it." },
   },
@@ -152,7 +152,7 @@ export function createCodeModeMcpServer(service: CodeModeService, runs: ModernRu
       inputSchema: SEARCH_TOOLS_INPUT_SCHEMA as unknown as Tool["inputSchema"],
       annotations: { title: "Search the tool API", readOnlyHint: true },
     },
-    // Each skill is a tool of its own (docs/ARCHITECTURE.md, "Skills"); an output schema only when it describes an object.
+    // Each skill is a tool of its own (docs/agents.md, "Skills"); an output schema only when it describes an object.
     ...service.skills.map((skill): Tool => {
       const { outputSchema, ...tool } = skillTool(skill);
       return {

@@ -1,6 +1,6 @@
 /**
  * The programs a 2026-07-28 client runs across requests, for one code-mode service
- * (docs/ARCHITECTURE.md, "The code-mode MCP server"): runs paused for an approval
+ * (docs/benchmarks.md, "The code-mode MCP server"): runs paused for an approval
  * (approval-rounds.ts, their `requestState` sealed here), long programs as tasks
  * (program-tasks.ts), and, when several instances answer behind one proxy, the way a request
  * reaches the instance its program runs on (cluster.ts).

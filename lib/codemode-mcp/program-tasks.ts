@@ -1,7 +1,7 @@
 /**
  * Long programs as tasks (MCP's tasks extension, `io.modelcontextprotocol/tasks`): a 2026-07-28
  * client that declares the extension gets `execute_code`'s result at once when the program ends
- * within `thresholdMs`, and a task otherwise (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * within `thresholdMs`, and a task otherwise (docs/benchmarks.md, "The code-mode MCP server").
  * The program keeps running here; the client asks how it stands (`tasks/get`: its status
  * message counts its calls so far), answers the approval it waits for (`tasks/update`, when the
  * task is `input_required`), or stops it (`tasks/cancel`, which stops the sandbox run). A task's

@@ -5,7 +5,7 @@
  * it, with its program (`code.js`) and tests (`tests.json`) as supporting files. The v2 server
  * SDK's `SkillCatalog` serves them (`skills/list`, `skills/get`, the `skill://` resources, each
  * file with its SHA-256 digest and size); this module only writes the files
- * (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * (docs/benchmarks.md, "The code-mode MCP server").
  */
 import { memorySkillFiles, SkillCatalog } from "@modelcontextprotocol/server/ext/skills";
 import type { Skill } from "../skills/skill";

@@ -1,7 +1,7 @@
 /**
  * The declarations as the model reads them: the generator's text with what costs tokens on
  * every request and tells the model nothing new left out. Monaco and the Tools tab keep every
- * doc; comments only change, so the declarations mean the same. See docs/ARCHITECTURE.md,
+ * doc; comments only change, so the declarations mean the same. See docs/page-state.md,
  * "What code mode sends". Pure.
  *
  * - A property documented with the same words as a property of the same name earlier in the

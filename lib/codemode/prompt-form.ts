@@ -1,5 +1,5 @@
 /**
- * Which form of the typed API the model gets (docs/ARCHITECTURE.md, "Discovery"): every
+ * Which form of the typed API the model gets (docs/page-state.md, "Discovery"): every
  * declaration, or the namespaces and tool search. The one rule for the page, `npm run agent`,
  * evals and the code-mode MCP server: past a budget of tokens the declarations would take, code
  * mode searches; a person or a config can pin either form. Pure.

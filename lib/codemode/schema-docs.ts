@@ -68,7 +68,7 @@ export function propertyDoc(property: unknown, root: JsonSchema, limits: DocLimi
 /** The note on a tool without outputSchema: its result is whatever the unwrapping gives. */
 export const NO_OUTPUT_SCHEMA_NOTE = "@returns No output schema: inspect the value before relying on its shape.";
 
-/** The mark on a tool with an MCP App (docs/ARCHITECTURE.md, "MCP Apps"). */
+/** The mark on a tool with an MCP App (docs/mcp-apps.md, "MCP Apps"). */
 export const APP_NOTE = "@app Calling it shows the person its UI.";
 
 /** A tool's JSDoc: its description (or title), then the no-output-schema note and the app mark when due. */

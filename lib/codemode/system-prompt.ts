@@ -17,7 +17,7 @@ export type PromptMode = "declarations" | "search";
 
 /**
  * What the model needs to write a correct program, in as few tokens as that takes: it is sent
- * with every request (docs/ARCHITECTURE.md, "What code mode sends").
+ * with every request (docs/page-state.md, "What code mode sends").
  */
 const RULES = `Act through ${EXECUTE_CODE_TOOL}: send one JavaScript program, the body of an async function that calls \`await namespace.function({...})\` and ends with return (TypeScript types are stripped). You get back its value and console output, or its error.
 - Calls resolve to the structured content, else the text parsed as JSON, else the text. Promise<unknown> means no declared output: check the value's shape first.

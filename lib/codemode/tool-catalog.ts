@@ -2,7 +2,7 @@
  * Everything the model and a program need to know about a set of connected servers, built once
  * per set: the typed API, the system prompt for each mode, the tool search, the tools as classic
  * tools, and the schema lint. The page, the headless runner and the code-mode server build the
- * same thing from the same servers (docs/ARCHITECTURE.md, "One tool world"). Pure.
+ * same thing from the same servers (docs/page-state.md, "One tool world"). Pure.
  */
 import { classicSearchPrompt, classicSearchText, classicTools, type ClassicTool } from "./classic-tools";
 import { generateDeclarations } from "./declarations";

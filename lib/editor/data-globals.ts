@@ -1,5 +1,5 @@
 /**
- * The editor's inputs (docs/ARCHITECTURE.md, "Skills"): a JSON object whose keys become read-only
+ * The editor's inputs (docs/agents.md, "Skills"): a JSON object whose keys become read-only
  * globals of the program (the sandbox's `data`), so a program can be run with other values and
  * saved as a skill whose inputs they are. Parsing says what is wrong in a sentence; the
  * declarations tell Monaco their types. Pure.

@@ -1,7 +1,7 @@
 /**
  * Reads suite text, JSON or YAML (./suite.ts says which and checks the result). Its own module
  * because of the YAML parser: the page loads it with the first YAML suite, not with the page
- * (docs/ARCHITECTURE.md, "The page's start").
+ * (docs/speed.md, "The page's start").
  */
 import { parseDocument } from "yaml";
 import { checkSuite, isYamlSuite, parseJsonSuite, type SuiteParse } from "./suite";

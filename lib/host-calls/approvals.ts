@@ -65,7 +65,7 @@ export type CallDecider =
   | { by: "policy"; decision: PresetDecision; message?: string };
 
 /**
- * Who approves what, in one object (docs/ARCHITECTURE.md, "Approvals"). Every host that runs
+ * Who approves what, in one object (docs/page-state.md, "Approvals"). Every host that runs
  * programs builds one: the page (step mode, its prompt, a program approved as a whole), `npm run
  * agent` and evals (decided before the run), the code-mode MCP server (refuse, allow or ask its
  * client, per server). Both questions are asked at call time, so marks made during a run count.

@@ -1,5 +1,5 @@
 /**
- * Which tools an MCP App may call (docs/ARCHITECTURE.md, "MCP Apps"): only its own server's, and
+ * Which tools an MCP App may call (docs/mcp-apps.md, "MCP Apps"): only its own server's, and
  * only those whose visibility includes "app". What needs the person's approval is decided where
  * every call's is (Workbench.callForApp, through the host functions). Pure.
  */

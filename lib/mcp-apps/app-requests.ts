@@ -1,5 +1,5 @@
 /**
- * What an MCP App asks the person (docs/ARCHITECTURE.md, "MCP Apps"): to call a tool that needs
+ * What an MCP App asks the person (docs/mcp-apps.md, "MCP Apps"): to call a tool that needs
  * approval, to open a link, to put a message or context into the conversation. Each request
  * waits in this store, shown beside the app that made it, until the person allows or denies it,
  * the app goes away (its signal aborts: denied), or the view closes. A store per app view.

@@ -1,5 +1,5 @@
 /**
- * An MCP App's HTML from its `ui://` resource (docs/ARCHITECTURE.md, "MCP Apps"): the content
+ * An MCP App's HTML from its `ui://` resource (docs/mcp-apps.md, "MCP Apps"): the content
  * item of the app's MIME type, as text or base64, with the origins its `_meta.ui.csp` declares
  * (checked by frame-policy.ts) and its border preference. Anything else is an error that says
  * what the server sent. Pure.

@@ -1,5 +1,5 @@
 /**
- * A tool result for an MCP App from what the page kept of a call (docs/ARCHITECTURE.md, "MCP
+ * A tool result for an MCP App from what the page kept of a call (docs/mcp-apps.md, "MCP
  * Apps"). A program's calls are recorded as the program saw them, unwrapped (the structured
  * content, else the text parsed as JSON, else the text), so an app opened from the timeline or a
  * chat gets that value back as a result: an object as `structuredContent` with its JSON as text,

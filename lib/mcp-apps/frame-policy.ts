@@ -1,5 +1,5 @@
 /**
- * The policy an MCP App runs under (docs/ARCHITECTURE.md, "MCP Apps"). An app declares the
+ * The policy an MCP App runs under (docs/mcp-apps.md, "MCP Apps"). An app declares the
  * origins it needs in its resource's `_meta.ui.csp`; the page asks for its frame at
  * `/api/mcp-apps/frame?…` with those origins in the query, and the route answers the frame page
  * with a Content-Security-Policy header built here from them, after checking each is a plain

@@ -1,5 +1,5 @@
 /**
- * An MCP App as a recorded run keeps it (docs/ARCHITECTURE.md, "MCP Apps"), so the run's calls
+ * An MCP App as a recorded run keeps it (docs/mcp-apps.md, "MCP Apps"), so the run's calls
  * can show their app where the server is not connected: a replay, an imported run file, a
  * shared link. The tool's definition (what the app is told about its tool) and the resource's
  * HTML and checked policy, keyed by server and tool. Pure.

@@ -1,6 +1,6 @@
 /**
  * What a tool says about its MCP App (the `io.modelcontextprotocol/ui` extension; see
- * docs/ARCHITECTURE.md, "MCP Apps"): the `ui://` resource its UI lives in and who may call it.
+ * docs/mcp-apps.md, "MCP Apps"): the `ui://` resource its UI lives in and who may call it.
  * Read here rather than through `@modelcontextprotocol/ext-apps/app-bridge` because the page's
  * catalog needs it on the start path and the bridge's module (with its schemas) loads only when
  * an app first shows; a unit test checks these readings agree with the extension's own helpers.

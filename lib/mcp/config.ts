@@ -9,7 +9,7 @@
  * parameters out and lists what it left out, so the UI can say so.
  *
  * `protocolEra` ("auto" | "modern" | "legacy", the MCP Inspector's name and values) forces a
- * remote server's protocol era (docs/ARCHITECTURE.md, "Protocol eras"); absent means "auto".
+ * remote server's protocol era (docs/mcp-client.md, "Protocol eras"); absent means "auto".
  */
 import { visibleText } from "../text/hidden-characters";
 import * as z from "zod";

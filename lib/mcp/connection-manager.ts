@@ -193,7 +193,7 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
   /**
    * Connects again every server whose connection dropped or whose connect could not get
    * through (`disconnected`, `cors-or-network`): what the page does when its channel to the app
-   * is back (docs/ARCHITECTURE.md, "The channel"). A stdio server gets a new process then.
+   * is back (docs/channel.md, "The channel"). A stdio server gets a new process then.
    */
   async reconnectLost(): Promise<void> {
     const lost = [...this.entries.keys()].filter((id) => {

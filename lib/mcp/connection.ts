@@ -32,11 +32,11 @@ import { AuthorizationNeeded, OAuthFlowError, withOAuth } from "./oauth/oauth-fe
 import type { OAuthSession } from "./oauth/oauth-fetch";
 import { OAuthRefused } from "./oauth/provider";
 import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
-import { createProxyFetch } from "./proxy-fetch";
+import { createProxyFetch } from "./proxy/proxy-fetch";
 import { memoryVerdicts, type EraVerdicts } from "./era-verdicts";
 import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
 import { answerInputWith, offersTasks, type TaskCalls } from "./tasks";
-import type { FetchLike } from "./proxy-fetch";
+import type { FetchLike } from "./proxy/proxy-fetch";
 
 export type { CallToolOptions, McpConnection, ServerInfo } from "./live-connection";
 
@@ -84,7 +84,7 @@ export interface ConnectOptions {
   /** Declares the MCP Apps extension (lib/mcp-apps/): set by hosts that render apps, the page. */
   apps?: boolean;
   /**
-   * The protocol era to speak (docs/ARCHITECTURE.md, "Protocol eras"). "auto" (default): ask
+   * The protocol era to speak (docs/mcp-client.md, "Protocol eras"). "auto" (default): ask
    * with `server/discover` whether the server speaks 2026-07-28, and fall back to the 2025-11-25
    * `initialize` when it does not; a verdict is remembered per URL (`verdicts`) for later
    * connects. "legacy" goes straight to `initialize`; "modern" speaks only 2026-07-28.

@@ -1,4 +1,4 @@
-import type { FetchLike } from "./proxy-fetch";
+import type { FetchLike } from "./proxy/proxy-fetch";
 
 const DEMO_PATH = /^\/api\/demo-mcp\/[^/]+\/?$/;
 

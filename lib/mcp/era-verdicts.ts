@@ -1,5 +1,5 @@
 /**
- * The protocol era each server URL was found to speak (docs/ARCHITECTURE.md, "Protocol eras"),
+ * The protocol era each server URL was found to speak (docs/mcp-client.md, "Protocol eras"),
  * so a later connect to a 2025-11-25 server skips the `server/discover` probe it would fail. The
  * page keeps them in localStorage, so they outlive a reload; Node hosts keep them for the
  * process. A verdict is a hint, never a rule: a connect that fails on a remembered "legacy" forgets

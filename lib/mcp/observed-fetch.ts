@@ -10,7 +10,7 @@
  * waiting for it hangs (streamableHttp.js `_handleSseStream`).
  */
 import type { HttpFailure } from "./connection-errors";
-import type { FetchLike } from "./proxy-fetch";
+import type { FetchLike } from "./proxy/proxy-fetch";
 import { parseRouteErrorBody } from "../http/route-error";
 
 const MAX_BODY_CHARS = 4096;

@@ -1,5 +1,5 @@
 /**
- * MCP's two protocol eras (docs/ARCHITECTURE.md, "Protocol eras"): 2026-07-28 ("modern":
+ * MCP's two protocol eras (docs/mcp-client.md, "Protocol eras"): 2026-07-28 ("modern":
  * stateless, every request carries its version and capabilities, `server/discover`, input asked
  * for through multi-round-trip results) and 2025-11-25 ("legacy": a session opened by
  * `initialize`, the server sending requests back on a stream).

@@ -1,6 +1,6 @@
 /**
  * Skills a connected server publishes with MCP's Skills extension (SEP-2640;
- * docs/ARCHITECTURE.md, "Skills a server publishes"), as the page shows them on the server's card:
+ * docs/mcp-client.md, "Skills a server publishes"), as the page shows them on the server's card:
  * listed when the person opens the card's section (never fetched before), a skill's SKILL.md read
  * when the person asks for it, its size and digest checked against the listing by the SDK's
  * SkillsClient before it is shown, and never run. A store (lib/state/store.ts): per server id,

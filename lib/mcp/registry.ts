@@ -14,7 +14,7 @@
 import { Store } from "../state/store";
 import { exportMcpServersConfig, importMcpServersConfig, serverIdFor } from "./config";
 import type { ExportResult } from "./config";
-import { DEMO_SERVER_NAMES, demoServerPath } from "./demo/catalog";
+import { DEMO_SERVER_NAMES, demoServerPath } from "../demo-servers/catalog";
 import type { RegistryStorage } from "./registry-storage";
 import { toServerConfig, toServerInput, validateServerInput } from "./server-input";
 import type { ServerInput, ServerInputIssue } from "./server-input";

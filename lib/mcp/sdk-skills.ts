@@ -1,7 +1,7 @@
 /**
  * Reading the skills a server publishes, through the Skills extension's client
  * (`@modelcontextprotocol/client/ext/skills`), in one module lib/mcp/sdk.ts loads when a person
- * first opens a server's published skills, not with the page (docs/ARCHITECTURE.md, "Skills a
+ * first opens a server's published skills, not with the page (docs/mcp-client.md, "Skills a
  * server publishes").
  */
 import type { Client, RequestOptions } from "@modelcontextprotocol/client";

@@ -1,5 +1,5 @@
 /**
- * The MCP SDK's client, loaded when the first connection needs it (docs/ARCHITECTURE.md, "The
+ * The MCP SDK's client, loaded when the first connection needs it (docs/speed.md, "The
  * page's start"). Its protocol schemas are some two hundred zod objects, built when their module
  * runs; the page's first screen needs none of them, so they load beside hydration, not before it.
  */

@@ -20,7 +20,7 @@ export interface ServerRequestNote {
   message: string;
   state: ServerRequestState;
   /**
-   * On a 2026-07-28 connection, the round of the call it belongs to (docs/ARCHITECTURE.md,
+   * On a 2026-07-28 connection, the round of the call it belongs to (docs/mcp-client.md,
    * "Protocol eras"): the server answered `input_required`, the person answered, the call was sent
    * again with the answers. Absent on a 2025 session, where the server asks with requests of its own.
    */

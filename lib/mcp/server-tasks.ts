@@ -1,5 +1,5 @@
 /**
- * The tasks the page's calls started, per server (docs/ARCHITECTURE.md, "Tasks"), kept in
+ * The tasks the page's calls started, per server (docs/mcp-client.md, "Tasks"), kept in
  * localStorage so they outlive a reload or a dropped channel. A task a program still waits on is
  * followed by its call (tasks.ts); once no call has reported on it for a while (the page was
  * reloaded, the run stopped waiting), `refresh` asks its server where it stands (`tasks/get`, by

@@ -1,6 +1,6 @@
 /**
  * Tool calls that may become tasks: MCP's tasks extension (`io.modelcontextprotocol/tasks`) on a
- * 2026-07-28 connection whose server offers it (docs/ARCHITECTURE.md, "Tasks"). The server may
+ * 2026-07-28 connection whose server offers it (docs/mcp-client.md, "Tasks"). The server may
  * answer `tools/call` with a task instead of a result; the call then polls `tasks/get` until
  * the task ends, answers the input a task asks for (`tasks/update`) through the same handlers a
  * server's questions reach, and cancels it (`tasks/cancel`) when the caller stops waiting.

@@ -1,5 +1,5 @@
 /**
- * Discovery at run time (docs/ARCHITECTURE.md, "Discovery"): inside a program,
+ * Discovery at run time (docs/page-state.md, "Discovery"): inside a program,
  * `tools.search(query)` finds functions of the connected servers and `tools.describe(name)` gives
  * one function's declaration, so a program can look up what it needs instead of the model
  * reading every declaration first. Both read the same catalog as the model's search_tools; they

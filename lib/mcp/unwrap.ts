@@ -1,7 +1,7 @@
 /**
  * Turns an MCP tool result into the value code mode's programs see. Pure.
  *
- * Rules, in order (docs/ARCHITECTURE.md, "Tool API"):
+ * Rules, in order (docs/sandbox.md, "Tool API"):
  * 1. `isError: true` → throws `ToolError` with the server's text as its message.
  * 2. `structuredContent` present → that object, as is.
  * 3. No content → null (JSON-safe, unlike undefined, so it survives postMessage and replay).

@@ -4,7 +4,7 @@
  *
  * The validator interprets schemas (@cfworker/json-schema, the one the MCP SDK offers for
  * runtimes without eval) instead of compiling them to code as Ajv does: the page's
- * Content-Security-Policy forbids eval (docs/ARCHITECTURE.md, "Security"), and under it Ajv
+ * Content-Security-Policy forbids eval (docs/deploying.md, "Security"), and under it Ajv
  * could compile nothing, so every check was silently skipped.
  *
  * Schemas come from servers we do not control, so preparing one must never throw: a schema

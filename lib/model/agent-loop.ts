@@ -2,7 +2,7 @@
  * The one agent loop: model step → tool calls → sandbox and MCP → results back → next step,
  * until the model answers, the loop policy stops it, a step fails or the caller aborts. The
  * page (through chat-session.ts), the headless Node runner (node/headless-agent.ts) and the
- * tests all drive this function; see docs/ARCHITECTURE.md, "The agent loop".
+ * tests all drive this function; see docs/agent-loop.md, "The agent loop".
  *
  * Everything that differs between them is injected: the model step (the page: POST /api/chat;
  * Node: the AI SDK provider called directly through chat-stream.ts), the tool handlers (the

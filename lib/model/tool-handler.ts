@@ -16,7 +16,7 @@ export type CodeApprovalDecision = { action: "run"; code: string } | { action: "
 /**
  * Code mode (the model writes one program), classic tool calling with every tool offered as a
  * tool, or classic with tool search: definitions deferred until a search_tools call loads them,
- * as Anthropic's tool search does (docs/ARCHITECTURE.md, "The agent loop").
+ * as Anthropic's tool search does (docs/agent-loop.md, "The agent loop").
  */
 export const TOOL_MODES = ["code", "classic", "classic-search"] as const;
 export type ToolMode = (typeof TOOL_MODES)[number];

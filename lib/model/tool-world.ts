@@ -1,6 +1,6 @@
 /**
  * One tool world: what the agent loop needs of the connected servers, in any host
- * (docs/ARCHITECTURE.md, "One tool world"). The host brings a catalog and a way to run a program;
+ * (docs/page-state.md, "One tool world"). The host brings a catalog and a way to run a program;
  * the handlers for both tool modes are built here, once: a program runs through `runCode`, a
  * classic round is a generated program through the same `runCode` (so classic calls pass the
  * same host functions), tool search (code mode's and classic's) reads the catalog. `handlersForMode` then picks a mode's.

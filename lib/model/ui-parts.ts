@@ -2,7 +2,7 @@
  * Two predicates over the AI SDK's UI messages, as the SDK defines them (`isToolUIPart`,
  * `lastAssistantMessageIsCompleteWithToolCalls` in "ai"), for the code that runs with the page's
  * first screen. "ai" is one module, so importing either from it would load the SDK's whole UI
- * stream with the page (docs/ARCHITECTURE.md, "The page's start"); the model's stream loads
+ * stream with the page (docs/speed.md, "The page's start"); the model's stream loads
  * with the first message instead (./ui-stream-loader.ts). A unit test holds these to the SDK's
  * answers. Pure.
  */

@@ -1,4 +1,4 @@
-/** The AI SDK's UI message stream (./ui-stream.ts), loaded with the first model step (docs/ARCHITECTURE.md, "The page's start"). */
+/** The AI SDK's UI message stream (./ui-stream.ts), loaded with the first model step (docs/speed.md, "The page's start"). */
 import { loadLater } from "../bundle/load-later";
 import type * as UiStream from "./ui-stream";
 

@@ -1,6 +1,6 @@
 /**
  * Context MCP Apps asked to give the model (`ui/update-model-context`), once the person allowed
- * it (docs/ARCHITECTURE.md, "MCP Apps"): the latest per app, sent with the person's next chat
+ * it (docs/mcp-apps.md, "MCP Apps"): the latest per app, sent with the person's next chat
  * message as a part of its own, which the conversation shows, and then forgotten.
  */
 import { Store } from "../state/store";

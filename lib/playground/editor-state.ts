@@ -1,5 +1,5 @@
 /**
- * The editor's state (docs/ARCHITECTURE.md, "Page state"): the code (restored from and saved to
+ * The editor's state (docs/page-state.md, "Page state"): the code (restored from and saved to
  * this browser), its history (the model's programs and what the editor held before them), and the
  * model's program waiting in the editor in step mode. One store; the editor panel reads it.
  */

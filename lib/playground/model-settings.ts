@@ -1,5 +1,5 @@
 /**
- * Which model the page talks to and how (docs/ARCHITECTURE.md, "Page state"): the chat settings
+ * Which model the page talks to and how (docs/page-state.md, "Page state"): the chat settings
  * and the keys typed in this browser (kept in its storage), which providers the server holds keys
  * for, and the person's edits of the system prompt (this session only). One store; what the chat
  * uses follows from it and the catalog through `modelChoice` and `requestExtras`, plain functions.

@@ -1,5 +1,5 @@
 /**
- * The page's MCP servers (docs/ARCHITECTURE.md, "Page state"): the registry, their live
+ * The page's MCP servers (docs/page-state.md, "Page state"): the registry, their live
  * connections, what they ask the person and log, their roots and call caps, and the catalog of
  * what the connected ones offer, created once per page. `view` is the store the panels read;
  * `hostFor` builds a run's host functions over the connections open now. The browser's
@@ -223,7 +223,7 @@ export class PageServers {
   };
 
   /**
-   * Host functions for the calls of one server's MCP App (docs/ARCHITECTURE.md, "MCP Apps"): that
+   * Host functions for the calls of one server's MCP App (docs/mcp-apps.md, "MCP Apps"): that
    * server alone, with every tool an app may call (app-only ones too), wrapped as a run's are (the
    * server's cap, what it asks and logs tied to the call). Undefined when it is not connected.
    */
@@ -240,7 +240,7 @@ export class PageServers {
   };
 
   /**
-   * The MCP Apps of a run's calls (docs/ARCHITECTURE.md, "MCP Apps"): for each tool with an app
+   * The MCP Apps of a run's calls (docs/mcp-apps.md, "MCP Apps"): for each tool with an app
    * whose server is connected, its definition and resource (read once per connection and URI),
    * by appKey, to keep with the run's record.
    */

@@ -1,5 +1,5 @@
 /**
- * The page's long tasks (docs/ARCHITECTURE.md, "Page state"): a compare of lanes and an eval suite,
+ * The page's long tasks (docs/page-state.md, "Page state"): a compare of lanes and an eval suite,
  * each a store the dialogs read, each run through the one agent loop with its programs in the
  * page's workbench (mocks and approvals apply per call), without taking over the editor or the
  * chat. Stop ends the task and the sandbox run it is in (or an approval it waits on).
@@ -174,7 +174,7 @@ export class EvalsTask extends Store<EvalsState> {
 
   /**
    * Loads suite text: JSON at once; YAML once its parser has loaded, on the first YAML suite
-   * (docs/ARCHITECTURE.md, "The page's start"). Resolves when the suite, or its errors, are in the state.
+   * (docs/speed.md, "The page's start"). Resolves when the suite, or its errors, are in the state.
    */
   load(text: string, fileName = ""): Promise<void> {
     const load = ++this.#loads;

@@ -1,5 +1,5 @@
 /**
- * The page's tool world (lib/model/tool-world.ts; docs/ARCHITECTURE.md, "One tool world"): the
+ * The page's tool world (lib/model/tool-world.ts; docs/page-state.md, "One tool world"): the
  * model's programs show in the editor (and its history) and run in the workbench, through the same
  * host functions as the person's runs (recorded, mocked, replayed, approved the same way); classic
  * rounds, compare lanes and evals run there too, without taking over the editor. In step mode a

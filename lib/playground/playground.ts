@@ -1,5 +1,5 @@
 /**
- * The page's state, created once (docs/ARCHITECTURE.md, "Page state"): the servers, the workbench,
+ * The page's state, created once (docs/page-state.md, "Page state"): the servers, the workbench,
  * the editor, the model settings, the run limits, the page's tool world and the chat session,
  * wired here and nowhere else. The browser builds one before React hydrates
  * (lib/playground/browser/page-playground.ts); panels read their slices through `useStore`; Node
@@ -188,7 +188,7 @@ export class Playground {
   }
 
   /**
-   * Replays a skill's tests offline in the skills' worker (docs/ARCHITECTURE.md, "Skills"),
+   * Replays a skill's tests offline in the skills' worker (docs/agents.md, "Skills"),
    * checking the recorded calls against the tools connected now; the results land in the skill store.
    */
   async testSkill(name: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The session this browser keeps across reloads (docs/ARCHITECTURE.md, "The page's session"),
+ * The session this browser keeps across reloads (docs/page-state.md, "The page's session"),
  * as plain functions over the page's stores, so the rules are written once and tested in Node:
  * what a save holds (the conversation, the runs with their sources, the code history, capped in
  * size) and what a restore does (runs oldest first with their sources, the code history, and the

@@ -1,6 +1,6 @@
 /**
  * What a person does to the page's servers from the server panels: add, edit, remove, turn on
- * and off, reconnect, sign in, import and export, forget secrets (docs/ARCHITECTURE.md, "Page
+ * and off, reconnect, sign in, import and export, forget secrets (docs/page-state.md, "Page
  * state"). The panels call these and read the servers' view store; none of them holds the
  * registry or the connection manager. Built once per page by the composition root
  * (lib/playground/browser/page-playground.ts), with the browser's OAuth when there is one.

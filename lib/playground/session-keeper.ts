@@ -1,5 +1,5 @@
 /**
- * Keeps the session across reloads (docs/ARCHITECTURE.md, "The page's session"): restores the
+ * Keeps the session across reloads (docs/page-state.md, "The page's session"): restores the
  * saved conversation, runs and code history into the page's stores once, then saves them a moment
  * after they change (so a streaming answer is saved once it settles). Subscribes to the stores
  * outside React: the page never re-renders for it. The rules of what is saved and restored are

@@ -3,7 +3,7 @@
  * targets), so it is written once and tested in Node: the share's recorded runs join the run
  * history, parsed once, oldest first, as the shared conversation's; its code goes into the
  * editor; its limits (already clamped when the link was decoded) are adopted; its conversation
- * is restored. Nothing runs: a link never starts anything by itself (docs/ARCHITECTURE.md,
+ * is restored. Nothing runs: a link never starts anything by itself (docs/deploying.md,
  * "Security"). Pure.
  */
 import { toRestorableMessages } from "../model/restore-messages";

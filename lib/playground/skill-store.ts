@@ -1,5 +1,5 @@
 /**
- * The page's skills (docs/ARCHITECTURE.md, "Skills"): kept in this browser (IndexedDB, beside the
+ * The page's skills (docs/agents.md, "Skills"): kept in this browser (IndexedDB, beside the
  * session but not cleared with it), offered to programs, the model and the Tools catalog once
  * trusted. A skill saved here is trusted; an imported one (a file, a folder, a share link) waits
  * for review: shown with its code, offered to nothing until the person trusts it, like an

@@ -1,5 +1,5 @@
 /**
- * The workbench's small stores (docs/ARCHITECTURE.md, "Page state"): whether the sandbox is up,
+ * The workbench's small stores (docs/page-state.md, "Page state"): whether the sandbox is up,
  * the replay armed for the next run, and the recorded run the timeline shows.
  */
 import { Store } from "../state/store";

@@ -1,5 +1,5 @@
 /**
- * The page's workbench (docs/ARCHITECTURE.md, "Page state"): the sandbox worker and the run on it,
+ * The page's workbench (docs/page-state.md, "Page state"): the sandbox worker and the run on it,
  * the session's runs, mocks, replay, approvals and the recorder, created once per page. Panels
  * read its stores; every run goes through `run()`, whose host functions are the live servers
  * behind the debugging tools in their fixed order (lib/host-calls/debug-host.ts), and whose
@@ -87,7 +87,7 @@ export interface WorkbenchOptions {
   frameClock?: FrameClock;
   /**
    * Resolves once the page has shown a run's start; the worker gets the run then. In the browser,
-   * after React's render: otherwise that render sits inside the first tool call (docs/ARCHITECTURE.md, "The live path").
+   * after React's render: otherwise that render sits inside the first tool call (docs/speed.md, "The live path").
    */
   afterStart?: () => Promise<void>;
   /** When the sandbox worker makes its warm-up run (RunControllerOptions.whenIdle). */
@@ -263,7 +263,7 @@ export class Workbench {
   }
 
   /**
-   * One `tools/call` from an MCP App of `server` (docs/ARCHITECTURE.md, "MCP Apps"), through the
+   * One `tools/call` from an MCP App of `server` (docs/mcp-apps.md, "MCP Apps"), through the
    * host functions every program's call goes through: arguments checked against the input
    * schema, the person's mocks, approval for destructive and marked tools (asked through
    * `options.ask`, beside the app), the server's cap. It is recorded as a one-call run from

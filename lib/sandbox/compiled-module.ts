@@ -27,7 +27,7 @@ export function parseWorkerBoot(hash: string): WorkerBoot {
  * itself and reports the module (`wasm`); the share keeps the first it hears of, and every worker
  * after that starts waiting for `init` and gets it, so a worker replaced after Stop, a timeout or
  * a crash starts from compiled code. The page never compiles: its policy allows no WebAssembly
- * compilation, the worker's does (docs/ARCHITECTURE.md, "The sandbox contract").
+ * compilation, the worker's does (docs/sandbox.md, "The sandbox contract").
  */
 export class CompiledModuleShare {
   private module: WebAssembly.Module | undefined;

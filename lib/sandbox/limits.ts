@@ -5,7 +5,7 @@ const KB = 1024;
 const MB = 1024 * KB;
 
 /**
- * Default limits, taken from the peers' (docs/ARCHITECTURE.md, "The sandbox contract"):
+ * Default limits, taken from the peers' (docs/sandbox.md, "The sandbox contract"):
  * 128 MB, 10 s CPU, 60 s wall, 30 s per call, 10 in flight, 1 000 calls.
  *
  * The stack is 128 KB, not 1 MB: QuickJS measures its stack in WASM linear memory, but the

@@ -191,7 +191,7 @@ export function attachSandboxWorker(port: PortLike, loadModule: WorkerModuleLoad
  * The run a worker makes on `warm`, answered inside the worker: the first run of a
  * fresh worker ran its call path cold (the worker's JavaScript not yet compiled, QuickJS's WASM
  * functions compiled on first call), and a page's first tool calls took 50 to 135 ms where later
- * ones take 10 (docs/ARCHITECTURE.md, "The live path"). Nothing of it reaches the main thread.
+ * ones take 10 (docs/speed.md, "The live path"). Nothing of it reaches the main thread.
  */
 const WARM_UP = {
   code: 'const xs = [];\nfor (let i = 0; i < 3; i++) xs.push(warm.up({ i }));\nawait Promise.all(xs);\nconsole.log("warm", { up: 1 });\nreturn { ok: await warm.up({}) };',

@@ -62,7 +62,7 @@ export const shareServerSchema = z
       .array(visibleText(z.string().max(SHARE_CAPS.argChars)))
       .max(SHARE_CAPS.args)
       .optional(),
-    /** The sender's protocol era setting (a remote server's; docs/ARCHITECTURE.md, "Protocol eras"). */
+    /** The sender's protocol era setting (a remote server's; docs/mcp-client.md, "Protocol eras"). */
     protocolEra: z.enum(["modern", "legacy"]).optional(),
     /** True when the original config had headers, env, credentials or secret-looking args. */
     hadSecrets: z.boolean(),

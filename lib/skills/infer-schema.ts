@@ -1,5 +1,5 @@
 /**
- * JSON Schema proposed from values (docs/ARCHITECTURE.md, "Skills"): a skill's inputs from the
+ * JSON Schema proposed from values (docs/agents.md, "Skills"): a skill's inputs from the
  * `data` its runs had, its output from the values they returned. A proposal the person edits,
  * so it says only what every sample shows: the types seen, the keys every sample of an object
  * has as required, array items from all their elements. Strings stay strings: an enum is the

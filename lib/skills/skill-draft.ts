@@ -1,5 +1,5 @@
 /**
- * Saving a run as a skill (docs/ARCHITECTURE.md, "Skills"): what the Save dialog proposes from a
+ * Saving a run as a skill (docs/agents.md, "Skills"): what the Save dialog proposes from a
  * recorded run (the inputs' schema from its `data`, the output's from its value, the run as the
  * first test, destructive when a call went to a destructive tool), and the checks before it is
  * kept. Pure: the dialog only shows and edits these.

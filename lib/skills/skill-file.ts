@@ -1,5 +1,5 @@
 /**
- * Skills as files (docs/ARCHITECTURE.md, "Skills"): one JSON file holding several, or a folder a
+ * Skills as files (docs/agents.md, "Skills"): one JSON file holding several, or a folder a
  * code review can read, one directory per skill:
  *
  *   cheapest_carrier/skill.json        name, description, schemas, destructive, dates

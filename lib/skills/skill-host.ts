@@ -1,5 +1,5 @@
 /**
- * Skills as host functions (docs/ARCHITECTURE.md, "Skills"): `skills.<name>(input)` checks the
+ * Skills as host functions (docs/agents.md, "Skills"): `skills.<name>(input)` checks the
  * input against the skill's schema, runs the skill's code in a sandbox run of its own with the
  * input as its `data` globals, and resolves with the value it returns. The inner run's calls go
  * to the same host functions as the outer program's (mocks, approvals, replay, the servers' caps)

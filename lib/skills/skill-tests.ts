@@ -1,5 +1,5 @@
 /**
- * A skill's tests (docs/ARCHITECTURE.md, "Skills"): the runs it was saved from, each kept as its
+ * A skill's tests (docs/agents.md, "Skills"): the runs it was saved from, each kept as its
  * input, every call's recorded answer and the value it returned. Running a test replays the
  * skill's current code offline against those answers (the timeline's replay, lib/host-calls/
  * replay.ts) and says what changed: a call the recording does not have, a recorded call the code

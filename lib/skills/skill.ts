@@ -1,5 +1,5 @@
 /**
- * A skill (docs/ARCHITECTURE.md, "Skills"): a program that worked, kept as a typed tool. Its
+ * A skill (docs/agents.md, "Skills"): a program that worked, kept as a typed tool. Its
  * inputs are the program's `data` globals, its tests the runs it was saved from (each call's
  * recorded answer and the value it returned). Skills are tools of one namespace, `skills`, so the
  * catalog declares them like any server's tools, programs call them and the model sees them.

@@ -1,5 +1,5 @@
 /**
- * The one shape of page state (docs/ARCHITECTURE.md, "Page state"): a store holds an immutable
+ * The one shape of page state (docs/page-state.md, "Page state"): a store holds an immutable
  * snapshot, replaces it on every change and tells its subscribers. React reads it with
  * `useStore(store, selector)` (components/hooks/use-store.ts), which re-renders a component only
  * when its selected slice changes; Node code reads `snapshot()` and subscribes like anyone else.

@@ -119,7 +119,7 @@ export function prettyJsonCut(value: unknown, max: number): string {
 /**
  * "12,400": an integer's digits in groups of three (a number with a fraction is rounded first).
  * Written out rather than `toLocaleString`, whose first call loads the browser's locale data,
- * about 13 ms on the page's start (docs/ARCHITECTURE.md, "The page's start").
+ * about 13 ms on the page's start (docs/speed.md, "The page's start").
  */
 export function groupDigits(n: number, separator = ","): string {
   if (!Number.isFinite(n)) return String(n);

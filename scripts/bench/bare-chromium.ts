@@ -3,7 +3,7 @@
 // with it every request pays for the events it reports: from the same page, a bare fetch of a
 // trivial loopback route took 2.2–2.7 ms sequentially under Playwright and 1.2–1.4 ms without,
 // and 1 000 of them 10 in flight 1.7 s vs 0.9–1.0 s (this machine, 2026-11-24). A person's
-// browser has no such observer, so the live path is measured here (docs/ARCHITECTURE.md,
+// browser has no such observer, so the live path is measured here (docs/speed.md,
 // "The live path").
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,11 +1,11 @@
 // A process that serves only the app's end of the channel (createChannelServer), for the
 // channel's load bench (channel-load.ts): its RSS is the channel's and nothing else's. argv[2]
-// is the module to load it from (today's lib/http/node/channel-server.ts, or an earlier
+// is the module to load it from (today's lib/channel/node/channel-server.ts, or an earlier
 // version the bench wrote beside it). Prints `port <n>` when listening.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import type { createChannelServer as Create } from "../../lib/http/node/channel-server";
+import type { createChannelServer as Create } from "../../lib/channel/node/channel-server";
 
 const modulePath = process.argv[2];
 if (!modulePath) throw new Error("usage: channel-host.ts <channel-server module>");

@@ -5,7 +5,7 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createChannelClient, type ChannelClient, type SocketLike } from "../../lib/http/browser/channel-client";
+import { createChannelClient, type ChannelClient, type SocketLike } from "../../lib/channel/browser/channel-client";
 import { clientFrame, neverReading, rawUpgrade, rawExchange, upgradeHead, writeUntilClosed } from "../../tests/fixtures/raw-upgrade";
 import { endWithThisProcess } from "./reap";
 import { median, type BenchRow } from "./rows";
@@ -17,8 +17,11 @@ const KB_PER_STREAM = 256;
 const ROUNDS = 3;
 /** The hosts' cap of channels per client (channel-host.ts). */
 const PER_CLIENT_CAP = 1_024;
-const MODULE = path.resolve("lib/http/node/channel-server.ts");
-const BEFORE_MODULE = path.resolve("lib/http/node/channel-server.bench-before.ts");
+const MODULE = path.resolve("lib/channel/node/channel-server.ts");
+const BEFORE_MODULE = path.resolve("lib/channel/node/channel-server.bench-before.ts");
+/** Where the channel's app end was at BEFORE_REF, and the http modules it imported from beside it. */
+const BEFORE_PATH = "lib/http/node/channel-server.ts";
+const fromBeside = (source: string) => source.replace(/"\.\.\/(route-error|rate-limit|read-body|body-end)"/g, '"../../http/$1"');
 
 interface Host {
   name: string;
@@ -113,7 +116,7 @@ export async function benchChannelLoad(): Promise<BenchRow[]> {
   try {
     writeFileSync(
       BEFORE_MODULE,
-      execFileSync("git", ["show", `${BEFORE_REF}:lib/http/node/channel-server.ts`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+      fromBeside(execFileSync("git", ["show", `${BEFORE_REF}:${BEFORE_PATH}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })),
     );
   } catch {
     hasBefore = false;

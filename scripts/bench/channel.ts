@@ -1,4 +1,4 @@
-// The page's channel to the app (docs/ARCHITECTURE.md, "The channel") against the page's plain
+// The page's channel to the app (docs/channel.md, "The channel") against the page's plain
 // HTTP path (`?channel=off`) and the floor of the same run (bare fetches of the same route from
 // the same page), in the bare Chromium against the production build with a person's set of
 // servers: the demo servers, eight stdio server-everything processes and four over Streamable

@@ -17,7 +17,7 @@ import { createCodeModeMcpServer } from "../../lib/codemode-mcp/mcp-server";
 import { CodeModeHttpEndpoint } from "../../lib/codemode-mcp/node/http-endpoint";
 import { openCodeModeServer } from "../../lib/codemode-mcp/node/open";
 import { startLoopbackServer } from "../../lib/http/node/loopback-server";
-import { startDemoHost } from "../../lib/mcp/node/demo-host";
+import { startDemoHost } from "../../lib/demo-servers/node/demo-host";
 import { median, printRows, type BenchRow } from "./rows";
 
 const TOKEN = "bench-token-0123456789abcdef0123456789";

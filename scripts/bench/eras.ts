@@ -3,12 +3,12 @@
 // "stateless"): 2026-07-28 (no session, every request carries its version) against 2025-11-25
 // (initialize first), each beside the floor of the same run (a bare fetch of the same JSON-RPC
 // request). Rounds alternate between the eras. Then the news demo server as the app serves it
-// (lib/mcp/demo/http-handler.ts), each era from its own pool of servers (2026-07-28 through the
-// SDK's createMcpHandler). docs/ARCHITECTURE.md, "Protocol eras".
+// (lib/demo-servers/http-handler.ts), each era from its own pool of servers (2026-07-28 through the
+// SDK's createMcpHandler). docs/mcp-client.md, "Protocol eras".
 import { connectToServer, type ConnectOptions } from "../../lib/mcp/connection";
 import type { ServerConfig } from "../../lib/mcp/types";
 import { startModernServer } from "../../tests/fixtures/mcp/modern-server";
-import { startDemoHost } from "../../lib/mcp/node/demo-host";
+import { startDemoHost } from "../../lib/demo-servers/node/demo-host";
 import { median, type BenchRow } from "./rows";
 
 const ROUNDS = 7;

@@ -9,8 +9,8 @@ import { chromiumPath, CHROMIUM_ARGS } from "../../tests/e2e/chromium";
 import { median, type BenchRow } from "./rows";
 import { startServer } from "./sandbox-browser";
 import { connectToServer } from "../../lib/mcp/connection";
-import { getDemoServer } from "../../lib/mcp/demo/index";
-import { startDemoHost } from "../../lib/mcp/node/demo-host";
+import { getDemoServer } from "../../lib/demo-servers/index";
+import { startDemoHost } from "../../lib/demo-servers/node/demo-host";
 import { launchBareChromium, type BareBrowser, type BarePage } from "./bare-chromium";
 
 const LOADS = 5;
@@ -201,7 +201,7 @@ const SEQUENTIAL = (n: number) =>
  * What an event stream costs a client over one JSON body, for the same call: the app's MCP
  * client (lib/mcp/connection.ts) in Node, sequential lab.echo calls to the demo handler on loopback (no Next, no browser),
  * answered one way then the other, interleaved. The lab server streams only the calls that send
- * progress (lib/mcp/demo/catalog.ts); here echo is made to stream for the comparison.
+ * progress (lib/demo-servers/catalog.ts); here echo is made to stream for the comparison.
  */
 async function responseModes(): Promise<BenchRow[]> {
   const lab = getDemoServer("lab");
@@ -240,7 +240,7 @@ async function responseModes(): Promise<BenchRow[]> {
 
 /**
  * What Next's router costs a demo call, from Node: the served app's direct path
- * (lib/mcp/node/demo-listener.ts) against the same route with a query string, which the direct
+ * (lib/demo-servers/node/demo-listener.ts) against the same route with a query string, which the direct
  * path leaves to Next. Sequential bare fetches, then 1 000 with 10 in flight, interleaved.
  */
 async function routerCost(base: string): Promise<BenchRow[]> {

@@ -1,7 +1,7 @@
 /**
  * The page's channel (/api/channel) as an attacker meets it on the production server: raw
  * upgrades and hand-made frames from a plain client, not a browser that behaves
- * (docs/ARCHITECTURE.md, "The channel"). Every request the channel carries passes its route's
+ * (docs/channel.md, "The channel"). Every request the channel carries passes its route's
  * guard, so the stdio bridge still wants the terminal's token.
  */
 import { readFileSync } from "node:fs";

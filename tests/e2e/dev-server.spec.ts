@@ -1,5 +1,5 @@
 /**
- * `npm run dev` (scripts/dev.mjs) serves the page's channel too (docs/ARCHITECTURE.md, "The
+ * `npm run dev` (scripts/dev.mjs) serves the page's channel too (docs/channel.md, "The
  * channel"): its printed link carries the stdio token, an upgrade from the page's origin opens a
  * channel whose requests reach the dev routes, and a foreign one is refused. Node only: Next
  * compiles the routes on first use, which is slow, so the test drives the channel by hand.

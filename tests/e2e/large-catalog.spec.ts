@@ -9,7 +9,7 @@ import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { loadCatalogServers } from "../../lib/evals/node/catalog-servers";
-import { startCatalogHost } from "../../lib/mcp/node/catalog-host";
+import { startCatalogHost } from "../../lib/demo-servers/node/catalog-host";
 
 const captured = loadCatalogServers();
 let host: Awaited<ReturnType<typeof startCatalogHost>> | undefined;

@@ -1,7 +1,7 @@
 /**
  * A person's real set of servers in one page: eight stdio reference servers and four Streamable
  * HTTP ones (one without CORS, through the proxy) beside the demo servers. Before the page's
- * channel (docs/ARCHITECTURE.md, "The channel"), this many long-lived streams held all six of
+ * channel (docs/channel.md, "The channel"), this many long-lived streams held all six of
  * the browser's connections to the app: parallel calls ran one after another, an elicitation's
  * answer waited behind the call that asked for it, and the page hung.
  */

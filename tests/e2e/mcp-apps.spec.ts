@@ -7,7 +7,7 @@ import { TimelinePanel } from "./pages/timeline-panel";
 import { counterServerFactory, hostileServerFactory } from "../fixtures/mcp/app-servers";
 import { startMcpHttpServer, type StatefulHost } from "../fixtures/mcp/test-servers";
 
-// MCP Apps in the page (docs/ARCHITECTURE.md, "MCP Apps"): the shipping demo's app, an app
+// MCP Apps in the page (docs/mcp-apps.md, "MCP Apps"): the shipping demo's app, an app
 // built on the extension's own App class, and apps that attack their host.
 let counter: StatefulHost;
 let counterCalls: Map<string, number>;

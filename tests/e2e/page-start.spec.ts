@@ -14,7 +14,7 @@ async function openWithScriptsHeld(page: Page): Promise<{ release: () => void }>
   return { release };
 }
 
-// The page's start (docs/ARCHITECTURE.md, "The page's start"): what a person can do before the
+// The page's start (docs/speed.md, "The page's start"): what a person can do before the
 // page has hydrated, and what waits until they come to it. Timings are the bench's (`npm run bench
 // -- --only peers`); these tests hold the behaviour.
 test.describe("the page's start", () => {

@@ -1,5 +1,5 @@
 /**
- * A strict 2026-07-28 server in the page (docs/ARCHITECTURE.md, "Protocol eras"): built on the
+ * A strict 2026-07-28 server in the page (docs/mcp-client.md, "Protocol eras"): built on the
  * v2 server package with no sessions and no `initialize`, added by URL beside the demo servers
  * (shipping, news and store speak 2026-07-28 too; lab stays 2025-11-25). It connects, each card
  * says which era it speaks, and a program calls servers of both eras; its tool that asks twice

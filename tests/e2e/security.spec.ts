@@ -114,7 +114,7 @@ test.describe("security", () => {
       ["GET", "/api/mcp/proxy"],
       ["POST", "/api/share"],
       ["GET", "/api/chat/providers"],
-      // Answered by serve.mjs ahead of Next's router (lib/mcp/node/demo-listener.ts), with the same guard.
+      // Answered by serve.mjs ahead of Next's router (lib/demo-servers/node/demo-listener.ts), with the same guard.
       ["POST", "/api/demo-mcp/lab"],
     ] as const) {
       const response = await request.fetch(`${origin}${path}`, {

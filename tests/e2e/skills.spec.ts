@@ -7,7 +7,7 @@ import { saveRunAsSkill, skillsTab } from "./pages/skills-tab";
 import { examplePrompt } from "@/lib/model/demo/demo-script";
 import { SHIPPING_SCRIPTS } from "@/lib/model/demo/scripts-shipping";
 
-// Skills (docs/ARCHITECTURE.md, "Skills"): a program that worked, kept as a typed, tested tool.
+// Skills (docs/agents.md, "Skills"): a program that worked, kept as a typed, tested tool.
 const WITH_INPUT = (SHIPPING_SCRIPTS[0]?.code ?? "").replace("o.maxDays <= 5", "o.maxDays <= maxDays");
 const CALL = "return await skills.cheapest_carrier({ maxDays: 5 });";
 

@@ -1,5 +1,5 @@
 /**
- * A person's local servers across tabs (docs/ARCHITECTURE.md, "The MCP client"): nine stdio
+ * A person's local servers across tabs (docs/mcp-client.md, "The MCP client"): nine stdio
  * reference servers in four tabs run as nine processes, shared by the tabs; a reload takes its
  * processes over at once; Reconnect restarts a server for every tab; a tab over the cap says so
  * and starts its server by itself once a slot frees. Its own app with a cap of nine, so the cap

@@ -3,7 +3,7 @@
  * chunks. The browser sends the model choice, settings and system prompt with the messages,
  * and runs the tools itself; see lib/model/server/chat-handler.ts.
  */
-import { chatRoute } from "@/lib/channel/server/api-routes";
+import { chatRoute } from "@/lib/routes/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

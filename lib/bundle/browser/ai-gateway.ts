@@ -1,5 +1,5 @@
 /**
- * Stands in for `@ai-sdk/gateway` in the page's bundle (next.config.js, docs/ARCHITECTURE.md,
+ * Stands in for `@ai-sdk/gateway` in the page's bundle (next.config.js, docs/speed.md,
  * "The page's start"). The `ai` package imports it for string model ids, which resolve through
  * the AI Gateway; the page only ever passes model objects, and the gateway provider is made on
  * the server (lib/model/server/provider-registry.ts). `ai` asks `isInstance` of every error it

@@ -6,8 +6,8 @@
  * mode) ends it.
  */
 import { createParser } from "eventsource-parser";
-import { appFetch } from "../../http/browser/app-channel";
-import { LOCAL_TOKEN_HEADER } from "../../mcp/stdio-protocol";
+import { appFetch } from "../../channel/browser/app-channel";
+import { LOCAL_TOKEN_HEADER } from "../../mcp/stdio/stdio-protocol";
 import type { FeedUpdate } from "../run-feed";
 
 export const RUN_FEED_PATH = "/api/codemode/runs";

@@ -2,7 +2,7 @@
  * The code-mode MCP server over Streamable HTTP, framework-free (Web Request in, Response out):
  * the Next route /api/codemode/mcp wraps it, tests host it on loopback. Every request must carry
  * the operator's bearer token. Both protocol eras on one endpoint, on the v2 server SDK
- * (docs/ARCHITECTURE.md, "The code-mode MCP server"):
+ * (docs/benchmarks.md, "The code-mode MCP server"):
  *
  * - **2026-07-28** requests are stateless: each gets a fresh MCP Server through the SDK's
  *   `createMcpHandler`, so any instance may answer any request.

@@ -28,7 +28,7 @@ export interface OpenedCodeModeServer {
   /** The skills offered as tools. */
   skillNames: string[];
   warnings: string[];
-  /** Each stdio server's state: up, or down until its next start (lib/mcp/node/stdio-supervisor.ts). */
+  /** Each stdio server's state: up, or down until its next start (lib/mcp/stdio/node/stdio-supervisor.ts). */
   stdioStates: ConnectedServers["stdioStates"];
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * The link is the one `npm start` prints (`http://127.0.0.1:3000/#cmp-token=…`). Per run, only
  * the newest update waits while one is being sent; a playground that is down costs one warning.
  */
-import { LOCAL_TOKEN_FRAGMENT, LOCAL_TOKEN_HEADER } from "../../mcp/stdio-protocol";
+import { LOCAL_TOKEN_FRAGMENT, LOCAL_TOKEN_HEADER } from "../../mcp/stdio/stdio-protocol";
 import type { FeedUpdate } from "../run-feed";
 import { messageOf } from "../../text/error-message";
 

@@ -4,7 +4,7 @@
  * the bearer token callers send (run-feed-routes.ts reads them). The servers connect and the
  * sandbox threads start on the first request; its runs go to the live run feed
  * (run-feed-routes.ts). State is per process, kept on globalThis so that every route sees the
- * same endpoint (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * same endpoint (docs/benchmarks.md, "The code-mode MCP server").
  */
 import "server-only";
 import { hkdfSync } from "node:crypto";

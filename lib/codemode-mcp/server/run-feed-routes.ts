@@ -4,14 +4,14 @@
  * and the endpoint's settings. Apart from the endpoint (endpoint.ts), which loads the code-mode
  * server and its sandbox threads, because every page in local mode follows this feed from its
  * start. The feed is per process, kept on globalThis so that every route sees the same one
- * (docs/ARCHITECTURE.md, "The code-mode MCP server").
+ * (docs/benchmarks.md, "The code-mode MCP server").
  */
 import "server-only";
 import type { Env } from "../../http/server/deployment";
 import { RouteError } from "../../http/route-error";
 import { readJsonBody } from "../../http/read-body";
 import { runRecordSchema } from "../../timeline/run-file-schema";
-import { checkLocalRequest, localGuardContext } from "../../mcp/server/local-guard";
+import { checkLocalRequest, localGuardContext } from "../../mcp/stdio/server/local-guard";
 import { RunFeed } from "../run-feed";
 
 export const CONFIG_ENV = "CMP_CODEMODE_CONFIG";

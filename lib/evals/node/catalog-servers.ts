@@ -1,7 +1,7 @@
 /**
  * The large catalog's servers (evals/catalog/: public MCP servers' `tools/list`, captured at
  * pinned versions by `scripts/capture-schemas.ts --catalog`), for suites that name them: the
- * runner serves them offline with the catalog host (lib/mcp/node/catalog-host.ts).
+ * runner serves them offline with the catalog host (lib/demo-servers/node/catalog-host.ts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

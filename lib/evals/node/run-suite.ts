@@ -3,15 +3,15 @@
  * agent loop (runHeadlessAgent) against a tool world of the case's servers (the built-in demo
  * servers served on loopback, or HTTP servers of the suite's mcp.json), with the provider called
  * directly. Runs are independent (a fresh conversation each); a failing model or server fails
- * that run with its error and the suite goes on. See docs/ARCHITECTURE.md, "The agent loop".
+ * that run with its error and the suite goes on. See docs/agent-loop.md, "The agent loop".
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { countTokens } from "../../codemode/tokens";
 import { importMcpServersConfig } from "../../mcp/config";
-import { DEMO_SERVER_NAMES, demoServerPath } from "../../mcp/demo/catalog";
-import { startDemoHost } from "../../mcp/node/demo-host";
-import { startCatalogHost } from "../../mcp/node/catalog-host";
+import { DEMO_SERVER_NAMES, demoServerPath } from "../../demo-servers/catalog";
+import { startDemoHost } from "../../demo-servers/node/demo-host";
+import { startCatalogHost } from "../../demo-servers/node/catalog-host";
 import { loadCatalogServers } from "./catalog-servers";
 import type { ServerConfig } from "../../mcp/types";
 import { openToolWorld, runHeadlessAgent, type OpenedToolWorld } from "../../model/node/headless-agent";

@@ -2,7 +2,7 @@
  * Node's `http` request and response as Fetch's `Request` and `Response` (Node only), so that a
  * Fetch-style handler (`(Request) => Promise<Response>`, the shape of a Next route handler) can
  * answer on a plain `http.Server`: the loopback servers of tests, and the production server's
- * demo routes (docs/ARCHITECTURE.md, "The live path").
+ * demo routes (docs/speed.md, "The live path").
  */
 import type http from "node:http";
 import { Readable } from "node:stream";

@@ -1,6 +1,6 @@
 /**
  * One connection to a shared Redis that heals by itself and never makes a request wait on a
- * Redis that is gone (docs/ARCHITECTURE.md, "Many instances"):
+ * Redis that is gone (docs/security.md, "Many instances"):
  *
  * - **Reconnect forever**, with a backoff capped at `maxBackoffMs`, whether Redis went away,
  *   was never there (the app may start before it), or stopped answering.

@@ -97,7 +97,7 @@ function checkSameApp<S extends RouteSurface>(headers: Headers, host: string, su
  * site open a WebSocket to any host and sends no preflight, so the upgrade must name an allowed
  * Host and come from this app's own page (Origin, which browsers always send on an upgrade):
  * a foreign page's upgrade is refused here (cross-site WebSocket hijacking). Every request the
- * channel carries then passes its route's own guard as well (docs/ARCHITECTURE.md, "The channel").
+ * channel carries then passes its route's own guard as well (docs/channel.md, "The channel").
  */
 export function checkUpgrade(headers: Headers, allowed: ReadonlySet<string>): RouteError<"channel"> | undefined {
   const host = headers.get("host") ?? "";

@@ -1,5 +1,5 @@
 /**
- * Mounts one MCP App in the page (docs/ARCHITECTURE.md, "MCP Apps"), on the extension's own host
+ * Mounts one MCP App in the page (docs/mcp-apps.md, "MCP Apps"), on the extension's own host
  * bridge (`AppBridge` and `PostMessageTransport` from `@modelcontextprotocol/ext-apps`): a frame
  * of /api/mcp-apps/frame (an opaque origin under the policy the app declared), the app's HTML
  * handed to it once it says it is ready, the tool's input and result delivered once the app has

@@ -1,5 +1,5 @@
 /**
- * GET /api/mcp-apps/frame: the sandbox proxy page an MCP App runs in (docs/ARCHITECTURE.md,
+ * GET /api/mcp-apps/frame: the sandbox proxy page an MCP App runs in (docs/mcp-apps.md,
  * "MCP Apps"). The page frames it; it tells the page it is ready
  * (`ui/notifications/sandbox-proxy-ready`), takes the app's HTML from the page once
  * (`ui/notifications/sandbox-resource-ready`), puts it in a child frame (`srcdoc`, so the app

@@ -13,7 +13,7 @@ import type { ClientIdentity } from "../oauth/provider";
 import { revokeTokens } from "../oauth/revoke";
 import { createOAuthStore } from "../oauth/store";
 import type { OAuthRecord, OAuthStore } from "../oauth/store";
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import type { KeyValueStorage } from "../registry-storage";
 import type { ServerConfig } from "../types";
 import { CLIENT_METADATA_DOCUMENT_PATH, OAUTH_CALLBACK_PATH } from "../oauth/client-metadata";

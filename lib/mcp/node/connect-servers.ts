@@ -8,7 +8,7 @@
 import { connectToServer, type McpConnection } from "../connection";
 import type { HostServer } from "../host-functions";
 import type { ServerConfig } from "../types";
-import { superviseStdio, type SupervisedState, type SupervisedStdio } from "./stdio-supervisor";
+import { superviseStdio, type SupervisedState, type SupervisedStdio } from "../stdio/node/stdio-supervisor";
 import { modelTools } from "../../mcp-apps/tool-ui";
 import { withResourceReader } from "../resource-reader";
 import { messageOf } from "../../text/error-message";

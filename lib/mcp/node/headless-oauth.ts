@@ -11,7 +11,7 @@ import { StoredOAuthProvider } from "../oauth/provider";
 import type { ClientIdentity } from "../oauth/provider";
 import { createOAuthStore } from "../oauth/store";
 import type { OAuthStore } from "../oauth/store";
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import type { ServerConfig } from "../types";
 
 /** What a headless client keeps between connects. */

@@ -7,7 +7,7 @@
 import { Store, type ReadableStore } from "../../state/store";
 import { isSecretKey, REDACTED, redactHeaders, redactSecrets } from "../../secrets/redact";
 import { removeSecrets } from "../../secrets/patterns";
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import { messageOf } from "../../text/error-message";
 
 /** What a step is. */

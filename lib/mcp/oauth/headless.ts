@@ -6,7 +6,7 @@
  * a page instead of a redirect, or an `error` in the callback ends the flow with a clear error.
  * Pure; the fetch is injected.
  */
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import { AuthorizationNeeded, OAuthFlowError } from "./oauth-fetch";
 import type { AuthorizationResult, Authorizer } from "./oauth-fetch";
 

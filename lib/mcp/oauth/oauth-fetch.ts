@@ -16,7 +16,7 @@
  * Pure; the fetches are injected.
  */
 import type { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import { loadMcpAuth } from "../sdk";
 import { maskUrl, recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";

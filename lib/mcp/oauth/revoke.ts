@@ -4,7 +4,7 @@
  * `revocation_endpoint`, authenticated as the token endpoint is. Best effort: the tokens are
  * deleted from this browser whatever the authorization server answers. Pure; fetch injected.
  */
-import type { FetchLike } from "../proxy-fetch";
+import type { FetchLike } from "../proxy/proxy-fetch";
 import { recordingFetch } from "./flow-log";
 import type { FlowLog } from "./flow-log";
 import type { OAuthRecord } from "./store";

@@ -4,7 +4,7 @@
  * stream and throws the route's JSON error body on a refused request.
  */
 import { generateId } from "../ui-parts";
-import { appFetch } from "../../http/browser/app-channel";
+import { appFetch } from "../../channel/browser/app-channel";
 import { loadUiStream } from "../ui-stream-loader";
 import type { ModelStep } from "../agent-loop";
 import type { ChatRequestExtras } from "../request-schema";

@@ -6,7 +6,7 @@
 import { EXECUTE_CODE_TOOL, SEARCH_TOOLS_TOOL } from "../../codemode/system-prompt";
 import type { ModelPrompt, PromptMessage } from "../spec-types";
 import type { ExecuteCodeOutput } from "../types";
-import { DEMO_SERVER_NAMES } from "../../mcp/demo/catalog";
+import { DEMO_SERVER_NAMES } from "../../demo-servers/catalog";
 import { nextClassicWave, type AnsweredCall } from "./demo-classic";
 import { rec, str } from "./demo-format";
 import type { DemoScript } from "./demo-script";

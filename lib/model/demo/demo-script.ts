@@ -4,7 +4,7 @@
  * Prompts are matched by normalised text, so a retyped prompt with other quotes, case or
  * spacing still matches.
  */
-import { DEMO_SERVERS_INFO, type DemoServerName } from "../../mcp/demo/catalog";
+import { DEMO_SERVERS_INFO, type DemoServerName } from "../../demo-servers/catalog";
 
 /** One scripted example. */
 export interface DemoScript {

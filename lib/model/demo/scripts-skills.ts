@@ -1,5 +1,5 @@
 /**
- * The demo model and the person's skills (docs/ARCHITECTURE.md, "Skills"): a message that names
+ * The demo model and the person's skills (docs/agents.md, "Skills"): a message that names
  * `skills.<name>` (with its input as a JSON object, if any) gets a program that calls that skill,
  * so skills can be tried in the chat offline. The skill's own program is the person's, so the
  * demo model only calls it and shows what it returned.

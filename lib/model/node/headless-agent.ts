@@ -2,7 +2,7 @@
  * The agent loop without a page, in Node: MCP servers connected over HTTP or started as local
  * commands (stdio), the typed API and system prompt built from what they list, the real QuickJS sandbox in this process, and the
  * model called directly through its AI SDK provider. The same runAgentLoop the page drives
- * (see docs/ARCHITECTURE.md, "The agent loop"); scripts/agent.ts is its command line.
+ * (see docs/agent-loop.md, "The agent loop"); scripts/agent.ts is its command line.
  */
 import { withSkills } from "../../skills/skill-host";
 import { skillsServer, type Skill } from "../../skills/skill";

@@ -5,7 +5,7 @@
  * answer at all. A line of inline script at the top of the page (app/page.tsx) notes the buttons
  * clicked until then and marks each at once (`data-early-click`, styled in app/globals.css), so
  * the person sees the click was taken; once hydrated, the page clicks them again, in order, and
- * removes the marks (docs/ARCHITECTURE.md, "The page's start").
+ * removes the marks (docs/speed.md, "The page's start").
  */
 
 /** The global the inline script keeps its list under, until the page replays it. */

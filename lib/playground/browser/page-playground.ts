@@ -1,6 +1,6 @@
 /**
  * The browser's playground, built when this module loads, before React hydrates
- * (docs/ARCHITECTURE.md, "Page state"): so the sandbox worker's start and the servers' connections
+ * (docs/page-state.md, "Page state"): so the sandbox worker's start and the servers' connections
  * overlap the page's own start instead of following it. Everything that needs `window` is wired
  * here: the terminal's local token, the connect-origins cookie, the app's channel, OAuth, the
  * stdio bridge, the agent-run feed and the server's key status.
@@ -12,15 +12,15 @@ import { browserStorage, browserStorageOrNone } from "../../storage/browser/brow
 import { ServerRegistry } from "../../mcp/registry";
 import { createRegistryStorage } from "../../mcp/registry-storage";
 import { storedVerdicts } from "../../mcp/era-verdicts";
-import { withStdioBridge } from "../../mcp/browser/stdio-connector";
+import { withStdioBridge } from "../../mcp/stdio/browser/stdio-connector";
 import { BrowserOAuth } from "../../mcp/browser/browser-oauth";
 import { oauthFetch, type ConnectOptions } from "../../mcp/connection";
-import { adoptLocalToken, hashWithoutToken } from "../../mcp/browser/local-token";
+import { adoptLocalToken, hashWithoutToken } from "../../mcp/stdio/browser/local-token";
 import { allowedConnectOrigins, connectOriginsCookie } from "../../mcp/browser/connect-origins";
-import { appChannel, appFetch } from "../../http/browser/app-channel";
+import { appChannel, appFetch } from "../../channel/browser/app-channel";
 import { withoutDemoGetStream } from "../../mcp/demo-fetch";
-import { capPerOrigin } from "../../mcp/origin-cap";
-import { createProxyFetch } from "../../mcp/proxy-fetch";
+import { capPerOrigin } from "../../mcp/proxy/origin-cap";
+import { createProxyFetch } from "../../mcp/proxy/proxy-fetch";
 import { RootsStore } from "../../mcp/roots";
 import { createSandboxWorker } from "../../sandbox/browser/create-browser-worker";
 import { createCodeStore } from "../../editor/code-store";

@@ -2,7 +2,7 @@
  * The page's first sandbox worker, started by a line of inline script at the top of the page
  * (app/page.tsx) while the page's JavaScript still loads, rather than when the page's state is
  * built: QuickJS then compiles on the worker's thread during the download, parse and hydration
- * instead of after them (docs/ARCHITECTURE.md, "The page's start"). The script keeps the
+ * instead of after them (docs/speed.md, "The page's start"). The script keeps the
  * worker's messages and errors until the page takes it; the page's first worker adopts it, and
  * gets those first, in order.
  */

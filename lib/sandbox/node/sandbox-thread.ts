@@ -1,6 +1,6 @@
 // Node worker_threads entry of the sandbox: the same protocol as the browser's Web Worker
 // (../worker-entry.ts), served on the thread's parent port, with the wasmfile QuickJS build
-// that reads its .wasm from disk. thread-pool.ts starts these (docs/ARCHITECTURE.md, "The
+// that reads its .wasm from disk. thread-pool.ts starts these (docs/benchmarks.md, "The
 // code-mode MCP server").
 import { parentPort } from "node:worker_threads";
 import { attachSandboxWorker } from "../worker-entry";

@@ -10,7 +10,7 @@
  * so one client's backlog, or a program that spins to its CPU limit again and again, cannot
  * starve the others. No run waits longer than `maxWaitMs` (30 s, under the 60 s an MCP client
  * waits by default): it gets a `busy` result that says how long it waited.
- * The code-mode MCP server runs its callers' programs here (docs/ARCHITECTURE.md, "The code-mode
+ * The code-mode MCP server runs its callers' programs here (docs/benchmarks.md, "The code-mode
  * MCP server").
  */
 import { RunController, type WorkerLike } from "../run-controller";

@@ -1,5 +1,5 @@
 // Browser module-worker entry, bundled on its own by scripts/build-worker.mjs into
-// public/_sandbox/sandbox-worker.js (docs/ARCHITECTURE.md, "The sandbox contract"). The wasmfile
+// public/_sandbox/sandbox-worker.js (docs/sandbox.md, "The sandbox contract"). The wasmfile
 // variant: the .wasm sits beside the worker (its name comes from the build), and the worker's URL
 // fragment says whether the page will post a compiled module (`init`, an earlier worker's).
 // Without one the worker compiles the .wasm as it streams, at once, and reports the module with

@@ -1,5 +1,5 @@
 /**
- * Reads skills from disk (docs/ARCHITECTURE.md, "Skills"): a skills folder (one directory per
+ * Reads skills from disk (docs/agents.md, "Skills"): a skills folder (one directory per
  * skill: skill.json, code.js, tests/*.json) or a skills file (skills.json), as the playground
  * exports them. Only those files are read, each refused by its size on disk before it is read
  * (lib/text/node/read-capped.ts) and all within the format's size caps; every fault is

@@ -9,7 +9,7 @@ export interface PageRequest {
 
 /**
  * Calls `listener` for every request the page makes: plain HTTP ones, and the ones it carries on
- * its channel to the app (docs/ARCHITECTURE.md, "The channel"), read from the WebSocket's
+ * its channel to the app (docs/channel.md, "The channel"), read from the WebSocket's
  * `open` frames. Attach before the page loads.
  */
 export function observePageRequests(page: Page, listener: (request: PageRequest) => void): void {

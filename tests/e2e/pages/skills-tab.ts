@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 
-/** Page object for the Skills tab of the left panel (docs/ARCHITECTURE.md, "Skills"). */
+/** Page object for the Skills tab of the left panel (docs/agents.md, "Skills"). */
 export function skillsTab(page: Page) {
   const servers = page.getByRole("region", { name: "Servers" });
   return {

@@ -1,5 +1,5 @@
 /**
- * Panels stay presentational (docs/ARCHITECTURE.md, "Page state"): they read stores and call the
+ * Panels stay presentational (docs/page-state.md, "Page state"): they read stores and call the
  * page's actions (lib/playground/server-actions.ts), and no component reaches the server
  * registry at all. The components that still hold the connection manager are listed with what
  * they use it for, so the list can only shrink: a new one fails here.

@@ -2,13 +2,16 @@
  * The seams are enforced by lint (eslint.config.mjs; docs/ARCHITECTURE.md, "Seams"). These
  * probes cross each seam on purpose and must be refused, so a loosened rule fails here.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ESLint } from "eslint";
 import { afterAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const probes: string[] = [];
+/** The layers lint enforces, read from the config it runs. */
+const { LAYERS } = (await import(pathToFileURL(path.join(root, "eslint.config.mjs")).href)) as { LAYERS: Record<string, number> };
 
 async function lint(relative: string, code: string): Promise<string[]> {
   const file = path.join(root, relative);
@@ -23,14 +26,23 @@ afterAll(() => {
 });
 
 describe("seams", () => {
+  it("every lib/ domain has a layer, and layers are whole numbers", () => {
+    const domains = readdirSync(path.join(root, "lib"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(domains.filter((domain) => !(domain in LAYERS))).toEqual([]);
+    expect(Object.keys(LAYERS).filter((domain) => !domains.includes(domain))).toEqual([]);
+    expect(Object.values(LAYERS).every((layer) => Number.isInteger(layer))).toBe(true);
+  });
+
   it("a lower lib/ domain may not import a higher one", async () => {
     const messages = await lint("lib/text/seam-probe.ts", 'import type { ServerConfig } from "../mcp/types";\nexport type Probe = ServerConfig;\n');
-    expect(messages.join()).toMatch(/lib\/text \(layer 0\) may not import lib\/mcp \(layer 3\)/);
+    expect(messages.join()).toMatch(/lib\/text \(layer 0\) may not import lib\/mcp \(layer 4\)/);
   });
 
   it("a domain may not import one of its own layer either", async () => {
     const messages = await lint("lib/mcp/seam-probe.ts", 'import type { RunRecord } from "../timeline/run-record";\nexport type Probe = RunRecord;\n');
-    expect(messages.join()).toMatch(/lib\/mcp \(layer 3\) may not import lib\/timeline/);
+    expect(messages.join()).toMatch(/lib\/mcp \(layer 4\) may not import lib\/timeline/);
   });
 
   it("lib/ may not import React or components", async () => {
@@ -41,7 +53,7 @@ describe("seams", () => {
   it("components may not import a server module", async () => {
     const messages = await lint(
       "components/seam-probe.ts",
-      'import { assertLocal } from "@/lib/mcp/server/stdio-bridge";\nexport const probe = assertLocal;\n',
+      'import { assertLocal } from "@/lib/mcp/stdio/server/stdio-bridge";\nexport const probe = assertLocal;\n',
     );
     expect(messages.join()).toMatch(/Browser code may not import server\/ or node\/ modules/);
   });
@@ -77,14 +89,25 @@ describe("seams", () => {
     expect(messages.join()).toMatch(/The sandbox worker may not import/);
   });
 
-  it('every server/ module starts with import "server-only"', () => {
-    const lib = path.join(root, "lib");
-    const missing = readdirSync(lib).flatMap((domain) => {
-      const dir = path.join(lib, domain, "server");
-      const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.startsWith("seam-probe")) : [];
-      return files.filter((f) => !/^import "server-only";$/m.test(readFileSync(path.join(dir, f), "utf8"))).map((f) => `lib/${domain}/server/${f}`);
-    });
+  it('every server/ module starts with import "server-only", at any depth', () => {
+    const serverFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return serverFiles(full);
+        return path.basename(dir) === "server" && entry.name.endsWith(".ts") && !entry.name.startsWith("seam-probe") ? [full] : [];
+      });
+    const files = serverFiles(path.join(root, "lib"));
+    expect(files).toContain(path.join(root, "lib", "mcp", "stdio", "server", "stdio-bridge.ts"));
+    const missing = files.filter((f) => !/^import "server-only";$/m.test(readFileSync(f, "utf8"))).map((f) => path.relative(root, f));
     expect(missing).toEqual([]);
+  });
+
+  it("a nested server/ folder is a place too: pure code of its domain may not import it", async () => {
+    const messages = await lint(
+      "lib/mcp/stdio/seam-probe.ts",
+      'import { startStdioSession } from "./server/stdio-bridge";\nexport const probe = startStdioSession;\n',
+    );
+    expect(messages.join()).toMatch(/Pure lib\/ code runs anywhere/);
   });
 
   it("the allowed directions pass", async () => {

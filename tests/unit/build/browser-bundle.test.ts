@@ -1,6 +1,6 @@
 /**
  * The libraries the page imports but never runs, and what stands in for them in its bundle
- * (next.config.js, lib/bundle/browser/; docs/ARCHITECTURE.md, "The page's start"). That the
+ * (next.config.js, lib/bundle/browser/; docs/speed.md, "The page's start"). That the
  * production bundle really leaves them out is checked on the built page (tests/e2e/page-start.spec.ts).
  */
 import { existsSync } from "node:fs";

@@ -1,14 +1,14 @@
 /**
- * The app's channel with its real routes (lib/channel/node/channel-listener.ts): what a page can
+ * The app's channel with its real routes (lib/routes/node/channel-listener.ts): what a page can
  * do through it in local and in hosted mode is exactly what the routes allow over plain HTTP, and
- * a page's stdio servers end when its channel closes (docs/ARCHITECTURE.md, "The channel").
+ * a page's stdio servers end when its channel closes (docs/channel.md, "The channel").
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { appChannel } from "@/lib/channel/node/channel-listener";
-import { createChannelClient, type ChannelClient, type SocketLike } from "@/lib/http/browser/channel-client";
-import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/server/stdio-sessions";
+import { appChannel } from "@/lib/routes/node/channel-listener";
+import { createChannelClient, type ChannelClient, type SocketLike } from "@/lib/channel/browser/channel-client";
+import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
 
 const TOKEN = "channel-test-token-0123456789abcdef0123";
 const cleanups: (() => unknown)[] = [];

@@ -1,5 +1,5 @@
 /**
- * The code-mode MCP server speaks both protocol eras on one endpoint (docs/ARCHITECTURE.md, "The
+ * The code-mode MCP server speaks both protocol eras on one endpoint (docs/benchmarks.md, "The
  * code-mode MCP server"): a 2026-07-28 client (the v2 SDK's, negotiating) gets stateless
  * requests, no session, and runs programs; a 2025-11-25 client (the v1 SDK's) on the same
  * endpoint keeps its session. Over stdio the real command serves a 2026-07-28 client too.

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll } from "vitest";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { startLoopbackServer, type LoopbackServer } from "@/lib/http/node/loopback-server";
 import { openCodeModeServer, readCodeModeConfig, type OpenedCodeModeServer } from "@/lib/codemode-mcp/node/open";
 import { CodeModeHttpEndpoint, type HttpEndpointOptions } from "@/lib/codemode-mcp/node/http-endpoint";

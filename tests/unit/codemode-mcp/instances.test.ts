@@ -1,5 +1,5 @@
 /**
- * Two instances of the code-mode server sharing a real Redis (docs/ARCHITECTURE.md, "The
+ * Two instances of the code-mode server sharing a real Redis (docs/benchmarks.md, "The
  * code-mode MCP server"), each with its own sandbox threads and servers, as two `npm run serve`
  * behind a round-robin proxy would be: every second request lands on the other instance. An
  * approval answered on the other instance resumes the program where it waits; a task started on

@@ -1,5 +1,5 @@
 /**
- * The code-mode server's skills published as MCP skills (SEP-2640; docs/ARCHITECTURE.md, "The
+ * The code-mode server's skills published as MCP skills (SEP-2640; docs/benchmarks.md, "The
  * code-mode MCP server"): a client of the v2 SDK lists them and reads each file with its digest
  * and size checked by the SDK's SkillsClient; the SKILL.md tells an agent how to call the skill;
  * a skill changed on disk is published with a new digest.

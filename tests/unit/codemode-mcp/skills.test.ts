@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import type { Skill } from "@/lib/skills/skill";
 import { parseSkillsFile, skillsFileText, skillsToFolder } from "@/lib/skills/skill-file";
 import { readSkillsPath } from "@/lib/skills/node/skills-path";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { connectCommand, execute, newClient, PARALLEL_PROGRAM, textOf, writeConfig, type Asker } from "./fixtures";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;

@@ -1,5 +1,5 @@
 /**
- * Long programs as tasks on the code-mode server (docs/ARCHITECTURE.md, "The code-mode MCP
+ * Long programs as tasks on the code-mode server (docs/benchmarks.md, "The code-mode MCP
  * server"), driven by the playground's own client (which takes tasks through ext-tasks): a
  * program past `taskAfterMs` answers as a task that says how many calls it made so far and ends
  * with the program's result; a short one answers at once; stopping the caller cancels the task

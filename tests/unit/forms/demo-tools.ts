@@ -1,7 +1,7 @@
 /** The demo servers' tools as a client lists them (zod → JSON Schema by the SDK), in process. */
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
-import { DEMO_SERVERS } from "@/lib/mcp/demo";
+import { DEMO_SERVERS } from "@/lib/demo-servers";
 
 /** Every demo tool by "server/tool". */
 export async function listDemoTools(): Promise<Map<string, Tool>> {

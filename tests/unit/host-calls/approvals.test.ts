@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
-import { demoServerPath } from "@/lib/mcp/demo/catalog";
+import { demoServerPath } from "@/lib/demo-servers/catalog";
 import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
@@ -16,7 +16,7 @@ import {
   type PresetDecision,
 } from "@/lib/host-calls/approvals";
 import type { CallInfo } from "@/lib/timeline/call-records";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { FAST, fakeTool, sleep, valueOf } from "../timeline/helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 import { connectToServer } from "@/lib/mcp/connection";
 import type { McpConnection } from "@/lib/mcp/connection";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { withResourceReader } from "@/lib/mcp/resource-reader";
-import { QUOTE_APP_URI } from "@/lib/mcp/demo/quote-app";
+import { QUOTE_APP_URI } from "@/lib/demo-servers/quote-app";
 import { appResourceFrom } from "@/lib/mcp-apps/app-resource";
 import { toolUi } from "@/lib/mcp-apps/tool-ui";
-import { createShippingServer } from "@/lib/mcp/demo/shipping";
+import { createShippingServer } from "@/lib/demo-servers/shipping";
 import { startMcpHttpServer } from "../../fixtures/mcp/test-servers";
 
 let host: Awaited<ReturnType<typeof startDemoHost>>;

@@ -1,7 +1,7 @@
 /** The policy an MCP App runs under (lib/mcp-apps/frame-policy.ts) and the frame page that carries it. */
 import { describe, expect, it } from "vitest";
 import { appCspFromMeta, cspFromQuery, frameQuery, framePolicy, MAX_APP_ORIGINS, policySource } from "@/lib/mcp-apps/frame-policy";
-import { appFrameRoute } from "@/lib/channel/server/api-routes";
+import { appFrameRoute } from "@/lib/routes/server/api-routes";
 
 describe("frame-policy", () => {
   it("an app that declares nothing gets no network at all, in an opaque origin, framed only by the playground", () => {

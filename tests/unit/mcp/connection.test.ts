@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectToServer } from "@/lib/mcp/connection";
 import type { ConnectOptions, McpConnection } from "@/lib/mcp/connection";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
-import { demoServerPath } from "@/lib/mcp/demo/catalog";
-import { handleProxyRequest } from "@/lib/mcp/server/proxy";
-import type { FetchLike } from "@/lib/mcp/proxy-fetch";
+import { demoServerPath } from "@/lib/demo-servers/catalog";
+import { handleProxyRequest } from "@/lib/mcp/proxy/server/proxy";
+import type { FetchLike } from "@/lib/mcp/proxy/proxy-fetch";
 import type { ServerConfig } from "@/lib/mcp/types";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { startLoopbackServer } from "@/lib/http/node/loopback-server";
 import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import { adderServer, liarServer, startHangingServer, startLegacySseServer, startMcpHttpServer, startStaticServer } from "../../fixtures/mcp/test-servers";
@@ -78,7 +78,7 @@ describe("connectToServer: demo servers, same origin", () => {
     expect(connection.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await connection.listTools()).map((t) => t.name)).toContain("get_quote");
     expect(await connection.listPrompts()).toEqual([]);
-    // Its one resource is the MCP App of get_quote (lib/mcp/demo/quote-app.ts).
+    // Its one resource is the MCP App of get_quote (lib/demo-servers/quote-app.ts).
     expect((await connection.listResources()).map((r) => r.uri)).toEqual(["ui://shipping/quote.html"]);
   });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exploreProgram } from "@/lib/mcp/explore-program";
 import { sampleArguments } from "@/lib/forms/sample-arguments";
 import { openToolWorld, type OpenedToolWorld } from "@/lib/model/node/headless-agent";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 
 const require = createRequire(import.meta.url);
 const pkg = require.resolve("@modelcontextprotocol/server-memory/package.json");

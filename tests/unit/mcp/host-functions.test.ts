@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDeclarations } from "@/lib/codemode/declarations";
 import { connectToServer } from "@/lib/mcp/connection";
 import type { McpConnection } from "@/lib/mcp/connection";
-import { demoServerPath } from "@/lib/mcp/demo/catalog";
+import { demoServerPath } from "@/lib/demo-servers/catalog";
 import { buildHostFunctions } from "@/lib/mcp/host-functions";
 import type { HostCallReport, HostServer } from "@/lib/mcp/host-functions";
 import { ToolError } from "@/lib/mcp/unwrap";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { liarServer, startMcpHttpServer } from "../../fixtures/mcp/test-servers";
 import type { StatefulHost } from "../../fixtures/mcp/test-servers";
 

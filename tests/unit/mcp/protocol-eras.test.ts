@@ -1,5 +1,5 @@
 /**
- * The page's connections speak both protocol eras (docs/ARCHITECTURE.md, "Protocol eras"): a
+ * The page's connections speak both protocol eras (docs/mcp-client.md, "Protocol eras"): a
  * strict 2026-07-28 server built on the v2 server package (no sessions, no `initialize`), and
  * the 2025-11-25 servers people still run, each found without being told, the verdict
  * remembered; multi-round-trip input reaches the same elicitation handler the 2025 servers' requests do.

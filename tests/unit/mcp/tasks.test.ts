@@ -1,5 +1,5 @@
 /**
- * Calls that become tasks (docs/ARCHITECTURE.md, "Tasks"), against a strict 2026-07-28 server
+ * Calls that become tasks (docs/mcp-client.md, "Tasks"), against a strict 2026-07-28 server
  * that offers the tasks extension: the call is polled to its end and answers the task's own
  * question through the page's elicitation handler; stopping the caller cancels the task on the
  * server; a task that never ends is bounded by the caller's signal; a server's unknown task id

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_SERVERS_INFO } from "@/lib/mcp/demo/catalog";
+import { DEMO_SERVERS_INFO } from "@/lib/demo-servers/catalog";
 import type { PromptMode } from "@/lib/codemode";
 import { runAgentLoop, type AgentLoopOptions } from "@/lib/model/agent-loop";
 import { directModelStep } from "@/lib/model/chat-stream";

@@ -3,7 +3,7 @@
  * connections to the demo host on loopback, the view the panels read, and host functions over it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { PageServers } from "@/lib/playground/page-servers";
 import { runInNode } from "@/lib/sandbox/node/node-engine";

@@ -6,7 +6,7 @@
  * mode, a run handed to the chat, compare, evals, and the session kept across reloads.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { httpModelStep } from "@/lib/model/browser/http-model-step";
 import { examplePrompt } from "@/lib/model/demo/demo-script";

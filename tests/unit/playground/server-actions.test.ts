@@ -3,7 +3,7 @@
  * loopback: what a person's clicks do, with no panel holding the registry or the manager.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { ServerRegistry } from "@/lib/mcp/registry";
 import { PageServers } from "@/lib/playground/page-servers";
 import { ServerActions, type SignInFlow } from "@/lib/playground/server-actions";

@@ -4,7 +4,7 @@
  * another; a known value from 4 in one, 6 in another).
  */
 import { describe, expect, it } from "vitest";
-import { scrubSecrets } from "@/lib/mcp/stdio-errors";
+import { scrubSecrets } from "@/lib/mcp/stdio/stdio-errors";
 import { redact as redactModelError } from "@/lib/model/model-errors";
 import { looksLikeSecret, MIN_SECRET_LENGTH, removeSecrets } from "@/lib/secrets/patterns";
 import { REDACTED } from "@/lib/secrets/redact";

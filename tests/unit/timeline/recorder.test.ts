@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
-import { demoServerPath } from "@/lib/mcp/demo/catalog";
+import { demoServerPath } from "@/lib/demo-servers/catalog";
 import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
 import { REDACTED } from "@/lib/secrets/redact";
 import { RunRecorder } from "@/lib/timeline/recorder";
 import { exportRunFile } from "@/lib/timeline/run-file";
 import { recordedCalls, recordEnd, recordStart } from "@/lib/timeline/run-record";
 import { scrubText } from "@/lib/secrets/scrub";
-import { startDemoHost } from "@/lib/mcp/node/demo-host";
+import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 import { fakeTool, recordRun, valueOf } from "./helpers";
 
 let demo: Awaited<ReturnType<typeof startDemoHost>>;

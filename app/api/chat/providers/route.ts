@@ -1,5 +1,5 @@
 /** GET /api/chat/providers: which model providers have a key on the server (booleans, never the keys). */
-import { providersRoute } from "@/lib/channel/server/api-routes";
+import { providersRoute } from "@/lib/routes/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

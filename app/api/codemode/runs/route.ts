@@ -3,7 +3,7 @@
  * a run from a code-mode MCP server in another process (stdio). Local mode and the terminal's
  * token only (lib/codemode-mcp/server/endpoint.ts).
  */
-import { runsFeedRoute, runsPushRoute } from "@/lib/channel/server/api-routes";
+import { runsFeedRoute, runsPushRoute } from "@/lib/routes/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,9 +1,9 @@
 /**
  * Starts a local stdio MCP server for the browser: POST `{ command, args?, env?, cwd? }` with the
  * `x-cmp-local-token` header; answers 201 `{ session, url, pid }`. Local mode and the terminal's
- * token only (docs/ARCHITECTURE.md, "Security"); CMP_DISABLE_STDIO=1 turns it off.
+ * token only (docs/deploying.md, "Security"); CMP_DISABLE_STDIO=1 turns it off.
  */
-import { stdioStartRoute } from "@/lib/channel/server/api-routes";
+import { stdioStartRoute } from "@/lib/routes/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,9 +1,9 @@
 /**
  * One stdio bridge session: MCP Streamable HTTP (GET stream, POST messages) relayed to the
  * child's stdin/stdout; DELETE ends the session and kills the child. Every request carries the
- * `x-cmp-local-token` header. Protocol: lib/mcp/server/stdio-bridge.ts.
+ * `x-cmp-local-token` header. Protocol: lib/mcp/stdio/server/stdio-bridge.ts.
  */
-import { stdioSessionRoute } from "@/lib/channel/server/api-routes";
+import { stdioSessionRoute } from "@/lib/routes/server/api-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,0 +1,104 @@
+import { connectToServer } from "../../connection";
+import { ConnectionError } from "../../connection-errors";
+import type { Connector } from "../../connection-manager";
+import type { McpConnection } from "../../live-connection";
+import type { ConnectOptions } from "../../connection";
+import { startStdioBridge, StdioBridgeClientError, type StdioBridgeConnection } from "./stdio-client";
+
+/**
+ * A connector that reaches stdio servers through the app's local bridge and everything else
+ * directly. The bridge turns the child process into a Streamable HTTP endpoint, so the same
+ * connection code (and the same status, errors and tool calls) serves both. `token` reads the
+ * page's local token at connect time (local-token.ts).
+ */
+export function withStdioBridge(token: () => string | undefined, connector: Connector = connectToServer, start = startStdioBridge): Connector {
+  return async (config, options) => {
+    if (config.transport !== "stdio") return connector(config, options);
+    if (!config.command) throw new ConnectionError("unsupported", "A stdio server needs a command to run.");
+    let bridge: StdioBridgeConnection;
+    try {
+      const launch = {
+        command: config.command,
+        args: config.args ?? [],
+        env: config.env ?? {},
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        ...(options.freshProcess ? { fresh: true } : {}),
+      };
+      bridge = await start(launch, { baseUrl: options.baseUrl, token: token(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    } catch (error) {
+      throw bridgeError(error);
+    }
+    try {
+      // A local server speaks 2025-11-25 unless set otherwise: some exit or never answer when
+      // asked `server/discover` before `initialize`, and the probe would cost its one process.
+      const connection = await connector(
+        { ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} },
+        { ...withoutFresh(options), era: options.era ?? "legacy" },
+      );
+      return closingBridge(connection, bridge);
+    } catch (error) {
+      await bridge.close().catch(() => undefined);
+      throw error;
+    }
+  };
+}
+
+function withoutFresh(options: ConnectOptions): ConnectOptions {
+  const { freshProcess: _fresh, ...rest } = options;
+  return rest;
+}
+
+function bridgeError(error: unknown): ConnectionError {
+  if (error instanceof ConnectionError) return error;
+  if (error instanceof StdioBridgeClientError) {
+    if (error.code === "no_token:stdio") return new ConnectionError("forbidden", error.message);
+    if (error.code.startsWith("too_many:")) return new ConnectionError("busy", `The local stdio bridge said: ${error.message}`);
+    const kind = error.code.startsWith("refused") ? "forbidden" : /^(start_failed|exited):/.test(error.code) ? "start-failed" : "protocol";
+    return new ConnectionError(kind, `The local stdio bridge said: ${error.message}`);
+  }
+  return new ConnectionError("cors-or-network", `Could not reach the local stdio bridge: ${String(error)}`);
+}
+
+/** The same connection, whose close() also ends the bridge session and kills the process. */
+function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection): McpConnection {
+  return {
+    get serverInfo() {
+      return connection.serverInfo;
+    },
+    get protocolVersion() {
+      return connection.protocolVersion;
+    },
+    get capabilities() {
+      return connection.capabilities;
+    },
+    get instructions() {
+      return connection.instructions;
+    },
+    get transport() {
+      return connection.transport;
+    },
+    get via() {
+      return connection.via;
+    },
+    listTools: () => connection.listTools(),
+    listPrompts: () => connection.listPrompts(),
+    listResources: () => connection.listResources(),
+    listResourceTemplates: () => connection.listResourceTemplates(),
+    readResource: (uri) => connection.readResource(uri),
+    subscribeResource: (uri, listener) => connection.subscribeResource(uri, listener),
+    getPrompt: (name, args) => connection.getPrompt(name, args),
+    callTool: (name, args, callOptions) => connection.callTool(name, args, callOptions),
+    setLogLevel: (level) => connection.setLogLevel(level),
+    notifyRootsChanged: () => connection.notifyRootsChanged(),
+    onToolsListChanged: (listener) => connection.onToolsListChanged(listener),
+    onLost: (listener) => connection.onLost(listener),
+    stderr: () => bridge.stderr(),
+    close: async () => {
+      try {
+        await connection.close();
+      } finally {
+        await bridge.close();
+      }
+    },
+  };
+}
