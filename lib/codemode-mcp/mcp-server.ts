@@ -21,6 +21,7 @@ import {
 import type { AskClient, CallContext, CodeModeService, ExecuteOutcome } from "./service";
 import { skillTool } from "../skills/skill";
 import { messageOf } from "../text/error-message";
+import { isRecord } from "../text/json-value";
 
 /** The server's name and version in initialize. */
 export const CODE_MODE_SERVER_INFO = { name: "code-mode-playground", version: "0.1.0" } as const;
@@ -55,7 +56,7 @@ export function outcomeResult(outcome: ExecuteOutcome): CallToolResult {
 export function skillResult(outcome: ExecuteOutcome): CallToolResult {
   if (!outcome.ok) return outcomeResult(outcome);
   const { value } = outcome;
-  const structured = typeof value === "object" && value !== null && !Array.isArray(value);
+  const structured = isRecord(value);
   return {
     content: [{ type: "text", text: JSON.stringify(value ?? null, null, 2) }],
     ...(structured ? { structuredContent: value } : {}),

@@ -3,13 +3,14 @@
  * converter, the doc writer and the lint all share.
  */
 import type { JsonSchema } from "./types";
+import { isRecord } from "../text/json-value";
 
 /** A schema object, keywords unknown until checked. */
 export type SchemaObject = { readonly [keyword: string]: unknown };
 
 /** True for a JSON object (not null, not an array). */
 export function isSchemaObject(value: unknown): value is SchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 /**

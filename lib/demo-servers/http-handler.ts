@@ -25,6 +25,7 @@ import { readBodyText } from "../http/read-body";
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { McpHttpHandler, McpServer } from "@modelcontextprotocol/server";
 import { DEMO_SERVER_NAMES, getDemoServer, type DemoServer } from "./index";
+import { isRecord } from "../text/json-value";
 
 /** `/api/demo-mcp/<name>`: the demo servers' path; the name is group 1, still percent-encoded. */
 export const DEMO_MCP_PATH = /^\/api\/demo-mcp\/([^/?#]+)$/;
@@ -103,7 +104,7 @@ async function jsonRpcBody(
   const { text } = read;
   try {
     const body: unknown = JSON.parse(text);
-    const message = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { method?: unknown; params?: { name?: unknown } }) : {};
+    const message: { method?: unknown; params?: { name?: unknown } } = isRecord(body) ? body : {};
     const method = typeof message.method === "string" ? message.method : undefined;
     const tool = method === "tools/call" && typeof message.params?.name === "string" ? message.params.name : undefined;
     return { body, method, tool };

@@ -1,4 +1,5 @@
 /** Where the editor's code is kept between reloads. Storage is injected so tests need no browser. */
+import type { TextStorage } from "../storage/key-value";
 export interface CodeStore {
   load(): string | undefined;
   save(code: string): void;
@@ -13,7 +14,7 @@ const DATA_KEY = "cmp:editor-data:v1";
 const MAX_PERSISTED_CHARS = 512 * 1024;
 
 /** A CodeStore over a Web Storage object; every failure (quota, privacy mode) degrades to "not saved". */
-export function createCodeStore(storage: Pick<Storage, "getItem" | "setItem"> | undefined): CodeStore {
+export function createCodeStore(storage: TextStorage | undefined): CodeStore {
   const load = (key: string): string | undefined => {
     try {
       const value = storage?.getItem(key);

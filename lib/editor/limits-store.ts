@@ -1,6 +1,7 @@
 import { resolveLimits } from "../sandbox/limits";
 import type { SandboxLimits } from "../sandbox/types";
 import { messageOf } from "../text/error-message";
+import type { TextStorage } from "../storage/key-value";
 
 /** The limits a person may set from the editor, in the units the form shows. */
 export const EDITABLE_LIMITS = [
@@ -43,7 +44,7 @@ export function sanitiseOverrides(value: unknown): LimitOverrides {
 }
 
 /** Limit overrides kept in this browser; storage is injected so tests need no browser. */
-export function createLimitsStore(storage: Pick<Storage, "getItem" | "setItem"> | undefined) {
+export function createLimitsStore(storage: TextStorage | undefined) {
   return {
     load(): LimitOverrides {
       try {

@@ -5,6 +5,7 @@
  * process. A verdict is a hint, never a rule: a connect that fails on a remembered "legacy" forgets
  * it and negotiates again (the server may have moved to 2026-07-28). Pure over a Storage.
  */
+import type { TextStorage } from "../storage/key-value";
 
 export type EraVerdict = "modern" | "legacy";
 
@@ -32,7 +33,7 @@ export function memoryVerdicts(): EraVerdicts {
 }
 
 /** Verdicts kept in `storage` under `key` (JSON), surviving a reload; a corrupt entry is ignored. */
-export function storedVerdicts(storage: Pick<Storage, "getItem" | "setItem">, key = "code-mode-playground.era-verdicts"): EraVerdicts {
+export function storedVerdicts(storage: TextStorage, key = "code-mode-playground.era-verdicts"): EraVerdicts {
   const read = (): Array<[string, EraVerdict]> => {
     try {
       const parsed: unknown = JSON.parse(storage.getItem(key) ?? "[]");

@@ -8,7 +8,7 @@
  * `forgetSecrets()` wipes that one key. localStorage is readable by any script on this
  * origin, so the app must never load third-party scripts.
  *
- * Storage is injected (`Pick<Storage, …>`), so Node tests use a Map. Reading never throws:
+ * Storage is injected (`RemovableTextStorage`), so Node tests use a Map. Reading never throws:
  * unreadable data (corrupt JSON, a shape we do not know, a storage that refuses access)
  * starts clean and is reported in `problems`.
  */
@@ -16,9 +16,7 @@ import * as z from "zod";
 import { MAX_CALLS_IN_FLIGHT } from "./server-input";
 import type { ServerConfig } from "./types";
 import { messageOf } from "../text/error-message";
-
-/** The part of Web Storage this module uses. */
-export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+import type { RemovableTextStorage } from "../storage/key-value";
 
 /** Key of the server configs without secrets. The version is in the key: a new format gets a new key. */
 export const SERVERS_KEY = "code-mode-playground:mcp-servers:v1";
@@ -69,7 +67,7 @@ const secretsFile = z.object({
 
 type Secrets = z.infer<typeof secretsFile>["servers"];
 
-function read(storage: KeyValueStorage, key: string, what: string, problems: string[]): unknown {
+function read(storage: RemovableTextStorage, key: string, what: string, problems: string[]): unknown {
   try {
     const text = storage.getItem(key);
     return text === null ? undefined : (JSON.parse(text) as unknown);
@@ -79,7 +77,7 @@ function read(storage: KeyValueStorage, key: string, what: string, problems: str
   }
 }
 
-function loadSecrets(storage: KeyValueStorage, problems: string[]): Secrets {
+function loadSecrets(storage: RemovableTextStorage, problems: string[]): Secrets {
   const raw = read(storage, SECRETS_KEY, "server secrets (headers, env)", problems);
   if (raw === undefined) return {};
   const parsed = secretsFile.safeParse(raw);
@@ -107,7 +105,7 @@ function split(servers: readonly ServerConfig[]): { configs: unknown[]; secrets:
 }
 
 /** Registry persistence over a Web Storage (localStorage in the app). */
-export function createRegistryStorage(storage: KeyValueStorage): RegistryStorage {
+export function createRegistryStorage(storage: RemovableTextStorage): RegistryStorage {
   return {
     load() {
       const problems: string[] = [];

@@ -5,7 +5,7 @@
  * then an optional name. Pure; the storage is injected.
  */
 import type { Root } from "@modelcontextprotocol/client";
-import type { KeyValueStorage } from "./registry-storage";
+import type { RemovableTextStorage } from "../storage/key-value";
 
 export const ROOTS_KEY = "code-mode-playground:mcp-roots:v1";
 const MAX_ROOTS = 100;
@@ -45,7 +45,7 @@ export class RootsStore {
   private roots: Record<string, Root[]> = {};
   private readonly listeners = new Set<(serverId: string) => void>();
 
-  constructor(private readonly storage?: KeyValueStorage) {
+  constructor(private readonly storage?: RemovableTextStorage) {
     try {
       const text = storage?.getItem(ROOTS_KEY);
       const parsed = text ? (JSON.parse(text) as unknown) : undefined;

@@ -10,6 +10,7 @@
 import { Store } from "../state/store";
 import type { McpConnection } from "./live-connection";
 import type { TaskReport, TaskStatus } from "./tasks";
+import type { TextStorage } from "../storage/key-value";
 
 /** One task as the card shows it. */
 export interface TrackedTask {
@@ -53,14 +54,14 @@ export class ServerTasksStore extends Store<readonly TrackedTask[]> {
   readonly #refreshing = new Set<string>();
 
   constructor(
-    private readonly storage: Pick<Storage, "getItem" | "setItem">,
+    private readonly storage: TextStorage,
     private readonly connectionOf: (serverId: string) => TaskConnection | undefined,
     private readonly now: () => number = () => Date.now(),
   ) {
     super(ServerTasksStore.read(storage));
   }
 
-  private static read(storage: Pick<Storage, "getItem">): readonly TrackedTask[] {
+  private static read(storage: TextStorage): readonly TrackedTask[] {
     try {
       const parsed: unknown = JSON.parse(storage.getItem(STORAGE_KEY) ?? "[]");
       return Array.isArray(parsed) ? parsed.filter(isTracked).slice(-MAX_TRACKED_TASKS) : [];

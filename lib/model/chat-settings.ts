@@ -10,6 +10,7 @@ import { DEFAULT_RESULT_BUDGET_TOKENS } from "./result-budget";
 import { PROVIDER_IDS, type ProviderId, type ServerKeyStatus } from "./providers";
 import { TOOL_MODES } from "./tool-handler";
 import { DEFAULT_DECLARATIONS_BUDGET_TOKENS, DISCOVERY_CHOICES } from "../codemode/prompt-form";
+import type { RemovableTextStorage } from "../storage/key-value";
 
 /** localStorage key of the settings. */
 export const SETTINGS_STORAGE_KEY = "cmp.chat.settings.v1";
@@ -60,13 +61,10 @@ export function usableServerKeys(reported: ServerKeyStatus | undefined, access: 
   return Object.fromEntries(Object.keys(reported).map((id) => [id, id === "demo"])) as ServerKeyStatus;
 }
 
-/** The subset of Storage used here. */
-export type SettingsStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
-
 /** Default settings. */
 export const DEFAULT_SETTINGS: ChatSettings = settingsSchema.parse({});
 
-function read<T>(storage: SettingsStorage, key: string, schema: z.ZodType<T>, fallback: T): T {
+function read<T>(storage: RemovableTextStorage, key: string, schema: z.ZodType<T>, fallback: T): T {
   try {
     const raw = storage.getItem(key);
     if (raw === null) return fallback;
@@ -77,7 +75,7 @@ function read<T>(storage: SettingsStorage, key: string, schema: z.ZodType<T>, fa
   }
 }
 
-function write(storage: SettingsStorage, key: string, value: unknown): void {
+function write(storage: RemovableTextStorage, key: string, value: unknown): void {
   try {
     storage.setItem(key, JSON.stringify(value));
   } catch {
@@ -93,29 +91,29 @@ const storedSettingsSchema = z.preprocess((value) => {
 }, settingsSchema);
 
 /** Loads the settings (defaults when absent or invalid). */
-export function loadSettings(storage: SettingsStorage): ChatSettings {
+export function loadSettings(storage: RemovableTextStorage): ChatSettings {
   return read(storage, SETTINGS_STORAGE_KEY, storedSettingsSchema, DEFAULT_SETTINGS);
 }
 
 /** Saves the settings. */
-export function saveSettings(storage: SettingsStorage, settings: ChatSettings): void {
+export function saveSettings(storage: RemovableTextStorage, settings: ChatSettings): void {
   write(storage, SETTINGS_STORAGE_KEY, settings);
 }
 
 /** Loads the browser-typed keys. */
-export function loadKeys(storage: SettingsStorage): BrowserKeys {
+export function loadKeys(storage: RemovableTextStorage): BrowserKeys {
   return read(storage, KEYS_STORAGE_KEY, keysSchema, {});
 }
 
 /** Saves the browser-typed keys (empty ones are dropped). */
-export function saveKeys(storage: SettingsStorage, keys: BrowserKeys): void {
+export function saveKeys(storage: RemovableTextStorage, keys: BrowserKeys): void {
   const kept = Object.fromEntries(Object.entries(keys).filter(([, v]) => typeof v === "string" && v.trim() !== ""));
   if (Object.keys(kept).length === 0) forgetKeys(storage);
   else write(storage, KEYS_STORAGE_KEY, kept);
 }
 
 /** Removes every browser-typed key. */
-export function forgetKeys(storage: SettingsStorage): void {
+export function forgetKeys(storage: RemovableTextStorage): void {
   try {
     storage.removeItem(KEYS_STORAGE_KEY);
   } catch {

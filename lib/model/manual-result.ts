@@ -4,7 +4,7 @@ import { clipCounted } from "../text/display";
 /** Longest value or log excerpt a manual-result message carries; the model needs the gist, not megabytes. */
 const MAX_CHARS = 8_000;
 
-const clip = (text: string) => clipCounted(text, MAX_CHARS);
+const clipForModel = (text: string) => clipCounted(text, MAX_CHARS);
 
 /**
  * The message that hands a run the person made themselves (edited code, run from the editor)
@@ -19,12 +19,12 @@ export function manualResultMessage(code: string, result: RunResult): string {
     "I edited the code and ran it myself. Use this result instead of the previous one.",
     "",
     "```ts",
-    clip(code),
+    clipForModel(code),
     "```",
     "",
     result.ok ? "Result:" : `It failed (${result.error.kind}):`,
     "```json",
-    clip(JSON.stringify(outcome, null, 2)),
+    clipForModel(JSON.stringify(outcome, null, 2)),
     "```",
   ].join("\n");
 }

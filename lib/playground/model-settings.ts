@@ -24,11 +24,11 @@ import {
   type ChatSettings,
   type KeyName,
   type ServerKeyAccess,
-  type SettingsStorage,
 } from "../model/chat-settings";
 import type { ProviderId, ServerKeyStatus } from "../model/providers";
 import type { ChatRequestExtras } from "../model/request-schema";
 import type { ToolMode } from "../model/tool-handler";
+import type { RemovableTextStorage } from "../storage/key-value";
 
 /** A saved edit of the system prompt (kept for this session only). */
 export interface PromptVersion {
@@ -61,9 +61,9 @@ export interface LaneChoice {
 }
 
 export class ModelSettings extends Store<ModelState> {
-  readonly #storage: SettingsStorage | undefined;
+  readonly #storage: RemovableTextStorage | undefined;
 
-  constructor(storage?: SettingsStorage) {
+  constructor(storage?: RemovableTextStorage) {
     super({ settings: DEFAULT_SETTINGS, keys: {}, loaded: false, reportedServerKeys: undefined, access: undefined, promptOverrides: {}, promptVersions: [] });
     this.#storage = storage;
   }

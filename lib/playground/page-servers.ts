@@ -36,6 +36,7 @@ import { Store } from "../state/store";
 import type { Tool } from "@modelcontextprotocol/client";
 import type { ReadableStore } from "../state/store";
 import { skillsServer, type Skill } from "../skills/skill";
+import type { TextStorage } from "../storage/key-value";
 
 /** A connected server with every tool it listed, app-only ones too (the catalog, what the model and programs see, leaves those out). */
 export interface ConnectedServer {
@@ -65,7 +66,7 @@ export interface PageServersOptions {
   /** The skills programs and the model may use: the catalog declares them under `skills` (lib/skills/). */
   skills?: { store: ReadableStore<unknown>; trusted: () => readonly Skill[] };
   /** Where the tasks calls started are kept across reloads (default: nowhere, this page only). */
-  taskStorage?: Pick<Storage, "getItem" | "setItem">;
+  taskStorage?: TextStorage;
 }
 
 /** How often tasks no call follows any more are asked where they stand. */

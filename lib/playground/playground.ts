@@ -11,7 +11,6 @@ import type { ConnectOptions } from "../mcp/connection";
 import type { Connector } from "../mcp/connection-manager";
 import type { RootsStore } from "../mcp/roots";
 import type { CodeStore } from "../editor/code-store";
-import type { SettingsStorage } from "../model/chat-settings";
 import { ChatSession } from "../model/chat-session";
 import type { ModelStep } from "../model/agent-loop";
 import type { ChatRequestExtras } from "../model/request-schema";
@@ -40,6 +39,8 @@ import { recordEnd, recordStart, type RunRecord } from "../timeline/run-record";
 import type { KeyValueStore } from "../storage/key-value";
 import { parseDataGlobals } from "../editor/data-globals";
 import { messageOf } from "../text/error-message";
+import type { TextStorage } from "../storage/key-value";
+import type { RemovableTextStorage } from "../storage/key-value";
 
 /** A run the person started from the editor, which they can hand to the model as their next message. */
 export interface EditorRun {
@@ -61,15 +62,15 @@ export interface PlaygroundEnv {
   connector?: Connector;
   roots?: RootsStore;
   /** Where the tasks the page's calls started are kept across reloads (lib/mcp/server-tasks.ts); none: this page only. */
-  taskStorage?: Pick<Storage, "getItem" | "setItem">;
+  taskStorage?: TextStorage;
   createWorker: () => WorkerLike;
   /** Resolves once the page has shown a run's start (the browser: after React's render). */
   afterRunStart?: () => Promise<void>;
   /** When the sandbox worker makes its warm-up run (the browser: once the page is idle); at once unless given. */
   whenIdle?: (warm: () => void) => void;
   codeStore?: CodeStore;
-  settingsStorage?: SettingsStorage;
-  limitsStorage?: Pick<Storage, "getItem" | "setItem">;
+  settingsStorage?: RemovableTextStorage;
+  limitsStorage?: TextStorage;
   /** The chat's model step over the next request's body fields (the browser: POST /api/chat, lib/model/browser/http-model-step.ts). */
   modelStep: (body: () => ChatRequestExtras) => ModelStep;
   /** Where skills are kept (the browser: IndexedDB); none: only for this page's life. */

@@ -7,6 +7,7 @@
  */
 import type { JsonSchema, ServerTools, ToolDefinition } from "../codemode/types";
 import { sanitiseIdentifier } from "../codemode/names";
+import { isRecord } from "../text/json-value";
 
 /** The namespace skills are called through (`skills.cheapest_carrier({...})`); no server takes it (lib/codemode/names.ts). */
 export const SKILLS_NAMESPACE = "skills";
@@ -78,5 +79,5 @@ export function skillsServer(skills: readonly Skill[]): ServerTools | undefined 
 
 /** Whether a schema is an object schema whose properties can be globals. */
 export function isInputSchema(schema: JsonSchema | undefined): schema is Record<string, unknown> {
-  return typeof schema === "object" && schema !== null && !Array.isArray(schema) && (schema.type === "object" || schema.type === undefined);
+  return isRecord(schema) && (schema.type === "object" || schema.type === undefined);
 }

@@ -7,3 +7,12 @@ export interface KeyValueStore {
   set(key: string, value: unknown): Promise<void>;
   del(key: string): Promise<void>;
 }
+
+/**
+ * Synchronous storage of text by key, as localStorage gives it (a Map in tests): what the page's
+ * small stores (code, limits, tasks, the local token) keep their values in.
+ */
+export type TextStorage = Pick<Storage, "getItem" | "setItem">;
+
+/** TextStorage that can also remove a key (the server list, the model settings, OAuth records). */
+export type RemovableTextStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;

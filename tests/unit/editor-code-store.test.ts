@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createCodeStore } from "@/lib/editor/code-store";
+import type { TextStorage } from "@/lib/storage/key-value";
 
-function memoryStorage(): Pick<Storage, "getItem" | "setItem"> & { data: Map<string, string> } {
+function memoryStorage(): TextStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
 }

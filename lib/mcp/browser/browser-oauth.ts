@@ -14,10 +14,10 @@ import { revokeTokens } from "../oauth/revoke";
 import { createOAuthStore } from "../oauth/store";
 import type { OAuthRecord, OAuthStore } from "../oauth/store";
 import type { FetchLike } from "../proxy/proxy-fetch";
-import type { KeyValueStorage } from "../registry-storage";
 import type { ServerConfig } from "../types";
 import { CLIENT_METADATA_DOCUMENT_PATH, OAUTH_CALLBACK_PATH } from "../oauth/client-metadata";
 import { PopupAuthorizer } from "./oauth-popup";
+import type { RemovableTextStorage } from "../../storage/key-value";
 
 /** How the playground presents itself to authorization servers from `origin`. */
 export function pageIdentity(origin: string): ClientIdentity {
@@ -36,7 +36,7 @@ export class BrowserOAuth {
   private readonly identity: ClientIdentity;
 
   constructor(
-    storage: KeyValueStorage,
+    storage: RemovableTextStorage,
     origin: string,
     private readonly authFetch: FetchLike,
     private readonly popup: PopupAuthorizer = new PopupAuthorizer(),

@@ -9,7 +9,8 @@
 import { Store, type ReadableStore } from "../../state/store";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { KeyValueStorage } from "../registry-storage";
+import { isRecord } from "../../text/json-value";
+import type { RemovableTextStorage } from "../../storage/key-value";
 
 /** Key of every server's OAuth state in this browser. The version is in the key. */
 export const OAUTH_KEY = "code-mode-playground:mcp-oauth:v1";
@@ -46,8 +47,7 @@ export interface OAuthStore extends ReadableStore<Readonly<Record<string, OAuthR
 type Records = Record<string, OAuthRecord>;
 
 function isRecordMap(value: unknown): value is Records {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every((entry) => typeof entry === "object" && entry !== null && !Array.isArray(entry));
+  return isRecord(value) && Object.values(value).every(isRecord);
 }
 
 function own(records: Records, id: string): OAuthRecord {
@@ -58,7 +58,7 @@ function own(records: Records, id: string): OAuthRecord {
  * A store over a key-value storage (localStorage in the page), or over nothing (memory only:
  * the headless client, tests).
  */
-export function createOAuthStore(storage?: KeyValueStorage, key = OAUTH_KEY): OAuthStore {
+export function createOAuthStore(storage?: RemovableTextStorage, key = OAUTH_KEY): OAuthStore {
   let records: Records = {};
   if (storage) {
     try {
@@ -75,7 +75,7 @@ export function createOAuthStore(storage?: KeyValueStorage, key = OAUTH_KEY): OA
 class StoredOAuthRecords extends Store<Records> implements OAuthStore {
   constructor(
     initial: Records,
-    private readonly storage: KeyValueStorage | undefined,
+    private readonly storage: RemovableTextStorage | undefined,
     private readonly key: string,
   ) {
     super(initial);

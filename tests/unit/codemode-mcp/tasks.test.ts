@@ -29,16 +29,17 @@ async function pageClient(url: string, extra: { elicit?: Parameters<typeof conne
 
 describe("long programs as tasks", () => {
   it("a program past the threshold answers as a task that counts its calls, and ends with the program's result; a short one answers at once", async () => {
-    const { url } = await harness.serve({ taskAfterMs: 300 });
+    const { url } = await harness.serve({ taskAfterMs: 700 });
     const connection = await pageClient(url);
     try {
       expect(connection.tasks).toBe(true);
       const reports: TaskReport[] = [];
-      const code = `const a = await lab.echo({ message: "one" }); await lab.sleep({ ms: 900 }); const b = await lab.echo({ message: "two" }); return [a.message, b.message];`;
+      const code = `const a = await lab.echo({ message: "one" }); await lab.sleep({ ms: 1500 }); const b = await lab.echo({ message: "two" }); return [a.message, b.message];`;
       const result = await connection.callTool("execute_code", { code }, { onTask: (task) => reports.push(task) });
       expect(result.structuredContent).toMatchObject({ value: ["one", "two"], calls: { total: 3 } });
       expect(reports[0]?.status).toBe("working");
-      // At the threshold the first echo is done and the sleep is still going.
+      // At the threshold (700 ms, room for a cold sandbox on a busy machine) the first echo is done
+      // and the sleep is still going.
       expect(reports[0]?.messages).toEqual(["Running: 1 tool call so far (lab.echo ×1)"]);
       expect(reports.at(-1)?.status).toBe("completed");
 

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryVerdicts, MAX_VERDICTS, storedVerdicts } from "@/lib/mcp/era-verdicts";
 import { connectToServer } from "@/lib/mcp/connection";
 import { startModernServer, type ModernServer } from "../../fixtures/mcp/modern-server";
+import type { TextStorage } from "@/lib/storage/key-value";
 
-function memoryStorage(): Pick<Storage, "getItem" | "setItem"> & { data: Map<string, string> } {
+function memoryStorage(): TextStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
 }

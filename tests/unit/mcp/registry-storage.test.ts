@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRegistryStorage, SECRETS_KEY, SERVERS_KEY } from "@/lib/mcp/registry-storage";
-import type { KeyValueStorage } from "@/lib/mcp/registry-storage";
+import type { RemovableTextStorage } from "@/lib/storage/key-value";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { memoryStorage } from "../../fixtures/mcp/memory-storage";
 
@@ -70,7 +70,7 @@ describe("registry storage", () => {
       ok: false,
       message: expect.stringMatching(/could not be saved.*quota/) as unknown,
     });
-    const refusing: KeyValueStorage = {
+    const refusing: RemovableTextStorage = {
       getItem: () => {
         throw new DOMException("denied", "SecurityError");
       },

@@ -6,6 +6,7 @@
  * in so this is testable without one.
  */
 import { LOCAL_TOKEN_FRAGMENT } from "../stdio-protocol";
+import type { TextStorage } from "../../../storage/key-value";
 
 /** Storage key of the token. */
 export const LOCAL_TOKEN_STORAGE_KEY = "cmp.localToken";
@@ -28,7 +29,7 @@ export function hashWithoutToken(hash: string): string {
 export function adoptLocalToken(
   location: Pick<Location, "hash" | "pathname" | "search">,
   history: Pick<History, "replaceState" | "state">,
-  storage: Pick<Storage, "getItem" | "setItem"> | undefined,
+  storage: TextStorage | undefined,
 ): string | undefined {
   const params = new URLSearchParams(location.hash.startsWith("#") ? location.hash.slice(1) : location.hash);
   const fromLink = params.get(LOCAL_TOKEN_FRAGMENT);
