@@ -83,8 +83,6 @@ function PageCallApp({ server, tool, args, value, error, open = false, label, co
   return (
     <AppView
       server={server}
-      connection={entry ? playground.servers.manager.connection(entry.config.id) : undefined}
-      serverTools={entry ? entry.tools : [definition]}
       tool={definition}
       {...(recorded ? { resource: recorded.resource } : {})}
       input={input}

@@ -3,7 +3,8 @@
 import { useStore } from "@/components/hooks/use-store";
 import { usePage } from "@/components/playground/page-context";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
-import type { ConnectionManager, ServerStatus } from "@/lib/mcp/connection-manager";
+import type { ServerStatus } from "@/lib/mcp/connection-manager";
+import type { ServerExtrasStore } from "@/lib/mcp/server-extras";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
@@ -22,8 +23,10 @@ export type { ConnectedServer } from "@/lib/playground/page-servers";
 export interface UseMcpResult {
   /** What the panels do to the servers: add, edit, remove, reconnect, sign in, import, export. */
   actions: ServerActions;
-  /** The live connections, for the Tools view's test calls and the MCP Apps they show (until those move into stores). */
-  manager: ConnectionManager;
+  /** A server card's resources and prompts, one store per server id. */
+  extrasFor: (serverId: string) => ServerExtrasStore;
+  /** Reads a running local server's recent stderr; undefined for a remote one or one not running. */
+  stderrOf: (serverId: string) => (() => Promise<string>) | undefined;
   /** OAuth sign-in, flow logs and tokens of the servers that use it (the browser only). */
   oauth: BrowserOAuth | undefined;
   /** What servers ask the person during a call (elicitation, sampling), waiting for an answer. */
@@ -58,7 +61,8 @@ export function useMcp(): UseMcpResult {
   const view = useStore(servers.view, undefined, { fallback: EMPTY_VIEW });
   return {
     actions: serverActions,
-    manager: servers.manager,
+    extrasFor: servers.extrasFor,
+    stderrOf: servers.stderrOf,
     oauth,
     serverRequests: servers.serverRequests,
     logs: servers.logs,

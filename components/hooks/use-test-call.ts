@@ -2,7 +2,6 @@
 
 import { useStore } from "@/components/hooks/use-store";
 import { useCallback } from "react";
-import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { testCallKey, type TestCallEntry, type TestCallState, type TestCallStore } from "@/lib/mcp/test-calls";
 import type { Tool } from "@modelcontextprotocol/client";
 
@@ -17,13 +16,10 @@ export interface UseTestCallResult {
 }
 
 /** One tool's test call, kept in the page's TestCallStore (lib/mcp/test-calls.ts): it outlives the form. */
-export function useTestCall(store: TestCallStore, manager: ConnectionManager | undefined, serverId: string, tool: Tool): UseTestCallResult {
+export function useTestCall(store: TestCallStore, serverId: string, tool: Tool): UseTestCallResult {
   const key = testCallKey(serverId, tool.name);
   const entry = useStore(store, () => store.get(key), { fallback: store.get(key) });
-  const call = useCallback(
-    (args: Record<string, unknown>) => store.call(key, manager?.connection(serverId), tool, args),
-    [store, key, manager, serverId, tool],
-  );
+  const call = useCallback((args: Record<string, unknown>) => store.call(serverId, tool, args), [store, serverId, tool]);
   const cancel = useCallback(() => store.cancel(key), [store, key]);
   return { state: entry.state, lastArgs: entry.args, call, cancel };
 }

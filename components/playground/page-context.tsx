@@ -4,7 +4,6 @@ import { createContext, use, useEffect, useState, type ReactNode } from "react";
 import { pageState, AgentFeedStore, type PageState } from "@/lib/playground/browser/page-playground";
 import { renderOnlyPlayground } from "@/lib/playground/playground";
 import { SessionKeeper } from "@/lib/playground/session-keeper";
-import { ServerActions } from "@/lib/playground/server-actions";
 
 const PageContext = createContext<PageState | null>(null);
 
@@ -23,7 +22,7 @@ function renderOnly(): PageState {
   const playground = renderOnlyPlayground();
   return {
     playground,
-    serverActions: new ServerActions(playground.servers.registry, playground.servers.manager),
+    serverActions: playground.servers.actions(),
     oauth: undefined,
     localToken: undefined,
     agentFeed: new AgentFeedStore(undefined),

@@ -18,7 +18,7 @@ import dynamic from "next/dynamic";
 import type { ServerTasksStore } from "@/lib/mcp/server-tasks";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import { StderrView } from "./StderrView";
-import type { McpConnection } from "@/lib/mcp/connection";
+import type { ServerExtrasStore } from "@/lib/mcp/server-extras";
 import type { RootsStore } from "@/lib/mcp/roots";
 import type { ServerLogStore } from "@/lib/mcp/server-logs";
 import type { LoggingLevel } from "@modelcontextprotocol/client";
@@ -50,8 +50,10 @@ export interface ServerCardProps {
   publishedSkills?: PublishedSkillsStore;
   /** The tasks the page's calls started, listed under their server. */
   tasks?: ServerTasksStore;
-  /** The live connection, for reading resources and getting prompts. */
-  connection?: McpConnection;
+  /** The server's resources and prompts (the page's store for this server). */
+  extras: ServerExtrasStore;
+  /** Reads the running local server's recent stderr; absent for a remote server or one not running. */
+  stderr?: (() => Promise<string>) | undefined;
   /** Puts a prompt's text into the chat's message box. */
   onUseInChat?: (text: string) => void;
 }
@@ -72,7 +74,8 @@ export function ServerCard({
   roots,
   publishedSkills,
   tasks,
-  connection,
+  extras,
+  stderr,
   onUseInChat,
 }: ServerCardProps) {
   // A lost connection being tried again reads "restarting", not a plain error.
@@ -125,7 +128,7 @@ export function ServerCard({
       {status?.state === "connected" && server.enabled ? (
         <ServerExtras
           serverName={server.name}
-          connection={connection}
+          extras={extras}
           prompts={status.prompts}
           resources={status.resources}
           {...(onUseInChat ? { onUseInChat } : {})}
@@ -135,7 +138,7 @@ export function ServerCard({
       {status?.state === "connected" && status.skills && server.enabled && publishedSkills ? (
         <PublishedSkills serverId={server.id} serverName={server.name} store={publishedSkills} {...(onUseInChat ? { onUseInChat } : {})} />
       ) : null}
-      {status?.state === "connected" && connection?.stderr ? <StderrView serverName={server.name} read={connection.stderr} /> : null}
+      {status?.state === "connected" && stderr ? <StderrView serverName={server.name} read={stderr} /> : null}
       {logs && onSetLogLevel ? (
         <ServerLogView
           serverName={server.name}

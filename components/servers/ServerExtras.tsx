@@ -1,20 +1,17 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplateType as ResourceTemplate } from "@modelcontextprotocol/client";
-import type { McpConnection } from "@/lib/mcp/connection";
+import type { Prompt, Resource } from "@modelcontextprotocol/client";
+import type { ExtrasShown, ServerExtrasState, ServerExtrasStore } from "@/lib/mcp/server-extras";
+import { useStore } from "@/components/hooks/use-store";
 import styles from "./Servers.module.css";
-import { messageOf } from "@/lib/text/error-message";
 
-type Shown =
-  | { kind: "resource"; uri: string; result: ReadResourceResult; updatedAt?: number }
-  | { kind: "prompt"; name: string; result: GetPromptResult }
-  | { kind: "error"; text: string };
+const NOTHING: ServerExtrasState = { templates: [], canSubscribe: false, subscribed: [] };
 
 /** A server's resources (read, templates, subscribe) and prompts (get with arguments), and what came back, as text. */
 export function ServerExtras({
   serverName,
-  connection,
+  extras,
   prompts,
   resources,
   onUseInChat,
@@ -22,53 +19,22 @@ export function ServerExtras({
   serverName: string;
   /** Puts a prompt's text into the chat's message box. */
   onUseInChat?: (text: string) => void;
-  connection: McpConnection | undefined;
+  /** The page's store of this server's resources and prompts (lib/mcp/server-extras.ts). */
+  extras: ServerExtrasStore;
   prompts: readonly Prompt[];
   resources: readonly Resource[];
 }) {
-  const [templates, setTemplates] = useState<readonly ResourceTemplate[]>([]);
-  const [shown, setShown] = useState<Shown | undefined>(undefined);
+  const { templates, canSubscribe, subscribed, shown } = useStore(extras, undefined, { fallback: NOTHING });
   const [uri, setUri] = useState("");
-  const [subscribed, setSubscribed] = useState<Map<string, () => Promise<void>>>(new Map());
   const [args, setArgs] = useState<Record<string, Record<string, string>>>({});
-  const canSubscribe = connection?.capabilities.resources?.subscribe === true;
 
+  // Shown only while the server is connected: each render makes sure the store follows the connection now.
   useEffect(() => {
-    if (!connection?.capabilities.resources) return;
-    let live = true;
-    connection
-      .listResourceTemplates()
-      .then((list) => live && setTemplates(list))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [connection]);
-  useEffect(() => () => subscribed.forEach((stop) => void stop()), [subscribed]);
+    void extras.open();
+  });
+  useEffect(() => () => void extras.close(), [extras]);
 
-  if (!connection || (prompts.length === 0 && resources.length === 0 && templates.length === 0)) return null;
-
-  const read = (target: string, updatedAt?: number) =>
-    connection.readResource(target).then(
-      (result) => setShown({ kind: "resource", uri: target, result, ...(updatedAt ? { updatedAt } : {}) }),
-      (error: unknown) => setShown({ kind: "error", text: `Reading ${target} failed: ${messageOf(error)}` }),
-    );
-  const toggleSubscription = async (target: string) => {
-    const stop = subscribed.get(target);
-    const next = new Map(subscribed);
-    if (stop) {
-      next.delete(target);
-      setSubscribed(next);
-      await stop();
-      return;
-    }
-    try {
-      next.set(target, await connection.subscribeResource(target, () => void read(target, Date.now())));
-      setSubscribed(next);
-    } catch (error) {
-      setShown({ kind: "error", text: messageOf(error) });
-    }
-  };
+  if (prompts.length === 0 && resources.length === 0 && templates.length === 0) return null;
 
   return (
     <details className={styles.serverExtras}>
@@ -81,12 +47,12 @@ export function ServerExtras({
               {r.mimeType && <span> [{r.mimeType}]</span>}
               {(r.title ?? r.name) && <span> — {r.title ?? r.name}</span>}{" "}
               <span className={styles.resourceActions}>
-                <button type="button" className="link" onClick={() => void read(r.uri)}>
+                <button type="button" className="link" onClick={() => void extras.read(r.uri)}>
                   Read
                 </button>
                 {canSubscribe && (
-                  <button type="button" className="link" onClick={() => void toggleSubscription(r.uri)}>
-                    {subscribed.has(r.uri) ? "Unsubscribe" : "Subscribe"}
+                  <button type="button" className="link" onClick={() => void extras.toggleSubscription(r.uri)}>
+                    {subscribed.includes(r.uri) ? "Unsubscribe" : "Subscribe"}
                   </button>
                 )}
               </span>
@@ -99,7 +65,7 @@ export function ServerExtras({
           className={styles.oauthActions}
           onSubmit={(event) => {
             event.preventDefault();
-            if (uri.trim()) void read(uri.trim());
+            if (uri.trim()) void extras.read(uri.trim());
           }}
         >
           <input
@@ -135,10 +101,7 @@ export function ServerExtras({
               <form
                 onSubmit={(event) => {
                   event.preventDefault();
-                  connection.getPrompt(p.name, args[p.name] ?? {}).then(
-                    (result) => setShown({ kind: "prompt", name: p.name, result }),
-                    (error: unknown) => setShown({ kind: "error", text: `The prompt ${p.name} failed: ${messageOf(error)}` }),
-                  );
+                  void extras.getPrompt(p.name, args[p.name] ?? {});
                 }}
               >
                 <code>{p.name}</code>
@@ -166,7 +129,7 @@ export function ServerExtras({
   );
 }
 
-function ShownResult({ shown, onUseInChat }: { shown: Shown; onUseInChat?: (text: string) => void }) {
+function ShownResult({ shown, onUseInChat }: { shown: ExtrasShown; onUseInChat?: (text: string) => void }) {
   if (shown.kind === "error") {
     return (
       <div className={styles.stepError} role="alert">

@@ -21,7 +21,7 @@ export function ServerList({
   // "adding" or the id of the server being edited.
   const [editing, setEditing] = useState<{ kind: "adding" } | { kind: "editing"; id: string } | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
-  const { actions, manager, oauth, logs, roots, servers, statuses, publishedSkills, tasks } = mcp;
+  const { actions, extrasFor, stderrOf, oauth, logs, roots, servers, statuses, publishedSkills, tasks } = mcp;
   const problems = actions.problems();
   return (
     <div className={styles.serverList}>
@@ -68,7 +68,8 @@ export function ServerList({
               logs={logs}
               publishedSkills={publishedSkills}
               tasks={tasks}
-              connection={manager.connection(server.id)}
+              extras={extrasFor(server.id)}
+              stderr={stderrOf(server.id)}
               {...(onUseInChat ? { onUseInChat } : {})}
               {...(roots ? { roots } : {})}
               onSetLogLevel={(level) => actions.setLogLevel(server.id, server.name, level)}

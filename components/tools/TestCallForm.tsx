@@ -4,7 +4,6 @@ import { JsonView } from "@/components/timeline/JsonView";
 import { readableContent } from "@/lib/mcp/result-display";
 import { useMemo, useState, type FormEvent, type ReactNode } from "react";
 import type { Tool } from "@modelcontextprotocol/client";
-import type { ConnectionManager } from "@/lib/mcp/connection-manager";
 import { buildFormModel, fromArguments, initialValue, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { useTestCall } from "@/components/hooks/use-test-call";
 import type { TestCallStore } from "@/lib/mcp/test-calls";
@@ -23,7 +22,6 @@ export type SaveTestCall = (server: string, tool: string, args: Record<string, u
 
 export function TestCallForm({
   store,
-  manager,
   serverId,
   serverName,
   tool,
@@ -31,7 +29,6 @@ export function TestCallForm({
 }: {
   /** The page's test calls: a call outlives this form (a tab switch unmounts it). */
   store: TestCallStore;
-  manager: ConnectionManager | undefined;
   serverId: string;
   /** The server as registered (an app's calls are recorded under it). */
   serverName: string;
@@ -41,7 +38,7 @@ export function TestCallForm({
 }) {
   const [saved, setSaved] = useState(false);
   const node = useMemo(() => buildFormModel(tool.inputSchema), [tool.inputSchema]);
-  const test = useTestCall(store, manager, serverId, tool);
+  const test = useTestCall(store, serverId, tool);
   // The form shows the arguments of this tool's last call again (the call outlives the form).
   const [value, setValue] = useState<FormValue>(() => (test.lastArgs ? fromArguments(node, test.lastArgs) : initialValue(node)));
   const [mode, setMode] = useState<"form" | "json">(node.kind === "json" ? "json" : "form");
@@ -151,8 +148,6 @@ export function TestCallForm({
               // A new call mounts the app anew, with that call's input and result.
               key={`${state.ms}:${JSON.stringify(test.lastArgs ?? {})}`}
               server={serverName}
-              connection={manager?.connection(serverId)}
-              serverTools={serverToolsOf(manager, serverId, tool)}
               tool={tool}
               input={test.lastArgs ?? {}}
               result={state.result}
@@ -162,12 +157,6 @@ export function TestCallForm({
       />
     </form>
   );
-}
-
-/** Every tool the server listed (app-only ones too): what its app may call. */
-function serverToolsOf(manager: ConnectionManager | undefined, serverId: string, tool: Tool): readonly Tool[] {
-  const status = manager?.status(serverId);
-  return status?.state === "connected" ? status.tools : [tool];
 }
 
 /** The result: time and isError, the tool's MCP App when it has one (components/apps/AppView.tsx), then the JSON. */

@@ -89,7 +89,6 @@ export function ToolDetails({ server, tool, mcp, catalog, onBack, onSaveCase }: 
       <TestCallForm
         key={`${server.config.id}:${tool.name}`}
         store={mcp.testCalls}
-        manager={mcp.manager}
         serverId={server.config.id}
         serverName={server.config.name}
         tool={tool}

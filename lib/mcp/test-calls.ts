@@ -2,7 +2,8 @@
  * The Tools view's test calls, one per server and tool, kept outside the panels: a call still
  * running when the person switches tabs (Tools → Servers → Tools) is still there, and still
  * answered, when the form shows again; so are the last arguments sent. A store
- * (lib/state/store.ts) of every entry by key; the connection is handed in per call.
+ * (lib/state/store.ts) of every entry by key; it finds a server's live connection itself, so
+ * the form that calls holds none.
  */
 import { Store } from "../state/store";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
@@ -32,7 +33,11 @@ export const testCallKey = (serverId: string, toolName: string) => `${serverId}\
 export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>> {
   private readonly aborts = new Map<string, AbortController>();
 
-  constructor(private readonly now: () => number = () => performance.now()) {
+  constructor(
+    /** The server's live connection, or undefined when it is not connected. */
+    private readonly connectionOf: (serverId: string) => McpConnection | undefined,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     super({});
   }
 
@@ -42,8 +47,10 @@ export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>
     return (Object.hasOwn(entries, key) ? entries[key] : undefined) ?? IDLE;
   }
 
-  /** Calls the tool directly (outside the sandbox); a call already running for the key is cancelled. */
-  call(key: string, connection: McpConnection | undefined, tool: Tool, args: Record<string, unknown>): void {
+  /** Calls the server's tool directly (outside the sandbox); a call already running for it is cancelled. */
+  call(serverId: string, tool: Tool, args: Record<string, unknown>): void {
+    const key = testCallKey(serverId, tool.name);
+    const connection = this.connectionOf(serverId);
     if (!connection) return this.put(key, { state: { status: "failed", message: "The server is not connected." }, args });
     // Advisory: a person may send invalid arguments on purpose to see how the server answers.
     const check = validateArguments(tool.inputSchema, args);

@@ -33,10 +33,12 @@ import type { ServerTools } from "../codemode/types";
 import type { CallProgress } from "../timeline/call-records";
 import type { HostFunctions } from "../sandbox/types";
 import { Store } from "../state/store";
-import type { Tool } from "@modelcontextprotocol/client";
+import type { ReadResourceResult, Tool } from "@modelcontextprotocol/client";
 import type { ReadableStore } from "../state/store";
 import { skillsServer, type Skill } from "../skills/skill";
 import type { TextStorage } from "../storage/key-value";
+import { ServerExtrasStore } from "../mcp/server-extras";
+import { ServerActions, type SignInFlow } from "./server-actions";
 
 /** A connected server with every tool it listed, app-only ones too (the catalog, what the model and programs see, leaves those out). */
 export interface ConnectedServer {
@@ -97,7 +99,7 @@ export class PageServers {
   /** What each server logged (notifications/message), by server name. */
   readonly logs = new ServerLogStore();
   /** The Tools view's test calls, which outlive the view. */
-  readonly testCalls = new TestCallStore();
+  readonly testCalls = new TestCallStore((serverId) => this.manager.connection(serverId));
   /** The skills servers publish (the Skills extension), listed when a person opens a card's section. */
   readonly publishedSkills: PublishedSkillsStore;
   /** The tasks the page's calls started, per server, kept across reloads (lib/mcp/server-tasks.ts). */
@@ -110,6 +112,10 @@ export class PageServers {
   readonly #toolsSeen = new WeakMap<readonly Tool[], readonly Tool[]>();
 
   readonly #appOrigin: string | undefined;
+  /** The page's origin, which MCP Apps' declared origins are checked against. */
+  get appOrigin(): string | undefined {
+    return this.#appOrigin;
+  }
   readonly #skills: (() => readonly Skill[]) | undefined;
 
   constructor(options: PageServersOptions) {
@@ -221,6 +227,33 @@ export class PageServers {
   readonly notConnected = (): ReadonlyMap<string, string> => {
     const { servers, statuses, connected } = this.view.snapshot();
     return notConnectedNamespaces(servers, statuses, new Set(connected.map((s) => s.config.name)));
+  };
+
+  /** What the server panels do to the servers (lib/playground/server-actions.ts); `oauth` signs in where the page can. */
+  actions(oauth?: SignInFlow): ServerActions {
+    return new ServerActions(this.registry, this.manager, oauth);
+  }
+
+  readonly #extras = new Map<string, ServerExtrasStore>();
+
+  /** A server card's resources and prompts (lib/mcp/server-extras.ts), one store per server id. */
+  readonly extrasFor = (serverId: string): ServerExtrasStore => {
+    let extras = this.#extras.get(serverId);
+    if (!extras) this.#extras.set(serverId, (extras = new ServerExtrasStore(() => this.manager.connection(serverId))));
+    return extras;
+  };
+
+  /** Reads a running local (stdio) server's recent stderr; undefined for a remote server or one not running. */
+  readonly stderrOf = (serverId: string): (() => Promise<string>) | undefined => this.manager.connection(serverId)?.stderr;
+
+  /** Every tool the server called `server` lists now (app-only ones too), or undefined when it is not connected. */
+  readonly toolsOf = (server: string): readonly Tool[] | undefined => this.view.snapshot().connected.find((s) => s.config.name === server)?.tools;
+
+  /** Reads a resource from the server called `server`; rejects saying so when it is not connected. */
+  readonly readResourceOf = (server: string, uri: string): Promise<ReadResourceResult> => {
+    const entry = this.view.snapshot().connected.find((s) => s.config.name === server);
+    const connection = entry && this.manager.connection(entry.config.id);
+    return connection ? connection.readResource(uri) : Promise.reject(new Error(`${server} is not connected.`));
   };
 
   /**

@@ -41,6 +41,8 @@ import { parseDataGlobals } from "../editor/data-globals";
 import { messageOf } from "../text/error-message";
 import type { TextStorage } from "../storage/key-value";
 import type { RemovableTextStorage } from "../storage/key-value";
+import { AppHost, type AppHostOptions, type AppHostPage } from "../mcp-apps/app-host";
+import { chatBusy } from "../model/chat-session";
 
 /** A run the person started from the editor, which they can hand to the model as their next message. */
 export interface EditorRun {
@@ -68,6 +70,8 @@ export interface PlaygroundEnv {
   afterRunStart?: () => Promise<void>;
   /** When the sandbox worker makes its warm-up run (the browser: once the page is idle); at once unless given. */
   whenIdle?: (warm: () => void) => void;
+  /** Opens a link an MCP App asked for and the person allowed, in a new tab without an opener (the page: window.open). */
+  openLink?: (url: string) => void;
   codeStore?: CodeStore;
   settingsStorage?: RemovableTextStorage;
   limitsStorage?: TextStorage;
@@ -93,6 +97,8 @@ export class Playground {
   readonly chat: ChatSession;
   /** What MCP Apps asked to tell the model, allowed by the person, for the next message. */
   readonly appContexts = new AppContexts();
+  /** What the page does for an MCP App's view (lib/mcp-apps/app-host.ts). */
+  readonly #appPage: AppHostPage;
   /** The last run started from the editor, until it is sent to the chat or another starts. */
   readonly editorRun = new EditorRunStore(undefined);
   readonly compare: CompareTask;
@@ -145,6 +151,21 @@ export class Playground {
     );
     this.compare = new CompareTask(this);
     this.evals = new EvalsTask(this);
+    this.#appPage = {
+      readResource: (server, uri) => this.servers.readResourceOf(server, uri),
+      serverTools: (server) => this.servers.toolsOf(server),
+      callForApp: (server, name, args, options) => this.workbench.callForApp(server, name, args, options),
+      chatBusy: () => chatBusy(this.chat.snapshot()),
+      sendToChat: (text) => void this.chat.send(text),
+      putContext: (key, label, text) => this.appContexts.put(key, label, text),
+      openLink: (url) => env.openLink?.(url),
+      ...(this.servers.appOrigin ? { origin: this.servers.appOrigin } : {}),
+    };
+  }
+
+  /** The host of one MCP App view (docs/mcp-apps.md, "MCP Apps"): the view renders its state and mounts its frame. */
+  openApp(options: Omit<AppHostOptions, "page">): AppHost {
+    return new AppHost({ ...options, page: this.#appPage });
   }
 
   /** Who approves what in this page now: step mode as the settings say, each call that needs approval put to the person. */

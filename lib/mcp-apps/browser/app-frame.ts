@@ -3,71 +3,18 @@
  * bridge (`AppBridge` and `PostMessageTransport` from `@modelcontextprotocol/ext-apps`): a frame
  * of /api/mcp-apps/frame (an opaque origin under the policy the app declared), the app's HTML
  * handed to it once it says it is ready, the tool's input and result delivered once the app has
- * initialised, its height followed, and everything it asks of the host answered through `host`.
+ * initialised, its height followed, and everything it asks of the host answered through `host` (the view's AppHost, app-host.ts).
  * Only messages from that frame reach the bridge, and at most `maxMessagesPerSecond` of them:
  * past that the app is cut off. This module loads when the first app shows (it brings the
  * bridge's schemas with it), never on the page's start path.
  */
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostCapabilities, McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/client";
 import { FloodGate } from "../flood";
-import { frameQuery, type AppCsp } from "../frame-policy";
+import { frameQuery } from "../frame-policy";
+import type { MountedApp, MountOptions } from "../app-host";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { messageOf } from "../../text/error-message";
-
-/** What the view does for the app. Every string from the app is shown as text, never as markup. */
-export interface AppHost {
-  /** The app's `tools/call` (the host checks visibility and asks for approval). */
-  callTool(name: string, args: Record<string, unknown> | undefined, signal: AbortSignal): Promise<CallToolResult>;
-  /** The app asks to open a link; resolves true when the person allowed it (the host opens it). */
-  openLink(url: string, signal: AbortSignal): Promise<boolean>;
-  /** `ui/message` (a message for the conversation); resolves true when it reached it. Absent: refused. */
-  message?(content: readonly ContentBlock[], signal: AbortSignal): Promise<boolean>;
-  /** `ui/update-model-context`; resolves true when the person allowed it. Absent: refused. */
-  updateContext?(content: readonly ContentBlock[] | undefined, structured: Record<string, unknown> | undefined, signal: AbortSignal): Promise<boolean>;
-  /** Something the view's log shows. */
-  onEvent(event: AppEvent): void;
-}
-
-/** What happened in the app's life, for the view. */
-export type AppEvent =
-  | { kind: "initialized"; app?: string }
-  | { kind: "size"; height: number }
-  | { kind: "log"; level: string; text: string }
-  | { kind: "teardown-requested" }
-  | { kind: "cut-off"; reason: string }
-  /** The app asked for something this view does not offer. */
-  | { kind: "refused"; what: string }
-  | { kind: "error"; message: string };
-
-export interface MountOptions {
-  container: HTMLElement;
-  /** The app's HTML (the `ui://` resource's text). */
-  html: string;
-  /** The origins the resource declared, already checked (frame-policy.ts). */
-  csp: AppCsp;
-  tool: Tool;
-  input: Record<string, unknown>;
-  /** The tool's result; absent while the call runs (`deliverResult` later). */
-  result?: CallToolResult;
-  host: AppHost;
-  theme: "light" | "dark";
-  /** Path of the frame page. Default /api/mcp-apps/frame. */
-  framePath?: string;
-  /** Tallest the frame grows, in CSS pixels. Default 640. */
-  maxHeight?: number;
-  /** Most messages the app may send in one second. Default 300. */
-  maxMessagesPerSecond?: number;
-}
-
-/** A mounted app. */
-export interface MountedApp {
-  /** Hands the app the tool's result (when it was not known at mount). */
-  deliverResult(result: CallToolResult): void;
-  /** Tears the app down (it is told first, briefly) and removes the frame. */
-  close(): Promise<void>;
-  readonly frame: HTMLIFrameElement;
-}
 
 const HOST_INFO = { name: "code-mode-playground", version: "0.1.0" };
 const TEARDOWN_GRACE_MS = 500;

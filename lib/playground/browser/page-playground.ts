@@ -5,7 +5,7 @@
  * here: the terminal's local token, the connect-origins cookie, the app's channel, OAuth, the
  * stdio bridge, the agent-run feed and the server's key status.
  */
-import { ServerActions } from "../server-actions";
+import type { ServerActions } from "../server-actions";
 import { Playground } from "../playground";
 import { Store } from "../../state/store";
 import { browserStorage, browserStorageOrNone } from "../../storage/browser/browser-storage";
@@ -183,7 +183,7 @@ function createPageState(): PageState {
     playground.editor.flush();
     void session.flush();
   });
-  const serverActions = new ServerActions(playground.servers.registry, playground.servers.manager, oauth);
+  const serverActions = playground.servers.actions(oauth);
   return { playground, serverActions, oauth, localToken, agentFeed, session, hydrated };
 }
 

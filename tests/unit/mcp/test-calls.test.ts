@@ -20,10 +20,13 @@ function slowConnection() {
 
 describe("TestCallStore", () => {
   it("keeps a running call and its arguments for whoever looks next (a form mounted again after a tab switch), then its answer", async () => {
-    const store = new TestCallStore(() => 1000);
-    const key = testCallKey("lab", "sleep");
     const { connection, waiting } = slowConnection();
-    store.call(key, connection, tool, { ms: 500 });
+    const store = new TestCallStore(
+      (id) => (id === "lab" ? connection : undefined),
+      () => 1000,
+    );
+    const key = testCallKey("lab", "sleep");
+    store.call("lab", tool, { ms: 500 });
     expect(store.get(key)).toMatchObject({ state: { status: "calling" }, args: { ms: 500 } });
     // The form went away and came back: it reads the same entry.
     let heard = 0;
@@ -37,18 +40,18 @@ describe("TestCallStore", () => {
   });
 
   it("cancels, warns about arguments that do not match the schema, and says when the server is not connected", async () => {
-    const store = new TestCallStore();
-    const key = testCallKey("lab", "sleep");
     const { connection, waiting } = slowConnection();
-    store.call(key, connection, tool, { ms: "soon" });
+    const store = new TestCallStore((id) => (id === "lab" ? connection : undefined));
+    const key = testCallKey("lab", "sleep");
+    store.call("lab", tool, { ms: "soon" });
     store.cancel(key);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(store.get(key).state).toMatchObject({ status: "failed", message: "Cancelled by you" });
-    store.call(key, connection, tool, { ms: "soon" });
+    store.call("lab", tool, { ms: "soon" });
     waiting[1]?.resolve({ content: [] });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(store.get(key).state).toMatchObject({ status: "done", warning: expect.stringContaining("does not match the input schema") as unknown });
-    store.call(key, undefined, tool, {});
-    expect(store.get(key).state).toEqual({ status: "failed", message: "The server is not connected." });
+    store.call("gone", tool, {});
+    expect(store.get(testCallKey("gone", "sleep")).state).toEqual({ status: "failed", message: "The server is not connected." });
   });
 });
