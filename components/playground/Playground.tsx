@@ -6,7 +6,8 @@ import { useCallback, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout } from "react-resizable-panels";
 import type { EditorHandle } from "@/components/editor/CodeEditor";
 import { ChatDraft } from "@/components/chat/chat-draft";
-import { useShareLink } from "@/components/hooks/use-share-link";
+import type { ShareLinkSnapshot } from "@/lib/share/browser/share-link-store";
+import { useStore } from "@/components/hooks/use-store";
 import { lastUserMessage } from "@/lib/model/conversation";
 import { ChannelBanner } from "./ChannelBanner";
 import { PageProvider, usePage } from "./page-context";
@@ -39,6 +40,8 @@ export function Playground() {
 
 type Dialog = "evals" | "compare" | "share" | undefined;
 
+const NO_SHARE: ShareLinkSnapshot = { state: { status: "none" }, hidden: false };
+
 /** Header and four resizable panels (Servers, Chat, Editor, Output); it holds which dialog is open, and each panel subscribes to its own state (./slots.tsx). */
 function PlaygroundLayout() {
   const { playground } = usePage();
@@ -46,14 +49,9 @@ function PlaygroundLayout() {
   const [chatDraft] = useState(() => new ChatDraft());
   const editorHandle = useRef<EditorHandle | null>(null);
   const revealLine = useCallback((line: number) => editorHandle.current?.revealLine(line), []);
-  // A shared link puts its code in the editor; it never starts a run (DESIGN: shared code never runs by itself).
-  const [shareHidden, setShareHidden] = useState(false);
-  const shareLink = useShareLink({
-    onOpen: ({ state }) => {
-      setShareHidden(false);
-      playground.openShare(state);
-    },
-  });
+  // The share the page opened (lib/share/browser/share-link-store.ts): its parts are in the page; nothing runs by itself.
+  const { shareLink } = usePage();
+  const { state: shared, hidden: shareHidden } = useStore(shareLink, undefined, { fallback: NO_SHARE });
   // Layouts persist in localStorage so a reload keeps the person's arrangement.
   const columns = useDefaultLayout({ id: "cmp-columns", storage: browserStorageOrNone() });
   const rows = useDefaultLayout({ id: "cmp-rows", storage: browserStorageOrNone() });
@@ -73,8 +71,12 @@ function PlaygroundLayout() {
           <button type="button" onClick={() => setDialog("compare")} title="Run one prompt in code mode and classic mode side by side">
             Compare modes
           </button>
-          {shareHidden && shareLink.state.status === "open" && (
-            <button type="button" onClick={() => setShareHidden(false)} title="Shows the opened link's banner again: its servers to add and its recorded runs">
+          {shareHidden && shared.status === "open" && (
+            <button
+              type="button"
+              onClick={() => shareLink.setHidden(false)}
+              title="Shows the opened link's banner again: its servers to add and its recorded runs"
+            >
               Shared link
             </button>
           )}
@@ -84,7 +86,7 @@ function PlaygroundLayout() {
           <ClearSessionSlot />
         </header>
         <ChannelBanner />
-        {!shareHidden && <ShareBannerSlot link={shareLink} onHide={() => setShareHidden(true)} />}
+        {!shareHidden && <ShareBannerSlot state={shared} onDismiss={shareLink.dismiss} onHide={() => shareLink.setHidden(true)} />}
         <ServerAsksSlot />
         <SaveSkillSlot />
         {dialog === "evals" && (
@@ -105,7 +107,7 @@ function PlaygroundLayout() {
             }}
           />
         )}
-        {dialog === "share" && <ShareDialogSlot onOpenFile={shareLink.openFile} onClose={close} />}
+        {dialog === "share" && <ShareDialogSlot onOpenFile={(file) => shareLink.openFile(file)} onClose={close} />}
         <main className="app-main">
           <Group orientation="horizontal" defaultLayout={columns.defaultLayout} onLayoutChanged={columns.onLayoutChanged}>
             <Panel id="servers" defaultSize="23%" minSize="12%">

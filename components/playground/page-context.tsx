@@ -4,6 +4,8 @@ import { createContext, use, useEffect, useState, type ReactNode } from "react";
 import { pageState, AgentFeedStore, type PageState } from "@/lib/playground/browser/page-playground";
 import { renderOnlyPlayground } from "@/lib/playground/playground";
 import { SessionKeeper } from "@/lib/playground/session-keeper";
+import { createShareClient } from "@/lib/share/browser/api-client";
+import { ShareLinkStore } from "@/lib/share/browser/share-link-store";
 
 const PageContext = createContext<PageState | null>(null);
 
@@ -27,6 +29,8 @@ function renderOnly(): PageState {
     localToken: undefined,
     agentFeed: new AgentFeedStore(undefined),
     session: new SessionKeeper(playground, undefined),
+    // The server render opens no share: the address bar is read once the page has hydrated.
+    shareLink: new ShareLinkStore({ client: createShareClient(() => Promise.reject(new Error("no network in the server render"))), onOpen: () => undefined }),
     hydrated: () => undefined,
   };
 }

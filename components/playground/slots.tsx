@@ -14,7 +14,7 @@ import { useEditorState } from "@/components/hooks/use-editor-code";
 import { useRunLimits } from "@/components/hooks/use-run-limits";
 import { useTimelineDebugger } from "@/components/hooks/use-timeline-debugger";
 import { useSampler } from "@/components/hooks/use-sampler";
-import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
+import type { ShareLinkState } from "@/lib/share/browser/share-link-store";
 import { ShareBanner } from "@/components/share/ShareBanner";
 import dynamic from "next/dynamic";
 import { ServersPanel } from "@/components/servers/ServersPanel";
@@ -249,12 +249,13 @@ export function OutputSlot({ onRevealLine }: { onRevealLine: (line: number) => v
 }
 
 /** The opened link's banner: its servers to add (against the registered ones) and its runs to replay. */
-export function ShareBannerSlot({ link, onHide }: { link: UseShareLinkResult; onHide: () => void }) {
+export function ShareBannerSlot({ state, onDismiss, onHide }: { state: ShareLinkState; onDismiss: () => void; onHide: () => void }) {
   const { playground } = usePage();
   const { servers, actions } = useMcp();
   return (
     <ShareBanner
-      link={link}
+      state={state}
+      onDismiss={onDismiss}
       registered={servers}
       onAddServer={(input) => actions.add(input)}
       onReplayRun={(run) => playground.replayShared(run)}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
+import type { ShareLinkState } from "@/lib/share/browser/share-link-store";
 import { useCopy } from "@/components/hooks/use-copy";
 import type { ServerInput } from "@/lib/mcp/server-input";
 import type { ServerConfig } from "@/lib/mcp/types";
@@ -17,7 +17,10 @@ import styles from "./ShareBanner.module.css";
 
 /** Props of the opened-link banner. */
 export interface ShareBannerProps {
-  link: UseShareLinkResult;
+  /** Where opening the share stands (lib/share/browser/share-link-store.ts). */
+  state: ShareLinkState;
+  /** Drops the share: the banner goes and the link leaves the address bar. */
+  onDismiss: () => void;
   /** The servers this person has registered, to spot shared ones already there. */
   registered: readonly ServerConfig[];
   /** Adds a server to the registry (`registry.add`); only ever called from a click. */
@@ -33,11 +36,10 @@ export interface ShareBannerProps {
 const SOURCE: Record<OpenShareResult["source"], string> = { link: "from a link", "short-link": "from a short link", file: "from a file" };
 
 /** Says what an opened share contains; servers needing secrets ask for them; nothing runs or connects by itself. */
-export function ShareBanner({ link, registered, onAddServer, onReplayRun, onHide, defaultExpanded = false }: ShareBannerProps) {
+export function ShareBanner({ state, onDismiss, registered, onAddServer, onReplayRun, onHide, defaultExpanded = false }: ShareBannerProps) {
   const { copied, copy } = useCopy<"mcp-json" | "code">();
   // One line until the person asks for the details: the link must not take over the screen.
   const [expanded, setExpanded] = useState(defaultExpanded);
-  const { state } = link;
   if (state.status === "none") return null;
   if (state.status === "loading") {
     return (
@@ -53,7 +55,7 @@ export function ShareBanner({ link, registered, onAddServer, onReplayRun, onHide
           Could not open the share {SOURCE[state.source]}: {state.message}
         </div>
         <div className="toolbar">
-          <button type="button" onClick={link.dismiss}>
+          <button type="button" onClick={onDismiss}>
             Dismiss
           </button>
         </div>

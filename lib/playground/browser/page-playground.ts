@@ -29,7 +29,9 @@ import { followRunFeed, type FeedStatus } from "../../codemode-mcp/browser/run-f
 import type { ServerKeyAccess } from "../../model/chat-settings";
 import type { ServerKeyStatus } from "../../model/providers";
 import { idbStore } from "../../storage/browser/idb-store";
-import { readShareFromLocation } from "../../share/browser/location";
+import { hashWithoutShare, readShareFromLocation } from "../../share/browser/location";
+import { createShareClient } from "../../share/browser/api-client";
+import { ShareLinkStore } from "../../share/browser/share-link-store";
 import { SessionKeeper } from "../session-keeper";
 import { replayEarlyClicks } from "./early-clicks";
 
@@ -52,6 +54,8 @@ export interface PageState {
   agentFeed: AgentFeedStore;
   /** The session kept across reloads in this browser's IndexedDB. */
   session: SessionKeeper;
+  /** The share the page opened (a link, a short link, a file) and its banner. */
+  shareLink: ShareLinkStore;
   /** Called once React has hydrated: what must wait for Next's router (the address bar) happens then. */
   hydrated(): void;
 }
@@ -90,10 +94,29 @@ function createPageState(): PageState {
   // leaves the address bar after hydration: Next's router sets the URL it started with then.
   let stripToken = false;
   const localToken = adoptLocalToken(window.location, { state: null, replaceState: () => (stripToken = true) }, browserStorage());
+  // A shared link puts its parts in the page; it never starts a run (docs/security.md, "Security").
+  const shareLink = new ShareLinkStore({
+    client: createShareClient((input, init) => fetch(input, init)),
+    onOpen: ({ state }) => playground.openShare(state),
+    dropFromAddress: () => {
+      const { pathname, search, hash } = window.location;
+      const rest = hashWithoutShare(hash);
+      if (rest !== hash) window.history.replaceState(window.history.state, "", `${pathname}${search}${rest}`);
+    },
+  });
+  const openAddressShare = () => shareLink.openLocation(readShareFromLocation(window.location));
+  let followingAddress = false;
   const hydrated = () => {
     if (performance.getEntriesByName(START_MARKS.hydrated).length === 0) performance.mark(START_MARKS.hydrated);
     // The buttons a person clicked while the page was still loading get their click now.
     replayEarlyClicks();
+    // The share in the address bar opens once Next's router has the URL, and again whenever the
+    // fragment changes (a link pasted into the address bar of an open tab).
+    if (!followingAddress) {
+      followingAddress = true;
+      openAddressShare();
+      window.addEventListener("hashchange", openAddressShare);
+    }
     if (!stripToken) return;
     stripToken = false;
     const { pathname, search, hash } = window.location;
@@ -184,7 +207,7 @@ function createPageState(): PageState {
     void session.flush();
   });
   const serverActions = playground.servers.actions(oauth);
-  return { playground, serverActions, oauth, localToken, agentFeed, session, hydrated };
+  return { playground, serverActions, oauth, localToken, agentFeed, session, shareLink, hydrated };
 }
 
 let page: PageState | undefined;

@@ -4,7 +4,6 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ShareBanner } from "@/components/share/ShareBanner";
-import type { UseShareLinkResult } from "@/components/hooks/use-share-link";
 import { bytesToBase64Url } from "@/lib/share/base64url";
 import { SHARE_CAPS } from "@/lib/share/caps";
 import { deflateRaw } from "@/lib/share/compress";
@@ -137,13 +136,16 @@ describe("hostile payloads", () => {
     expect(result.state.tools[0]?.tools[0]?.description).toBe(markup);
 
     // Rendered, it stays text: React escapes it, and nothing here uses dangerouslySetInnerHTML.
-    const link: UseShareLinkResult = {
-      state: { status: "open", opened: { ok: true, source: "link", state: result.state, warnings: [markup] } },
-      openFile: () => undefined,
-      dismiss: () => undefined,
-    };
+    const state = { status: "open" as const, opened: { ok: true as const, source: "link" as const, state: result.state, warnings: [markup] } };
     const html = renderToStaticMarkup(
-      createElement(ShareBanner, { link, registered: [], onAddServer: () => ({ ok: true as const }), onHide: () => undefined, defaultExpanded: true }),
+      createElement(ShareBanner, {
+        state,
+        onDismiss: () => undefined,
+        registered: [],
+        onAddServer: () => ({ ok: true as const }),
+        onHide: () => undefined,
+        defaultExpanded: true,
+      }),
     );
     expect(html).not.toContain("<script");
     expect(html).not.toContain("<img");
