@@ -3,7 +3,7 @@
 import { useStore } from "@/components/hooks/use-store";
 import { usePage } from "@/components/playground/page-context";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
-import type { ServerStatus } from "@/lib/mcp/connection-manager";
+import type { ServerStatus } from "@/lib/mcp/server-status";
 import type { ServerExtrasStore } from "@/lib/mcp/server-extras";
 import type { PublishedSkillsStore } from "@/lib/mcp/published-skills";
 import type { ServerTasksStore } from "@/lib/mcp/server-tasks";

@@ -3,7 +3,7 @@
 import { formatDuration } from "@/lib/timeline/format";
 import type { BrowserOAuth } from "@/lib/mcp/browser/browser-oauth";
 import { useEffect, useState } from "react";
-import type { RestartPlan, ServerStatus } from "@/lib/mcp/connection-manager";
+import type { RestartPlan, ServerStatus } from "@/lib/mcp/server-status";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { plural } from "@/lib/text/display";

@@ -15,55 +15,16 @@
  * connect, a disconnect or a removal is closed and dropped.
  */
 import { Store } from "../state/store";
-import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import type { Tool } from "@modelcontextprotocol/client";
 import { connectToServer } from "./connection";
-import type { ConnectOptions, McpConnection, ServerInfo } from "./connection";
+import type { ConnectOptions, McpConnection } from "./connection";
 import { ConnectionError } from "./connection-errors";
 import type { ConnectionErrorData } from "./connection-errors";
 import type { ServerRegistry } from "./registry";
 import { diffTools, isEmptyDiff } from "./tool-diff";
-import type { ToolDiff } from "./tool-diff";
 import type { ServerConfig } from "./types";
+import { RESTART_DEFAULTS, type RestartPlan, type RestartSettings, type ServerStatus } from "./server-status";
 import { messageOf } from "../text/error-message";
-
-/** A connected server's status. */
-export interface ConnectedStatus {
-  state: "connected";
-  serverInfo: ServerInfo;
-  protocolVersion: string;
-  capabilities: ServerCapabilities;
-  instructions?: string;
-  transport: "streamable-http" | "sse";
-  via: "direct" | "proxy";
-  /** The server offers tasks (lib/mcp/tasks.ts): a call may run as one. */
-  tasks?: true;
-  /** How long the server said its tool list stays valid (a 2026-07-28 cache hint). */
-  toolsTtlMs?: number;
-  /** The server publishes skills (the Skills extension): the card offers to list them. */
-  skills?: true;
-  tools: readonly Tool[];
-  prompts: readonly Prompt[];
-  resources: readonly Resource[];
-  /** What the last tools/list_changed changed. */
-  lastChange?: ToolDiff;
-  /** Date.now() when the connection was made. */
-  connectedAt: number;
-}
-
-/** When a lost connection is tried again: attempt `attempt` of `of`, at `at` (ms since the epoch). */
-export interface RestartPlan {
-  attempt: number;
-  of: number;
-  at: number;
-}
-
-/** One server's status; a new object on every change. */
-export type ServerStatus =
-  | { state: "idle" }
-  | { state: "connecting"; restart?: RestartPlan; tools?: readonly Tool[] }
-  | ConnectedStatus
-  /** While a lost connection is tried again, `tools` are the ones it had: unavailable until it is back. */
-  | { state: "error"; error: ConnectionErrorData; restart?: RestartPlan; tools?: readonly Tool[] };
 
 /** Opens a connection; connectToServer by default, a fake in tests. */
 export type Connector = (config: ServerConfig, options: ConnectOptions) => Promise<McpConnection>;
@@ -78,19 +39,6 @@ export interface ConnectionManagerOptions {
   restart?: false | Partial<RestartSettings>;
   now?: () => number;
 }
-
-/** How lost connections are tried again. */
-export interface RestartSettings {
-  /** The first wait; each failed try doubles it up to `maxMs`. */
-  initialMs: number;
-  maxMs: number;
-  /** Tries before giving up. */
-  attempts: number;
-  /** A connection that lived this long resets the count. */
-  stableMs: number;
-}
-
-const RESTART_DEFAULTS: RestartSettings = { initialMs: 1_000, maxMs: 30_000, attempts: 8, stableMs: 30_000 };
 
 const IDLE: ServerStatus = Object.freeze({ state: "idle" });
 

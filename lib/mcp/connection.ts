@@ -28,11 +28,11 @@ import { createLiveConnection } from "./live-connection";
 import type { McpConnection } from "./live-connection";
 import { observeFetch } from "./observed-fetch";
 import type { ObservedFetch } from "./observed-fetch";
-import { AuthorizationNeeded, OAuthFlowError, withOAuth } from "./oauth/oauth-fetch";
+import { withOAuth } from "./oauth/oauth-fetch";
 import type { OAuthSession } from "./oauth/oauth-fetch";
-import { OAuthRefused } from "./oauth/provider";
 import { ERA_REVISION, type ProtocolEraChoice } from "./protocol-era";
 import { createProxyFetch } from "./proxy/proxy-fetch";
+import { authFetchFor, isOAuthError, ownSignal, type Route } from "./connection-fetch";
 import { memoryVerdicts, type EraVerdicts } from "./era-verdicts";
 import { loadMcpSdk, loadMcpTasks, type McpSdk } from "./sdk";
 import { answerInputWith, offersTasks, type TaskCalls } from "./tasks";
@@ -104,7 +104,6 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
 const DEFAULT_CLIENT_INFO = { name: "code-mode-playground", version: "0.1.0" };
 
-type Route = "direct" | "proxy";
 type Wire = "streamable-http" | "sse";
 
 // Exported for the Node stdio client (node/stdio-connection.ts), which wants the same.
@@ -178,47 +177,6 @@ interface Attempted {
   transport: StreamableHTTPClientTransport | SSEClientTransport;
   observer: ObservedFetch;
   protocolVersion: string;
-}
-
-/** Signing in is needed or failed: reported as it is, never retried on another route or wire. */
-function isOAuthError(error: unknown): error is Error {
-  return error instanceof AuthorizationNeeded || error instanceof OAuthFlowError || error instanceof OAuthRefused;
-}
-
-/**
- * The fetch for OAuth discovery and token requests on a route: through the proxy when the MCP
- * traffic goes there; otherwise direct, and through the proxy when the authorization server
- * allows no CORS (a fetch TypeError) or the page may not fetch its origin.
- */
-function authFetchFor(route: Route, base: FetchLike, proxy: FetchLike, options: ConnectOptions): FetchLike {
-  if (route === "proxy") return proxy;
-  const sameOrigin = new URL(options.baseUrl).origin;
-  return async (input, init) => {
-    const origin = new URL(typeof input === "string" ? input : input.href).origin;
-    if (origin !== sameOrigin && options.canConnectDirect && !options.canConnectDirect(origin)) return proxy(input, init);
-    try {
-      return await base(input, init);
-    } catch (error) {
-      if (error instanceof TypeError && origin !== sameOrigin && options.via !== "direct") return proxy(input, init);
-      throw error;
-    }
-  };
-}
-
-/**
- * The SDK's transport gives every request one long-lived signal, and fetch hangs an abort
- * listener on it per request that goes only when the request is collected: over a long session
- * they pile up (Node warns past 1 500, once per request from then on). Each request gets its own
- * signal that follows the transport's instead; AbortSignal.any holds its source weakly.
- */
-function ownSignal(base: FetchLike): FetchLike {
-  return (input, init) => base(input, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
-}
-
-/** The fetch OAuth requests use outside a connect (revocation): direct, the proxy when CORS or the page's policy forbids. */
-export function oauthFetch(options: ConnectOptions): FetchLike {
-  const base: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  return authFetchFor("direct", base, createProxyFetch({ proxyUrl: new URL(options.proxyUrl, options.baseUrl), fetch: base }), options);
 }
 
 /** The tasks path of a connection whose server offers the extension on 2026-07-28, else undefined. */

@@ -8,7 +8,7 @@
  */
 import { sanitiseIdentifier } from "../codemode/names";
 import type { ServerConfig } from "./types";
-import type { ServerStatus } from "./connection-manager";
+import type { ServerStatus } from "./server-status";
 import type { HostServer } from "./host-functions";
 
 /** The message a call to a server that is down fails with. */

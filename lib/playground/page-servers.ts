@@ -6,7 +6,8 @@
  * collaborators (OAuth, the stdio bridge, the app's fetch) are passed in, so this runs in Node too.
  */
 import type { ServerRegistry } from "../mcp/registry";
-import { ConnectionManager, type ServerStatus } from "../mcp/connection-manager";
+import { ConnectionManager } from "../mcp/connection-manager";
+import type { ServerStatus } from "../mcp/server-status";
 import type { ConnectOptions } from "../mcp/connection";
 import type { Connector } from "../mcp/connection-manager";
 import { TestCallStore } from "../mcp/test-calls";
@@ -18,11 +19,9 @@ import { eraOfVersion } from "../mcp/protocol-era";
 import { ServerLogStore } from "../mcp/server-logs";
 import type { RootsStore } from "../mcp/roots";
 import { isResourceReader, withResourceReader } from "../mcp/resource-reader";
-import { callableByApp, modelTools, toolResourceUri } from "../mcp-apps/tool-ui";
-import { appResourceFrom, type AppResource } from "../mcp-apps/app-resource";
-import { appKey, recordApp, type RecordedApp } from "../mcp-apps/recorded-app";
-import { recordedCalls, type RunRecord } from "../timeline/run-record";
-import type { McpConnection } from "../mcp/live-connection";
+import { callableByApp, modelTools } from "../mcp-apps/tool-ui";
+import type { RunRecord } from "../timeline/run-record";
+import { RunApps } from "./run-apps";
 import { notConnectedNamespaces, unavailableServer } from "../mcp/unavailable";
 import { CallCaps } from "../mcp/call-caps";
 import type { ServerConfig } from "../mcp/types";
@@ -110,6 +109,11 @@ export class PageServers {
   readonly #unsubscribe: Array<() => void> = [];
   /** Each connected server's tools as listed, and as the API sees them: a status change keeps the same array. */
   readonly #toolsSeen = new WeakMap<readonly Tool[], readonly Tool[]>();
+  readonly #runApps = new RunApps(
+    () => this.view.snapshot().connected,
+    (id) => this.manager.connection(id),
+    () => this.#appOrigin,
+  );
 
   readonly #appOrigin: string | undefined;
   /** The page's origin, which MCP Apps' declared origins are checked against. */
@@ -274,47 +278,10 @@ export class PageServers {
   };
 
   /**
-   * The MCP Apps of a run's calls (docs/mcp-apps.md, "MCP Apps"): for each tool with an app
-   * whose server is connected, its definition and resource (read once per connection and URI),
-   * by appKey, to keep with the run's record.
+   * The MCP Apps of a run's calls (docs/mcp-apps.md, "MCP Apps"), by appKey, to keep with the
+   * run's record (lib/playground/run-apps.ts).
    */
-  readonly appsOf = async (record: RunRecord): Promise<Readonly<Record<string, unknown>>> => {
-    const apps: Record<string, RecordedApp> = {};
-    const connected = this.view.snapshot().connected;
-    const seen = new Set<string>();
-    for (const call of recordedCalls(record)) {
-      const key = appKey(call.server, call.tool);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const entry = connected.find((s) => s.config.name === call.server);
-      const tool = entry?.tools.find((t) => t.name === call.tool);
-      const uri = tool && toolResourceUri(tool);
-      const connection = entry && this.manager.connection(entry.config.id);
-      if (!tool || !uri || !connection) continue;
-      const resource = await this.#appResource(connection, uri);
-      if (resource) apps[key] = recordApp(tool, resource);
-    }
-    return apps;
-  };
-
-  readonly #appResources = new WeakMap<McpConnection, Map<string, Promise<AppResource | undefined>>>();
-
-  #appResource(connection: McpConnection, uri: string): Promise<AppResource | undefined> {
-    let byUri = this.#appResources.get(connection);
-    if (!byUri) this.#appResources.set(connection, (byUri = new Map<string, Promise<AppResource | undefined>>()));
-    let read = byUri.get(uri);
-    if (!read) {
-      read = connection.readResource(uri).then(
-        (result) => {
-          const app = appResourceFrom(result, uri, this.#appOrigin);
-          return "error" in app ? undefined : app;
-        },
-        () => undefined,
-      );
-      byUri.set(uri, read);
-    }
-    return read;
-  }
+  readonly appsOf = (record: RunRecord): Promise<Readonly<Record<string, unknown>>> => this.#runApps.appsOf(record);
 
   /** Whether the server called `name` is connected on 2026-07-28 (its questions come as rounds of a call). */
   #speaksModern(name: string): boolean {

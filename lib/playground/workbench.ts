@@ -12,8 +12,8 @@ import type { HostFunctions, RunEvent, RunRequest, RunResult, SandboxLimits } fr
 import { hostApiOf } from "../sandbox/host-api";
 import type { ServerTools } from "../codemode/types";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { resultForApp } from "../mcp-apps/app-result";
 import { buildDebugHost } from "../host-calls/debug-host";
+import { callForApp, type AppCallOptions } from "./app-call";
 import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/approvals";
 import type { CallProgress, CallRecordsAction } from "../timeline/call-records";
 import { defaultFrameClock, FrameQueue, type FrameClock } from "../timeline/frame-queue";
@@ -28,9 +28,9 @@ import { RunHistory } from "./run-history";
 import { MockStore } from "./mock-store";
 import { PageApprovals } from "./page-approvals";
 import { ReplayStore, RunInViewStore, SandboxStore, type ReplayChoice } from "./workbench-stores";
-import { messageOf } from "../text/error-message";
 
 export type { ReplayChoice, ReplayState, SandboxState } from "./workbench-stores";
+export type { AppCallOptions } from "./app-call";
 import type { Skill } from "../skills/skill";
 import { withSkills } from "../skills/skill-host";
 
@@ -52,14 +52,6 @@ export interface LiveHost {
   notConnected?(): ReadonlyMap<string, string>;
 }
 
-/** How an MCP App's call is decided and followed (Workbench.callForApp). */
-export interface AppCallOptions {
-  signal: AbortSignal;
-  /** Asks the person about a call that needs approval; resolves true when they allow it. */
-  ask: (call: { server: string; tool: string; args: unknown }, signal: AbortSignal) => Promise<boolean>;
-}
-
-/** How one run is prepared. */
 /** Runs that borrow the Output while they run and give it back (their record stays in the history). */
 const BORROWED_OUTPUT: ReadonlySet<RunSource> = new Set(["eval", "compare"]);
 
@@ -270,56 +262,14 @@ export class Workbench {
    * "app" in the history, so the timeline shows it. Resolves with the raw result the server sent
    * (a mock's value, or a refusal, as a result built from it); never rejects.
    */
-  async callForApp(server: string, tool: string, args: Record<string, unknown> | undefined, options: AppCallOptions): Promise<CallToolResult> {
-    const raw = new Map<number, CallToolResult>();
-    // The host reports during the call, once the recorder (which needs the names) exists.
-    const late: { recorder?: RunRecorder } = {};
-    const onInfo = (callId: number, info: HostReport) => {
-      if ("result" in info && info.result) raw.set(callId, info.result as CallToolResult);
-      late.recorder?.onCallInfo(callId, info);
-    };
-    const built = this.#options.live.appHostFor?.(server, onInfo);
-    const found = built?.server.tools.find((t) => t.name === tool);
-    if (!built || !found) return resultForApp({ error: built ? `${server} has no tool "${tool}" an app may call.` : `${server} is not connected.` });
-    const names = namespacesOf([built.server]);
-    const where = names[0];
-    const fn = where?.tools.find((t) => t.tool === tool)?.fn;
-    if (!where || !fn) return resultForApp({ error: `${tool} has no function name.` });
-    const destructive = found.annotations?.destructiveHint === true;
-    const ask = options.ask;
-    const policy: Pick<ApprovalPolicy, "needsApproval" | "decider"> = {
-      needsApproval: (s, t) => (s === server && t === tool && destructive) || this.approvals.needsApproval(s, t),
-      decider: () => ({
-        by: "person",
-        request: async (_callId, request) => ((await ask({ server, tool, args: request.args }, request.signal)) ? "approve" : "deny"),
-      }),
-    };
-    const host = buildDebugHost({ live: built.host, names, onInfo, policy, mocks: this.mocks.snapshot(), runScript: this.mocks.runScript });
-    const input = args ?? {};
-    const recorder = new RunRecorder({
-      id: `app-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-      code: `// Called by the MCP App of ${tool}\nreturn await ${where.namespace}.${fn}(${JSON.stringify(input)});`,
-      api: { [where.namespace]: where.tools.map((t) => t.fn) },
-      names,
-      title: `${server}.${tool} from its app`,
-    });
-    late.recorder = recorder;
-    const started = performance.now();
-    const elapsed = () => performance.now() - started;
-    recorder.onEvent({ type: "call-start", callId: 1, namespace: where.namespace, name: fn, args: input, time: 0 });
-    let result: RunResult;
-    try {
-      const value = await host[where.namespace]![fn]!(input, options.signal, { callId: 1 });
-      recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: true, value });
-      result = { ok: true, value, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
-    } catch (error) {
-      const message = messageOf(error);
-      recorder.onEvent({ type: "call-end", callId: 1, time: elapsed(), ok: false, error: message });
-      result = { ok: false, error: { kind: "tool", message }, logs: [], stats: { ...NO_RUN_STATS, wallMs: elapsed(), hostCalls: 1 } };
-    }
-    const record = recorder.finish(result);
-    notify(() => this.history.add(record, "app"));
-    return raw.get(1) ?? resultForApp(result.ok ? { value: result.value } : { error: result.error.message });
+  callForApp(server: string, tool: string, args: Record<string, unknown> | undefined, options: AppCallOptions): Promise<CallToolResult> {
+    return callForApp(
+      { live: this.#options.live, approvals: this.approvals, mocks: this.mocks, record: (record) => notify(() => this.history.add(record, "app")) },
+      server,
+      tool,
+      args,
+      options,
+    );
   }
 
   /** Cancels the run that is going, if any. */

@@ -124,7 +124,7 @@ interface App {
   usable: string;
   what: string;
   /** The playground itself, the stack's floor under it (app/bench/floor), or a peer. */
-  kind: "ours" | "floor" | "peer";
+  kind: "ours" | "before" | "floor" | "peer";
   guestClick?: boolean;
 }
 
@@ -262,6 +262,9 @@ async function clickDuringLoad(browser: BareBrowser, url: string): Promise<{ cli
 
 const range = (values: number[]) => `${Math.round(Math.min(...values))}–${Math.round(Math.max(...values))}`;
 
+/** An earlier build of the playground to load beside today's (a URL of its running server), if any. */
+const BEFORE_URL = process.env.BENCH_BEFORE_URL;
+
 export async function benchPeers(): Promise<BenchRow[]> {
   installPeers();
   const playground = await startServer();
@@ -286,6 +289,19 @@ export async function benchPeers(): Promise<BenchRow[]> {
         what: "Next and React hydrating one button, app/bench/floor",
         kind: "floor",
       },
+      // Another build of the playground served at BENCH_BEFORE_URL (an earlier commit), loaded in
+      // the same interleaved rounds, so a change's cost to the start is read beside today's.
+      ...(BEFORE_URL
+        ? [
+            {
+              name: "this playground (before)",
+              url: BEFORE_URL,
+              usable: `${button("Add server")} && document.querySelector('[data-testid="sandbox-state"]')?.textContent === "sandbox ready"`,
+              what: '"sandbox ready", Add server enabled; BENCH_BEFORE_URL',
+              kind: "before" as const,
+            },
+          ]
+        : []),
       { name: `MCP Inspector ${INSPECTOR.version}`, url: started[0]!.url, usable: button("Add Servers"), what: "Add Servers enabled", kind: "peer" },
       {
         name: `MCPJam ${MCPJAM.version}`,
@@ -358,6 +374,15 @@ export async function benchPeers(): Promise<BenchRow[]> {
       note: `${range(clicks.map((c) => c.answeredMs))}; clicked at ${Math.round(median(clicks.map((c) => c.clickAt)))} ms from navigation, before hydration in ${clicks.filter((c) => c.beforeHydration).length} of ${CLICK_LOADS}`,
     });
     const floor = apps.find((a) => a.kind === "floor")!;
+    const before = apps.find((a) => a.kind === "before");
+    if (before) {
+      rows.push({
+        name: "usable: this playground ÷ this playground (before)",
+        value: usable(apps[0]!.name) / usable(before.name),
+        unit: "×",
+        note: `the same rounds; ${Math.round(usable(apps[0]!.name))} vs ${Math.round(usable(before.name))} ms`,
+      });
+    }
     rows.push({
       name: "usable: this playground − the stack's floor",
       value: usable(apps[0]!.name) - usable(floor.name),

@@ -2,7 +2,8 @@
  * docs/ARCHITECTURE.md stays the map the code points at, and the topic docs stay true to it:
  * every heading a comment cites (`docs/<doc>.md, "Heading"`) exists in that doc, every domain
  * under lib/ is in the map's Layout, every topic doc the map lists exists, every file the map
- * and the topic docs name exists, and the map stays a map (at most 300 lines).
+ * and the topic docs name exists, and the map stays a map (at most 300 lines); and no file of
+ * the rooms grows past 400 lines.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -87,5 +88,18 @@ describe("the architecture map", () => {
 
   it("stays a map: at most 300 lines", () => {
     expect(MAP.split("\n").length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe("the rooms", () => {
+  it("keep their files small enough to read: at most 400 lines under lib/, components/ and app/", () => {
+    const long: string[] = [];
+    for (const dir of ["lib", "components", "app"]) {
+      for (const file of sources(path.join(ROOT, dir)).filter((f) => /\.(ts|tsx)$/.test(f))) {
+        const lines = readFileSync(file, "utf8").split("\n").length;
+        if (lines > 400) long.push(`${path.relative(ROOT, file)}: ${lines} lines`);
+      }
+    }
+    expect(long).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { buildHostFunctions } from "@/lib/mcp/host-functions";
 import { explainNotConnected, notConnectedNamespaces, unavailableServer } from "@/lib/mcp/unavailable";
-import type { ServerStatus } from "@/lib/mcp/connection-manager";
+import type { ServerStatus } from "@/lib/mcp/server-status";
 
 const tools = [{ name: "read_graph", inputSchema: { type: "object" as const } }];
 
