@@ -5,16 +5,8 @@
 import type { ProtocolEraChoice } from "./protocol-era";
 import type { ServerConfig, TransportKind } from "./types";
 
-/** Fields of a server as a form or an import supplies them. */
-export interface ServerInput {
-  name: string;
-  transport: TransportKind;
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
+/** Fields of a server as a form or an import supplies them: a ServerConfig without its id, looser where a form is. */
+export interface ServerInput extends Omit<ServerConfig, "id" | "enabled" | "maxCallsInFlight" | "protocolEra"> {
   /** Calls in flight at once; absent or undefined: no cap. */
   maxCallsInFlight?: number | undefined;
   /** The protocol era for a remote server; absent, undefined or "auto": negotiated. */

@@ -10,17 +10,16 @@
 // would offline.
 //
 //   npm run bench -- --only peers
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../tests/fixtures/free-port";
 import { launchBareChromium, type BareBrowser } from "./bare-chromium";
 import { median, type BenchRow } from "./rows";
-import { startServer, waitForServer } from "./sandbox-browser";
+import { startDetached, startServer } from "./sandbox-browser";
 import { until } from "./live-path";
 import { mainThreadByKind, type CpuProfile, type MainThread } from "../../lib/bench/cpu-profile";
-import { endWithThisProcess, killGroup } from "./reap";
 
 export const INSPECTOR = { name: "@modelcontextprotocol/inspector", version: "2.12.0" };
 export const MCPJAM = { name: "@mcpjam/inspector", version: "1.0.24" };
@@ -63,21 +62,8 @@ export interface Started {
   stop: () => void;
 }
 
-async function start(command: string[], env: Record<string, string>, cwd: string, url: string): Promise<Started> {
-  const child = spawn(process.execPath, command, { cwd, env: { ...process.env, ...env }, stdio: "ignore", detached: true });
-  // Detached, so it ends with the bench however the bench ends (./reap.ts).
-  const forget = endWithThisProcess(() => killGroup(child.pid));
-  const stop = () => {
-    forget();
-    killGroup(child.pid);
-  };
-  try {
-    await waitForServer(url, child, 60_000);
-  } catch (error) {
-    stop();
-    throw error;
-  }
-  return { url, stop };
+function start(command: string[], env: Record<string, string>, cwd: string, url: string): Promise<Started> {
+  return startDetached(command, { env: { ...process.env, ...env }, cwd, url });
 }
 
 /** The MCP Inspector's web UI, auth off (loopback only), no browser opened, its storage in a scratch home; installed in `dir`. */

@@ -33,9 +33,16 @@ export async function startServer(): Promise<{ url: string; stop: () => void; pi
   const build = spawnSync("npm", ["run", "build"], { stdio: ["ignore", "ignore", "inherit"], env });
   if (build.status !== 0) throw new Error("npm run build failed");
   const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/serve.mjs", "--host", "127.0.0.1", "--port", String(port)], { stdio: "ignore", env, detached: true });
-  const url = `http://127.0.0.1:${port}`;
-  // Detached (its own process group, which `stop` ends whole), so it ends with the bench (./reap.ts).
+  return startDetached(["scripts/serve.mjs", "--host", "127.0.0.1", "--port", String(port)], { env, url: `http://127.0.0.1:${port}` });
+}
+
+/**
+ * Starts `args` under this Node, detached (its own process group, which `stop` ends whole), so it
+ * ends with the bench however the bench ends (./reap.ts); resolves once `url` answers.
+ */
+export async function startDetached(args: string[], options: { env: NodeJS.ProcessEnv; url: string; cwd?: string }): Promise<{ url: string; stop: () => void; pid?: number }> {
+  const { env, url, cwd } = options;
+  const child = spawn(process.execPath, args, { stdio: "ignore", env, detached: true, ...(cwd ? { cwd } : {}) });
   const forget = endWithThisProcess(() => killGroup(child.pid));
   const stop = () => {
     forget();
