@@ -40,7 +40,10 @@ export async function startServer(): Promise<{ url: string; stop: () => void; pi
  * Starts `args` under this Node, detached (its own process group, which `stop` ends whole), so it
  * ends with the bench however the bench ends (./reap.ts); resolves once `url` answers.
  */
-export async function startDetached(args: string[], options: { env: NodeJS.ProcessEnv; url: string; cwd?: string }): Promise<{ url: string; stop: () => void; pid?: number }> {
+export async function startDetached(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; url: string; cwd?: string },
+): Promise<{ url: string; stop: () => void; pid?: number }> {
   const { env, url, cwd } = options;
   const child = spawn(process.execPath, args, { stdio: "ignore", env, detached: true, ...(cwd ? { cwd } : {}) });
   const forget = endWithThisProcess(() => killGroup(child.pid));
