@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { usePage } from "@/components/playground/page-context";
-import type { AppHostState } from "@/lib/mcp-apps/app-host";
+import { AppHost, type AppHostState } from "@/lib/mcp-apps/app-host";
 import type { AppRequest } from "@/lib/mcp-apps/app-requests";
 import type { AppResource } from "@/lib/mcp-apps/app-resource";
 import { useStore } from "@/components/hooks/use-store";
@@ -35,7 +35,7 @@ const LOADING: AppHostState = { load: { state: "loading" }, open: true, status: 
 export function AppView({ server, tool, input, result, conversation = false, resource }: AppViewProps) {
   const { playground } = usePage();
   // One host per view: the tool, its input and where it shows are fixed for a view's life.
-  const [host] = useState(() => playground.openApp({ server, tool, input, conversation, ...(resource ? { resource } : {}) }));
+  const [host] = useState(() => new AppHost({ page: playground.appPage, server, tool, input, conversation, ...(resource ? { resource } : {}) }));
   const { load, open, status, log } = useStore(host, undefined, { fallback: LOADING });
   const pending = useStore(host.requests, undefined, { fallback: NO_REQUESTS });
   const box = useRef<HTMLDivElement>(null);

@@ -41,7 +41,7 @@ import { parseDataGlobals } from "../editor/data-globals";
 import { messageOf } from "../text/error-message";
 import type { TextStorage } from "../storage/key-value";
 import type { RemovableTextStorage } from "../storage/key-value";
-import { AppHost, type AppHostOptions, type AppHostPage } from "../mcp-apps/app-host";
+import type { AppHostPage } from "../mcp-apps/app-host";
 import { chatBusy } from "../model/chat-session";
 
 /** A run the person started from the editor, which they can hand to the model as their next message. */
@@ -97,8 +97,11 @@ export class Playground {
   readonly chat: ChatSession;
   /** What MCP Apps asked to tell the model, allowed by the person, for the next message. */
   readonly appContexts = new AppContexts();
-  /** What the page does for an MCP App's view (lib/mcp-apps/app-host.ts). */
-  readonly #appPage: AppHostPage;
+  /**
+   * What the page does for an MCP App's view: the page's side of each `AppHost`
+   * (lib/mcp-apps/app-host.ts), which the view builds, so the host's code loads with the first app.
+   */
+  readonly appPage: AppHostPage;
   /** The last run started from the editor, until it is sent to the chat or another starts. */
   readonly editorRun = new EditorRunStore(undefined);
   readonly compare: CompareTask;
@@ -151,7 +154,7 @@ export class Playground {
     );
     this.compare = new CompareTask(this);
     this.evals = new EvalsTask(this);
-    this.#appPage = {
+    this.appPage = {
       readResource: (server, uri) => this.servers.readResourceOf(server, uri),
       serverTools: (server) => this.servers.toolsOf(server),
       callForApp: (server, name, args, options) => this.workbench.callForApp(server, name, args, options),
@@ -161,11 +164,6 @@ export class Playground {
       openLink: (url) => env.openLink?.(url),
       ...(this.servers.appOrigin ? { origin: this.servers.appOrigin } : {}),
     };
-  }
-
-  /** The host of one MCP App view (docs/mcp-apps.md, "MCP Apps"): the view renders its state and mounts its frame. */
-  openApp(options: Omit<AppHostOptions, "page">): AppHost {
-    return new AppHost({ ...options, page: this.#appPage });
   }
 
   /** Who approves what in this page now: step mode as the settings say, each call that needs approval put to the person. */

@@ -221,7 +221,7 @@ describe("AppHost: the page's side", () => {
   it("reads the demo quote app from its server, and its calls run through the workbench onto the timeline", async () => {
     const tool = page.servers.toolsOf("shipping")?.find((t) => t.name === "get_quote");
     if (!tool) throw new Error("no get_quote");
-    const app = page.openApp({ server: "shipping", tool, input: {} });
+    const app = new AppHost({ page: page.appPage, server: "shipping", tool, input: {} });
     expect(app.uri).toBe(QUOTE_APP_URI);
     await app.load();
     expect(app.snapshot().load).toMatchObject({ state: "ready", app: { uri: QUOTE_APP_URI } });
