@@ -155,6 +155,7 @@ export class AppHost extends Store<AppHostState> {
   #result: CallToolResult | undefined;
   #mounted: MountedApp | undefined;
   #disposed = false;
+  #reading: Promise<void> | undefined;
 
   constructor(options: AppHostOptions) {
     super({
@@ -179,11 +180,21 @@ export class AppHost extends Store<AppHostState> {
     };
   }
 
-  /** Reads the app's resource from its server, unless a recorded one was given. Once. */
-  async load(): Promise<void> {
+  /**
+   * Reads the app's resource from its server, unless a recorded one was given; one read however
+   * often it is called. A view that mounts again after `dispose` (React's strict mode mounts every
+   * view twice in development) takes the host back.
+   */
+  load(): Promise<void> {
+    this.#disposed = false;
+    this.#reading ??= this.#read();
+    return this.#reading;
+  }
+
+  async #read(): Promise<void> {
     const { page, server, resource } = this.#options;
     const uri = this.uri;
-    if (resource || !uri || this.snapshot().load.state !== "loading") return;
+    if (resource || !uri) return;
     let load: AppLoad;
     try {
       const app = appResourceFrom(await page.readResource(server, uri), uri, page.origin);
@@ -191,7 +202,8 @@ export class AppHost extends Store<AppHostState> {
     } catch (error) {
       load = { state: "failed", message: `Could not read ${uri}: ${messageOf(error)}` };
     }
-    if (!this.#disposed) this.#update({ load });
+    // Kept even while disposed: a view mounted again reads it.
+    this.#update({ load });
   }
 
   /** The tool's result to hand the app: now when it is mounted, else when it mounts. */

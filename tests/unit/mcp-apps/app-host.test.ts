@@ -165,6 +165,18 @@ describe("AppHost: loading and mounting", () => {
     expect(notApp.snapshot().load).toMatchObject({ state: "failed", message: expect.stringContaining("not an app") as unknown });
   });
 
+  it("reads once however often it is asked, and a view mounted again after dispose (strict mode) gets the app", async () => {
+    let reads = 0;
+    const app = host(fakePage({ read: () => (reads++, Promise.resolve(HTML)) }).page);
+    const first = app.load();
+    app.dispose();
+    await Promise.all([first, app.load()]);
+    expect(reads).toBe(1);
+    expect(app.snapshot().load).toMatchObject({ state: "ready" });
+    app.frameHost.onEvent({ kind: "log", level: "info", text: "back" });
+    expect(app.snapshot().log).toEqual(["log info: back"]);
+  });
+
   it("mounts with the latest result, hands a later one over, closes the frame on unmount, and reports a frame that fails", async () => {
     const app = host(fakePage().page);
     await app.load();
