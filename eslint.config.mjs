@@ -29,7 +29,8 @@ export const LAYERS = {
   "demo-servers": 3,
   mcp: 4,
   timeline: 4,
-  // Wrappers of host calls (approvals, mocks, replay): above the timeline types they report in.
+  // A run's calls to the world: servers' tools as host functions, and their wrappers (approvals,
+  // mocks, replay): over the MCP client and the timeline types they report in.
   "host-calls": 5,
   // Skills: programs kept as tools, over the replay and the timeline they are tested with.
   skills: 6,

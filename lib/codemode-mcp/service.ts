@@ -1,7 +1,7 @@
 /**
  * What the code-mode MCP server does with one execute_code or search_tools call, independent of
  * the MCP transport: the connected servers' host functions (the playground's names, argument
- * validation and unwrapping, lib/mcp/host-functions.ts), then mocks, then the destructive-tool
+ * validation and unwrapping, lib/host-calls/mcp-tools.ts), then mocks, then the destructive-tool
  * policy, then a call summary; the program runs on the injected runner (the thread pool) with a
  * fresh QuickJS context; its record goes to the live feed. Nothing is shared between calls
  * except the connections and the read-only catalog. Secrets (headers, env) stay inside the
@@ -10,10 +10,10 @@
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { choosePromptForm, createToolCatalog, type Declarations } from "../codemode";
 import { codeModeServerDescription } from "../codemode/system-prompt";
-import { buildHostFunctions, type HostServer } from "../mcp/host-functions";
+import { buildHostFunctions, type HostServer } from "../host-calls/mcp-tools";
 import { withToolDiscovery } from "../mcp/tool-discovery";
-import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
-import { CallCaps } from "../mcp/call-caps";
+import { recordCalls, type MadeToolCall } from "../host-calls/record-calls";
+import { CallCaps } from "../host-calls/call-caps";
 import { hostApiOf } from "../sandbox/host-api";
 import type { HostFunctions, RunEvent, RunRequest, RunResult } from "../sandbox/types";
 import { approvalPredicate, withApprovalPolicy, type ApprovalPolicy } from "../host-calls/approvals";

@@ -7,7 +7,7 @@
 import type { AgentLoopResult } from "../model/agent-loop";
 import { finalAnswer } from "../model/lanes";
 import type { InspectorStep } from "../model/types";
-import type { MadeToolCall } from "../mcp/record-calls";
+import type { MadeToolCall } from "../host-calls/record-calls";
 import type { TraceSpan } from "../timeline/otlp";
 import { checkAll, type RunFacts } from "./assertions";
 import type { EvalRun } from "./report";

@@ -8,7 +8,7 @@
  * resume function) while the prompt is open; hosts that do not provide it (tests, other
  * embedders) simply keep their clocks running.
  */
-import { originalNames, type NameMap } from "../mcp/host-functions";
+import { originalNames, type NameMap } from "./mcp-tools";
 import { redactSecrets } from "../secrets/redact";
 import type { HostCallInfo, HostFunctions } from "../sandbox/types";
 import type { CallInfo } from "../timeline/call-records";

@@ -109,7 +109,7 @@ type Wire = "streamable-http" | "sse";
 // Exported for the Node stdio client (node/stdio-connection.ts), which wants the same.
 // The SDK's Client validates structuredContent against outputSchema on callTool and compiles
 // every outputSchema on listTools, throwing on a schema ajv rejects. We want mismatches
-// flagged (lib/mcp/validate.ts, in host-functions.ts), never a whole tools/list lost.
+// flagged (lib/mcp/validate.ts, in lib/host-calls/mcp-tools.ts), never a whole tools/list lost.
 export const ACCEPT_ALL: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input) => ({ valid: true, data: input as T, errorMessage: undefined });

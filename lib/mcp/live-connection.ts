@@ -298,7 +298,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
         () =>
           // callTool mirrors the arguments a tool marks `x-mcp-header` into Mcp-Param-* headers on a
           // 2026-07-28 connection (SEP-2243); with ACCEPT_ALL it does not check structuredContent
-          // against outputSchema, which we flag instead (host-functions.ts).
+          // against outputSchema, which we flag instead (lib/host-calls/mcp-tools.ts).
           client.callTool(
             { name, arguments: args ?? {} },
             {

@@ -24,7 +24,7 @@ export interface ServerConfig {
   /** Environment for `stdio`. Secrets: never shared. */
   env?: Record<string, string>;
   cwd?: string;
-  /** Tool calls to this server in flight at once, over every run (lib/mcp/call-caps.ts); absent: no cap. */
+  /** Tool calls to this server in flight at once, over every run (lib/host-calls/call-caps.ts); absent: no cap. */
   maxCallsInFlight?: number;
   /**
    * The protocol era to speak to a remote server (docs/mcp-client.md, "Protocol eras"):

@@ -11,7 +11,7 @@ import type { ServerStatus } from "../mcp/server-status";
 import type { ConnectOptions } from "../mcp/connection";
 import type { Connector } from "../mcp/connection-manager";
 import { TestCallStore } from "../mcp/test-calls";
-import { buildHostFunctions, originalNames, type HostCallReport } from "../mcp/host-functions";
+import { buildHostFunctions, originalNames, type HostCallReport } from "../host-calls/mcp-tools";
 import { CallsInFlight, ServerRequestBroker, withNote, type ServerRequestNote } from "../mcp/server-requests";
 import { PublishedSkillsStore } from "../mcp/published-skills";
 import { ServerTasksStore } from "../mcp/server-tasks";
@@ -22,8 +22,8 @@ import { isResourceReader, withResourceReader } from "../mcp/resource-reader";
 import { callableByApp, modelTools } from "../mcp-apps/tool-ui";
 import type { RunRecord } from "../timeline/run-record";
 import { RunApps } from "./run-apps";
-import { notConnectedNamespaces, unavailableServer } from "../mcp/unavailable";
-import { CallCaps } from "../mcp/call-caps";
+import { notConnectedNamespaces, unavailableServer } from "../host-calls/unavailable";
+import { CallCaps } from "../host-calls/call-caps";
 import type { ServerConfig } from "../mcp/types";
 import { mapHost } from "../host-calls/host-table";
 import { withToolDiscovery } from "../mcp/tool-discovery";
@@ -160,7 +160,7 @@ export class PageServers {
         seenConnections = next;
       }),
     );
-    // Each server's cap on calls in flight holds over every run of the page (lib/mcp/call-caps.ts).
+    // Each server's cap on calls in flight holds over every run of the page (lib/host-calls/call-caps.ts).
     this.#caps = new CallCaps((name) => registry.snapshot().find((s) => s.name === name)?.maxCallsInFlight);
     this.view = new ServersViewStore(this.#compute(undefined));
     const refresh = () => this.view.refresh(this.#compute(this.view.snapshot()));
@@ -209,7 +209,7 @@ export class PageServers {
 
   /**
    * Host functions for one run: one namespace per connected server, and the servers being tried
-   * again keep theirs (their calls fail saying so, lib/mcp/unavailable.ts). Each call is
+   * again keep theirs (their calls fail saying so, lib/host-calls/unavailable.ts). Each call is
    * registered while its server serves it, so an elicitation or a log lands on its row.
    */
   readonly hostFor = (
@@ -227,7 +227,7 @@ export class PageServers {
     return withToolDiscovery(calls, this.view.snapshot().catalog);
   };
 
-  /** The namespaces of registered servers that programs cannot call now, with why (lib/mcp/unavailable.ts). */
+  /** The namespaces of registered servers that programs cannot call now, with why (lib/host-calls/unavailable.ts). */
   readonly notConnected = (): ReadonlyMap<string, string> => {
     const { servers, statuses, connected } = this.view.snapshot();
     return notConnectedNamespaces(servers, statuses, new Set(connected.map((s) => s.config.name)));

@@ -10,7 +10,7 @@ import { createToolWorld, modeInstructions } from "../model/tool-world";
 import { runEvalCases } from "../evals/run-cases";
 import type { EvalRun } from "../evals/report";
 import { isYamlSuite, parseJsonSuite, planCases, withCase, type DESTRUCTIVE_POLICIES, type EvalCase, type EvalSuite, type SuiteParse } from "../evals/suite";
-import type { MadeToolCall } from "../mcp/record-calls";
+import type { MadeToolCall } from "../host-calls/record-calls";
 import { runAgentLoop } from "../model/agent-loop";
 import { classicCallsHandler } from "../model/classic";
 import { runCompare, type LaneResult, type LaneRunner } from "../model/lanes";

@@ -8,7 +8,7 @@
  */
 import type { ToolCatalog } from "../codemode/tool-catalog";
 import type { LimitOverrides } from "../editor/limits-store";
-import { recordCalls, type MadeToolCall } from "../mcp/record-calls";
+import { recordCalls, type MadeToolCall } from "../host-calls/record-calls";
 import { createToolWorld, type ToolWorld } from "../model/tool-world";
 import type { RunResult } from "../sandbox/types";
 import type { RunSource } from "../timeline/history";

@@ -18,7 +18,7 @@ import type { ApprovalPolicy, CallDecider, PresetDecision } from "../host-calls/
 import type { CallProgress, CallRecordsAction } from "../timeline/call-records";
 import { defaultFrameClock, FrameQueue, type FrameClock } from "../timeline/frame-queue";
 import { LiveRunStore } from "../timeline/live-run-store";
-import { explainNotConnected } from "../mcp/unavailable";
+import { explainNotConnected } from "../host-calls/unavailable";
 import { namespacesOf } from "../timeline/namespaces";
 import { RunRecorder, type HostReport } from "../timeline/recorder";
 import type { RunRecord } from "../timeline/run-record";
@@ -222,7 +222,7 @@ export class Workbench {
         stats: NO_RUN_STATS,
       }))
       .then((ran) => {
-        // A program naming a registered server that is not connected is told why (lib/mcp/unavailable.ts).
+        // A program naming a registered server that is not connected is told why (lib/host-calls/unavailable.ts).
         const result: RunResult =
           !ran.ok && ran.error.kind === "runtime"
             ? { ...ran, error: { ...ran.error, message: explainNotConnected(ran.error.message, this.#options.live.notConnected?.()) } }

@@ -23,13 +23,13 @@
  */
 import { sandboxError } from "./errors";
 import { GuestRun, type QuickJSModuleLike } from "./guest-run";
-import type { CallHost } from "./host-calls";
+import type { CallHost } from "./call-scheduler";
 import { resolveLimits } from "./limits";
 import { loadTypeStripper, normaliseCode } from "./normalise";
 import type { RunEvent, RunRequest, RunResult, SandboxError } from "./types";
 import { MODULE_MEMORY_RELOAD_BYTES } from "./wasm-memory";
 
-export type { CallHost } from "./host-calls";
+export type { CallHost } from "./call-scheduler";
 export type { QuickJSModuleLike } from "./guest-run";
 
 /** Loads (instantiates) a QuickJS WASM module; the variant is the caller's choice. */

@@ -1,5 +1,5 @@
 import { sandboxError } from "./errors";
-import type { CallRecord } from "./host-calls";
+import type { CallRecord } from "./call-scheduler";
 import { CODE_FILENAME, LINE_ONE_COLUMN_SHIFT } from "./normalise";
 import { PRELUDE_FILENAME } from "./guest-prelude";
 import type { SandboxError } from "./types";

@@ -4,7 +4,7 @@ import { classifyGuestError, writtenLine } from "./guest-error";
 import { GUEST_PARTS } from "./guest-parts";
 import { GUEST_PRELUDE, PRELUDE_FILENAME } from "./guest-prelude";
 import { HelperHandles } from "./helper-handles";
-import { HostCalls, type CallHost, type CallOutcome } from "./host-calls";
+import { CallScheduler, type CallHost, type CallOutcome } from "./call-scheduler";
 import { LogSink } from "./log-sink";
 import { refreshMemoryViews } from "./memory-views";
 import { CODE_FILENAME, type NormalisedCode } from "./normalise";
@@ -49,7 +49,7 @@ export class GuestRun {
   private main: QuickJSHandle | undefined;
   private readonly completions: CallOutcome[] = [];
   private readonly timers = new Map<number, number>();
-  private readonly calls: HostCalls;
+  private readonly calls: CallScheduler;
   private readonly logs: LogSink;
   private readonly budget: RunBudget;
   private outboxFull = false;
@@ -58,7 +58,7 @@ export class GuestRun {
     const { limits } = input;
     // The clock starts here, once the module is loaded: WASM start-up is not the code's time.
     this.budget = new RunBudget(limits, input.module.getWasmMemory(), input.signal);
-    this.calls = new HostCalls({
+    this.calls = new CallScheduler({
       callHost: input.callHost,
       maxConcurrency: limits.maxConcurrency,
       maxCalls: limits.maxCalls,

@@ -1,4 +1,4 @@
-import type { CallHost } from "./host-calls";
+import type { CallHost } from "./call-scheduler";
 import type { HostFunctions } from "./types";
 
 /** The tool names by namespace that the guest is given, read off the host functions. */

@@ -1,6 +1,6 @@
 import { createEngine, type ModuleLoader, type SandboxEngine } from "./engine";
 import { serializeError } from "./errors";
-import type { CallHost } from "./host-calls";
+import type { CallHost } from "./call-scheduler";
 import { ALIVE_INTERVAL_MS } from "./alive";
 import { Batcher } from "./batcher";
 import type { CallBatchMessage, CallMessage, CallResultMessage, EventMessage, MainToWorker, WorkerToMain } from "./protocol";

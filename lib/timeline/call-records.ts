@@ -91,7 +91,7 @@ export interface CallRecord {
   readonly serverRequests?: readonly CallServerRequest[];
   /** What the server logged while serving the call (the first few), live only: not kept in run records. */
   readonly serverLogs?: readonly CallServerLog[];
-  /** The call waited for its server's cap on calls in flight (lib/mcp/call-caps.ts). */
+  /** The call waited for its server's cap on calls in flight (lib/host-calls/call-caps.ts). */
   readonly capWait?: CallCapWait;
   /** The server turned the call into a task. */
   readonly task?: CallTask;

@@ -5,7 +5,7 @@
  */
 import { publishSkills } from "../published-skills";
 import { availableParallelism } from "node:os";
-import { connectServers, type ConnectedServers } from "../../mcp/node/connect-servers";
+import { connectServers, type ConnectedServers } from "../../host-calls/node/connect-servers";
 import { runInNode } from "../../sandbox/node/node-engine";
 import { createThreadPool, type ThreadPool } from "../../sandbox/node/thread-pool";
 import { MOCK_SCRIPT_LIMITS } from "../../host-calls/mocks";

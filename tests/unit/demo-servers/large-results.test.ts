@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/demo-servers/catalog";
-import { buildHostFunctions } from "@/lib/mcp/host-functions";
+import { buildHostFunctions } from "@/lib/host-calls/mcp-tools";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import { startDemoHost } from "@/lib/demo-servers/node/demo-host";
 

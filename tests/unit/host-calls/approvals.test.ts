@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/demo-servers/catalog";
-import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
+import { buildHostFunctions, type HostServer } from "@/lib/host-calls/mcp-tools";
 import { runInNode } from "@/lib/sandbox/node/node-engine";
 import type { HostFunctions } from "@/lib/sandbox/types";
 import { ApprovalBroker, reduceApprovals } from "@/lib/host-calls/approval-store";

@@ -131,7 +131,7 @@ describe("connectToServer: demo servers, same origin", () => {
 });
 
 describe("connectToServer: other servers", () => {
-  it("returns a mismatching structuredContent as it is (flagging is host-functions' job)", async () => {
+  it("returns a mismatching structuredContent as it is (flagging is mcp-tools' job)", async () => {
     const liar = await startMcpHttpServer(liarServer);
     try {
       const connection = await connect(http(`${liar.url}/mcp`));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer } from "@/lib/mcp/connection";
-import { buildHostFunctions } from "@/lib/mcp/host-functions";
+import { buildHostFunctions } from "@/lib/host-calls/mcp-tools";
 import { RESOURCE_READER_NAME, withResourceReader } from "@/lib/mcp/resource-reader";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { adderServer, askingServer, startMcpHttpServer } from "../../fixtures/mcp/test-servers";

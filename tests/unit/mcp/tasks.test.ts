@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type ConnectOptions, type McpConnection } from "@/lib/mcp/connection";
 import type { TaskReport } from "@/lib/mcp/tasks";
-import { connectServers } from "@/lib/mcp/node/connect-servers";
+import { connectServers } from "@/lib/host-calls/node/connect-servers";
 import type { ServerConfig } from "@/lib/mcp/types";
 import { startModernServer, type ModernServer } from "../../fixtures/mcp/modern-server";
 

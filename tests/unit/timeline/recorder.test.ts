@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer, type McpConnection } from "@/lib/mcp/connection";
 import { demoServerPath } from "@/lib/demo-servers/catalog";
-import { buildHostFunctions, type HostServer } from "@/lib/mcp/host-functions";
+import { buildHostFunctions, type HostServer } from "@/lib/host-calls/mcp-tools";
 import { REDACTED } from "@/lib/secrets/redact";
 import { RunRecorder } from "@/lib/timeline/recorder";
 import { exportRunFile } from "@/lib/timeline/run-file";

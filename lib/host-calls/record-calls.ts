@@ -4,7 +4,7 @@
  * any host (the page's debug host, or the headless runner's live one); the call itself is
  * unchanged.
  */
-import { originalNames, type NameMap } from "./host-functions";
+import { originalNames, type NameMap } from "./mcp-tools";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
 import { messageOf } from "../text/error-message";
 

@@ -49,7 +49,7 @@ interface RunningCall extends QueuedCall {
   releaseWall: (() => void) | undefined;
 }
 
-export interface HostCallsOptions {
+export interface CallSchedulerOptions {
   callHost: CallHost;
   maxConcurrency: number;
   maxCalls: number;
@@ -68,14 +68,14 @@ export interface HostCallsOptions {
  * per-call timeout and abort signals. It never touches QuickJS, so it is safe to run from
  * host callbacks at any time.
  */
-export class HostCalls {
+export class CallScheduler {
   private readonly queue: QueuedCall[] = [];
   private readonly running = new Map<number, RunningCall>();
   private readonly records = new Map<number, CallRecord>();
   private peak = 0;
   private closed = false;
 
-  constructor(private readonly options: HostCallsOptions) {}
+  constructor(private readonly options: CallSchedulerOptions) {}
 
   /** Queues a call; returns its callId, or undefined when the maxCalls budget is spent. */
   request(namespace: string, name: string, args: unknown, line?: number): number | undefined {

@@ -7,9 +7,9 @@
  * explains the same way (`explainNotConnected`).
  */
 import { sanitiseIdentifier } from "../codemode/names";
-import type { ServerConfig } from "./types";
-import type { ServerStatus } from "./server-status";
-import type { HostServer } from "./host-functions";
+import type { ServerConfig } from "../mcp/types";
+import type { ServerStatus } from "../mcp/server-status";
+import type { HostServer } from "./mcp-tools";
 
 /** The message a call to a server that is down fails with. */
 export function unavailableMessage(server: string, status: ServerStatus, now: number): string {

@@ -9,7 +9,7 @@
  * holds over every run at once. Pure.
  */
 import type { HostFunction, HostFunctions } from "../sandbox/types";
-import { originalNames, type HostCallReport, type NameMap } from "./host-functions";
+import { originalNames, type HostCallReport, type NameMap } from "./mcp-tools";
 
 /** A call that waited for its server's cap: `waiting` while it waits, then `done` with how long. */
 export interface CapWait {

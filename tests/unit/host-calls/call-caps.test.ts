@@ -1,5 +1,5 @@
 /**
- * Per-server caps on calls in flight (lib/mcp/call-caps.ts): calls over the cap wait their turn in
+ * Per-server caps on calls in flight (lib/host-calls/call-caps.ts): calls over the cap wait their turn in
  * order and report it; other servers are not held up; a cancelled wait leaves the queue. And the
  * reason for the setting, measured on the real `server-memory`: 200 writes under Promise.all from
  * one program keep all 200 with a cap of 1 (issue 28 item 10).
@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CallCaps, type CapWait } from "@/lib/mcp/call-caps";
+import { CallCaps, type CapWait } from "@/lib/host-calls/call-caps";
 import type { HostFunctions } from "@/lib/sandbox/types";
-import { connectServers, type ConnectedServers } from "@/lib/mcp/node/connect-servers";
+import { connectServers, type ConnectedServers } from "@/lib/host-calls/node/connect-servers";
 import { createCodeModeService } from "@/lib/codemode-mcp/service";
 import { parseCodeModeConfig } from "@/lib/codemode-mcp/config";
 import { runInNode } from "@/lib/sandbox/node/node-engine";

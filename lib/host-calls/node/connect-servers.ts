@@ -5,12 +5,12 @@
  * connected are closed and the error names the server. A stdio server that dies later is
  * started again (stdio-supervisor.ts).
  */
-import { connectToServer, type McpConnection } from "../connection";
-import type { HostServer } from "../host-functions";
-import type { ServerConfig } from "../types";
-import { superviseStdio, type SupervisedState, type SupervisedStdio } from "../stdio/node/stdio-supervisor";
+import { connectToServer, type McpConnection } from "../../mcp/connection";
+import type { HostServer } from "../mcp-tools";
+import type { ServerConfig } from "../../mcp/types";
+import { superviseStdio, type SupervisedState, type SupervisedStdio } from "../../mcp/stdio/node/stdio-supervisor";
 import { modelTools } from "../../mcp-apps/tool-ui";
-import { withResourceReader } from "../resource-reader";
+import { withResourceReader } from "../../mcp/resource-reader";
 import { messageOf } from "../../text/error-message";
 
 /** Connected servers with their tools, and one close for all of them. */

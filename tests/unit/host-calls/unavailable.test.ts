@@ -1,7 +1,7 @@
-/** A server being tried again keeps its namespace; its calls fail at once, saying why and when (lib/mcp/unavailable.ts). */
+/** A server being tried again keeps its namespace; its calls fail at once, saying why and when (lib/host-calls/unavailable.ts). */
 import { describe, expect, it } from "vitest";
-import { buildHostFunctions } from "@/lib/mcp/host-functions";
-import { explainNotConnected, notConnectedNamespaces, unavailableServer } from "@/lib/mcp/unavailable";
+import { buildHostFunctions } from "@/lib/host-calls/mcp-tools";
+import { explainNotConnected, notConnectedNamespaces, unavailableServer } from "@/lib/host-calls/unavailable";
 import type { ServerStatus } from "@/lib/mcp/server-status";
 
 const tools = [{ name: "read_graph", inputSchema: { type: "object" as const } }];

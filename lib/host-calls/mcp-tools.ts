@@ -13,17 +13,17 @@
  * Secrets: this module only sees `callTool` and tool definitions. Headers and env stay inside
  * the connection; nothing here can put them into arguments, results or call info.
  */
-import { isResourceReader } from "./resource-reader";
+import { isResourceReader } from "../mcp/resource-reader";
 import type { CapWait } from "./call-caps";
-import type { ServerRequestNote } from "./server-requests";
+import type { ServerRequestNote } from "../mcp/server-requests";
 import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/client";
 import { resolveNames } from "../codemode/names";
 import type { HostFunction, HostFunctions } from "../sandbox/types";
-import type { TaskReport } from "./tasks";
-import type { McpConnection } from "./connection";
-import { unwrapToolResult } from "./unwrap";
-import { validateArguments, validateStructuredContent } from "./validate";
-import type { OutputFinding } from "./validate";
+import type { TaskReport } from "../mcp/tasks";
+import type { McpConnection } from "../mcp/connection";
+import { unwrapToolResult } from "../mcp/unwrap";
+import { validateArguments, validateStructuredContent } from "../mcp/validate";
+import type { OutputFinding } from "../mcp/validate";
 import { isRecord } from "../text/json-value";
 
 /** What the host learned about one call, for its timeline row. */
