@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
-import { usePage } from "@/components/playground/page-context";
-import { AppHost, type AppHostState } from "@/lib/mcp-apps/app-host";
+import { useAppHost } from "@/components/hooks/use-app-host";
+import type { AppHostState } from "@/lib/mcp-apps/app-host";
 import type { AppRequest } from "@/lib/mcp-apps/app-requests";
 import type { AppResource } from "@/lib/mcp-apps/app-resource";
 import { useStore } from "@/components/hooks/use-store";
@@ -33,17 +33,11 @@ const LOADING: AppHostState = { load: { state: "loading" }, open: true, status: 
  * puts what the app asks beside it for the person. Closing tears it down; "Show again" mounts it anew.
  */
 export function AppView({ server, tool, input, result, conversation = false, resource }: AppViewProps) {
-  const { playground } = usePage();
   // One host per view: the tool, its input and where it shows are fixed for a view's life.
-  const [host] = useState(() => new AppHost({ page: playground.appPage, server, tool, input, conversation, ...(resource ? { resource } : {}) }));
+  const host = useAppHost({ server, tool, input, conversation, ...(resource ? { resource } : {}) });
   const { load, open, status, log } = useStore(host, undefined, { fallback: LOADING });
   const pending = useStore(host.requests, undefined, { fallback: NO_REQUESTS });
   const box = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    void host.load();
-    return () => host.dispose();
-  }, [host]);
 
   useEffect(() => {
     host.setResult(result);

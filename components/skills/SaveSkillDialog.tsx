@@ -1,8 +1,9 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { Modal, ModalActions } from "@/components/ui/Modal";
-import { usePage } from "@/components/playground/page-context";
+import { useSkills } from "@/components/hooks/use-skills";
+import { useCatalog } from "@/components/hooks/use-mcp";
 import { draftFromRun, skillFromForm } from "@/lib/skills/skill-draft";
 import { recordStart, type RunRecord } from "@/lib/timeline/run-record";
 import { clip } from "@/lib/text/display";
@@ -14,12 +15,14 @@ import styles from "./Skills.module.css";
  * skill's own code can instead be added to it as another test.
  */
 export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClose: () => void }) {
-  const { playground } = usePage();
+  const skills = useSkills();
+  const catalog = useCatalog();
   const testName = `run at ${new Date(record.startedAt).toLocaleTimeString()}`;
-  const drafted = useMemo(() => draftFromRun(record, playground.servers.view.snapshot().catalog.servers, testName), [record, playground, testName]);
+  // Drafted once, from the servers connected when the dialog opened (it is keyed by the run).
+  const [drafted] = useState(() => draftFromRun(record, catalog.servers, testName));
   // A run of a kept skill's own code (opened from the Skills tab) is most likely another test of it.
   const [name, setName] = useState(() =>
-    drafted.ok ? (playground.skills.snapshot().entries.find((e) => e.skill.code === drafted.draft.code)?.skill.name ?? "") : "",
+    drafted.ok ? (skills.store.snapshot().entries.find((e) => e.skill.code === drafted.draft.code)?.skill.name ?? "") : "",
   );
   const [description, setDescription] = useState("");
   const [inputSchemaText, setInputSchemaText] = useState(drafted.ok ? drafted.draft.inputSchemaText : "");
@@ -43,7 +46,7 @@ export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClos
     );
   }
   const { draft } = drafted;
-  const existing = playground.skills.get(name.trim());
+  const existing = skills.store.get(name.trim());
   const sameCode = existing?.skill.code === draft.code;
   const data = recordStart(record)?.data ?? {};
   const inputs = Object.keys(data);
@@ -52,12 +55,12 @@ export function SaveSkillDialog({ record, onClose }: { record: RunRecord; onClos
     const made = skillFromForm({ name, description, inputSchemaText, outputSchemaText }, draft);
     if (!made.ok) return setProblems(made.problems);
     setProblems([]);
-    playground.skills.save(made.skill);
+    skills.store.save(made.skill);
     setSaved(made.skill.name);
   };
   const addTest = () => {
     if (!existing) return;
-    playground.skills.addTest(existing.skill.name, draft.test);
+    skills.store.addTest(existing.skill.name, draft.test);
     setSaved(existing.skill.name);
   };
 

@@ -3,7 +3,8 @@
 import { useMemo, useState, type ChangeEvent, type FormEvent } from "react";
 import { buildFormModel, fromArguments, toArguments, ROOT_PATH, type FormValue } from "@/lib/forms";
 import { SchemaField } from "@/components/tools/SchemaForm";
-import { usePage } from "@/components/playground/page-context";
+import { useSkills } from "@/components/hooks/use-skills";
+import { useCatalog } from "@/components/hooks/use-mcp";
 import { useStore } from "@/components/hooks/use-store";
 import { Badge } from "@/components/ui/Badge";
 import { ConfirmButton } from "@/components/ui/ConfirmButton";
@@ -13,7 +14,6 @@ import { parseSkillsFile, skillsFileText, skillsFromFolder, skillsToFolder, type
 import { SKILLS_NAMESPACE, type Skill } from "@/lib/skills/skill";
 import { skillInputProblem } from "@/lib/skills/skill-host";
 import type { SkillEntry, SkillsState, SkillTestRun } from "@/lib/playground/skill-store";
-import type { ServersView } from "@/lib/playground/page-servers";
 import { escapeHidden } from "@/lib/text/hidden-characters";
 import { clip } from "@/lib/text/display";
 import styles from "./Skills.module.css";
@@ -56,7 +56,6 @@ async function exportFolder(skills: readonly Skill[]): Promise<number | undefine
   }
   return files.length;
 }
-const declarationsOf = (view: ServersView) => view.catalog.declarations;
 
 /** Pass / fail of a skill's last test run, as a badge. */
 function TestBadge({ run }: { run: SkillTestRun | undefined }) {
@@ -72,16 +71,16 @@ function TestBadge({ run }: { run: SkillTestRun | undefined }) {
  * tests, a call form and the code; import (a skills file or folder, held for review) and export.
  */
 export function SkillsView() {
-  const { playground } = usePage();
-  const state = useStore(playground.skills, undefined, { fallback: NO_SKILLS });
-  const selected = useStore(playground.skillInView, undefined, { fallback: undefined });
-  const setSelected = (name: string | undefined) => playground.skillInView.show(name);
+  const skills = useSkills();
+  const state = useStore(skills.store, undefined, { fallback: NO_SKILLS });
+  const selected = useStore(skills.inView, undefined, { fallback: undefined });
+  const setSelected = (name: string | undefined) => skills.inView.show(name);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>(undefined);
   const entry = selected === undefined ? undefined : state.entries.find((e) => e.skill.name === selected);
 
   const imported = (read: SkillsRead, from: string) => {
     if (!read.ok) return setMessage({ ok: false, text: `${from} was refused:\n${read.errors.join("\n")}` });
-    const outcome = playground.skills.importSkills(read.skills, from);
+    const outcome = skills.store.importSkills(read.skills, from);
     const parts = [
       outcome.added.length > 0 ? `Imported ${outcome.added.join(", ")}: read each one and trust it before it can run.` : "",
       ...outcome.refused,
@@ -202,9 +201,9 @@ export function SkillsView() {
 
 /** One skill: review, declaration, call form, tests, code. */
 function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTestRun | undefined; onBack: () => void }) {
-  const { playground } = usePage();
+  const skills = useSkills();
   const { skill, status } = entry;
-  const declarations = useStore(playground.servers.view, declarationsOf, { fallback: undefined });
+  const { declarations } = useCatalog();
   const declaration = useMemo(
     () => (declarations ? declarationsFor(declarations, [{ namespace: SKILLS_NAMESPACE, name: skill.name }]) : ""),
     [declarations, skill.name],
@@ -226,7 +225,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
       typeof converted.args === "object" && converted.args !== null && !Array.isArray(converted.args) ? (converted.args as Record<string, unknown>) : {};
     const problem = skillInputProblem(skill, input);
     setCallProblem(problem);
-    if (!problem) void playground.callSkill(skill.name, input);
+    if (!problem) skills.call(skill.name, input);
   };
 
   return (
@@ -243,7 +242,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
           label="Delete"
           question={`Delete skills.${skill.name} and its tests?`}
           onConfirm={() => {
-            playground.skills.remove(skill.name);
+            skills.store.remove(skill.name);
             onBack();
           }}
         />
@@ -258,7 +257,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
             Imported from {entry.from ?? "a file"}. It runs nothing until you trust it: read its code below (it runs in the sandbox with your servers, under
             your approvals), then trust it or delete it.
           </p>
-          <button type="button" className="primary" onClick={() => playground.skills.trust(skill.name)}>
+          <button type="button" className="primary" onClick={() => skills.store.trust(skill.name)}>
             Trust and enable
           </button>
         </div>
@@ -267,7 +266,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
 
       <h4 className={styles.section}>Tests</h4>
       <div className="toolbar">
-        <button type="button" className="primary" disabled={!trusted || run?.state === "running"} onClick={() => void playground.testSkill(skill.name)}>
+        <button type="button" className="primary" disabled={!trusted || run?.state === "running"} onClick={() => skills.test(skill.name)}>
           Test skill
         </button>
         <TestBadge run={run} />
@@ -305,14 +304,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
           <button type="submit" disabled={!trusted} title="Runs it against the connected servers; the call and its nested calls show on the timeline">
             Call skill
           </button>
-          <button
-            type="button"
-            onClick={() => {
-              playground.editor.putCode(skill.code, `skill-${skill.name}`);
-              playground.editor.setData(JSON.stringify(skill.tests[0]?.input ?? {}, null, 2));
-            }}
-            title="Puts its code in the editor with its first test's inputs"
-          >
+          <button type="button" onClick={() => skills.openInEditor(skill)} title="Puts its code in the editor with its first test's inputs">
             Open in editor
           </button>
         </div>
@@ -331,7 +323,7 @@ function SkillDetails({ entry, run, onBack }: { entry: SkillEntry; run: SkillTes
       />
       {trusted && (
         <div className="toolbar">
-          <button type="button" disabled={code === skill.code || code.trim() === ""} onClick={() => playground.skills.setCode(skill.name, code)}>
+          <button type="button" disabled={code === skill.code || code.trim() === ""} onClick={() => skills.store.setCode(skill.name, code)}>
             Save code
           </button>
           <span className="muted small">Its tests stay: run them to see what the change does.</span>

@@ -7,7 +7,7 @@ import type { RunRecord } from "@/lib/timeline/run-record";
 import type { FeedStatus } from "@/lib/codemode-mcp/browser/run-feed-client";
 import styles from "./Timeline.module.css";
 import { Badge } from "@/components/ui/Badge";
-import { usePage } from "@/components/playground/page-context";
+import { useSkills } from "@/components/hooks/use-skills";
 
 /** What the history list can ask for. */
 export interface RunHistoryProps {
@@ -29,7 +29,7 @@ export interface RunHistoryProps {
 
 /** This session's runs: status, duration, call count; view, replay, export, compare two, import a file. */
 export function RunHistory({ history, agentFeed, viewing, onView, onReplay, onExport, onExportTrace, onRemove, onCompare, onImport }: RunHistoryProps) {
-  const { playground } = usePage();
+  const skills = useSkills();
   const [picked, setPicked] = useState<readonly string[]>([]);
   const [importError, setImportError] = useState<string | undefined>(undefined);
   const toggle = (id: string) => setPicked((current) => (current.includes(id) ? current.filter((p) => p !== id) : [...current.slice(-1), id]));
@@ -134,7 +134,7 @@ export function RunHistory({ history, agentFeed, viewing, onView, onReplay, onEx
                       {summary.status === "ok" && (
                         <button
                           type="button"
-                          onClick={() => playground.skillDialog.open(record)}
+                          onClick={() => skills.dialog.open(record)}
                           aria-label={`Save ${summary.id} as a skill`}
                           title="Keep this run's program as a tool, with this run as its test"
                         >

@@ -10,7 +10,7 @@ import { Badge, type BadgeTone } from "@/components/ui/Badge";
 import { groupDigits } from "@/lib/text/display";
 import styles from "./Tools.module.css";
 import type { SaveTestCall } from "./TestCallForm";
-import { usePage } from "@/components/playground/page-context";
+import { useSkills } from "@/components/hooks/use-skills";
 import { useStoredChoice } from "@/components/hooks/use-stored-choice";
 import { LEFT_TAB_KEY, LEFT_TABS } from "@/components/servers/left-tabs";
 import { SKILLS_NAMESPACE } from "@/lib/skills/skill";
@@ -108,7 +108,7 @@ function SkillsSection({
   tokensByTool: ReadonlyMap<string, number>;
   total: number | undefined;
 }) {
-  const { playground } = usePage();
+  const { inView } = useSkills();
   const [, setTab] = useStoredChoice(LEFT_TAB_KEY, LEFT_TABS, "servers");
   const skills = catalog.servers
     .find((s) => s.namespace === SKILLS_NAMESPACE)
@@ -132,7 +132,7 @@ function SkillsSection({
               total={total}
               title="Opens it in the Skills tab: its tests, a call form and its code"
               onOpen={() => {
-                playground.skillInView.show(t.name);
+                inView.show(t.name);
                 setTab("skills");
               }}
             />

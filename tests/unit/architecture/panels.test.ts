@@ -2,7 +2,8 @@
  * Panels stay presentational (docs/page-state.md, "Page state"): they read stores and call the
  * page's actions (lib/playground/server-actions.ts), and no component reaches the server
  * registry or the connection manager: what they need of a live connection (a test call, an MCP
- * App, a card's resources and prompts, its stderr) the page's stores do for them.
+ * App, a card's resources and prompts, its stderr) the page's stores do for them. Only hooks and
+ * the slots that place the panels reach for the page's state itself.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -32,6 +33,14 @@ describe("components", () => {
       .filter(({ text }) => /\bConnectionManager\b|\.manager\b|\bmanager\.|\bMcpConnection\b|\.connection\(/.test(text))
       .map(({ file }) => file);
     expect(holding).toEqual([]);
+  });
+
+  it("reach the page's state only through a hook or the slots that place the panels", () => {
+    // A view deep in the tree names what it uses of the page (useSkills, useAppHost, useMcp…),
+    // so what it depends on is visible, and the page's shape can change under one hook.
+    const allowed = /^components\/(?:hooks\/|playground\/(?:slots|Playground|page-context)\.tsx$)/;
+    const reaching = files.filter(({ file, text }) => !allowed.test(file) && /\busePage\(/.test(text)).map(({ file }) => file);
+    expect(reaching).toEqual([]);
   });
 
   it("import lib/mcp's client modules for their types only", () => {
