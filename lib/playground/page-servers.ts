@@ -165,6 +165,13 @@ export class PageServers {
     this.view = new ServersViewStore(this.#compute(undefined));
     const refresh = () => this.view.refresh(this.#compute(this.view.snapshot()));
     this.#unsubscribe.push(registry.subscribe(refresh), this.manager.subscribe(refresh));
+    // A server that leaves the list takes its card's resources and subscriptions with it.
+    this.#unsubscribe.push(
+      registry.subscribe(() => {
+        const ids = new Set(registry.snapshot().map((s) => s.id));
+        for (const [id, extras] of this.#extras) if (!ids.has(id)) this.#dropExtras(id, extras);
+      }),
+    );
     if (options.skills) this.#unsubscribe.push(options.skills.store.subscribe(refresh));
     // A server connected while its roots change hears about it.
     if (roots) this.#unsubscribe.push(roots.subscribe((id) => void this.manager.connection(id)?.notifyRootsChanged()));
@@ -240,12 +247,17 @@ export class PageServers {
 
   readonly #extras = new Map<string, ServerExtrasStore>();
 
-  /** A server card's resources and prompts (lib/mcp/server-extras.ts), one store per server id. */
+  /** A server card's resources and prompts (lib/mcp/server-extras.ts), one store per server id, kept while the server is listed. */
   readonly extrasFor = (serverId: string): ServerExtrasStore => {
     let extras = this.#extras.get(serverId);
     if (!extras) this.#extras.set(serverId, (extras = new ServerExtrasStore(() => this.manager.connection(serverId))));
     return extras;
   };
+
+  #dropExtras(id: string, extras: ServerExtrasStore): void {
+    this.#extras.delete(id);
+    void extras.close();
+  }
 
   /** Reads a running local (stdio) server's recent stderr; undefined for a remote server or one not running. */
   readonly stderrOf = (serverId: string): (() => Promise<string>) | undefined => this.manager.connection(serverId)?.stderr;
@@ -339,6 +351,7 @@ export class PageServers {
   /** Closes every connection and answers every open question as cancelled. */
   async dispose(): Promise<void> {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+    for (const [id, extras] of this.#extras) this.#dropExtras(id, extras);
     this.serverRequests.cancelAll();
     await this.manager.dispose();
   }

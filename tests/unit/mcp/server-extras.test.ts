@@ -1,13 +1,17 @@
 /**
  * A server card's resources and prompts as the page keeps them (lib/mcp/server-extras.ts),
  * against a real server: templates when opened, reads, a subscription that reads again on each
- * change and ends, prompts, errors as text, and a new connection starting afresh.
+ * change and ends, prompts, errors as text, a new connection starting afresh, and the page's
+ * store of a server that leaves the list closed and forgotten.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToServer } from "@/lib/mcp/connection";
 import type { McpConnection } from "@/lib/mcp/live-connection";
 import { ServerExtrasStore } from "@/lib/mcp/server-extras";
 import type { ServerConfig } from "@/lib/mcp/types";
+import { ServerRegistry } from "@/lib/mcp/registry";
+import { PageServers } from "@/lib/playground/page-servers";
+import { until } from "../timeline/helpers";
 import { askingServer, startMcpHttpServer, type StatefulHost } from "../../fixtures/mcp/test-servers";
 
 let host: StatefulHost;
@@ -73,5 +77,29 @@ describe("ServerExtrasStore", () => {
     expect(extras.snapshot().shown).toBeUndefined();
     await first.close();
     await connection.close();
+  });
+
+  it("lives while its server is listed on the page: removing the server ends its subscriptions and forgets the store", async () => {
+    const registry = new ServerRegistry({ seedDemoServers: false });
+    const servers = new PageServers({ registry, connectOptions: { baseUrl: new URL(host.url).origin, proxyUrl: "/api/mcp/proxy", via: "direct" } });
+    try {
+      await servers.start();
+      const added = registry.add({ name: "asker", transport: "streamable-http", url: host.url });
+      if (!added.ok) throw new Error(JSON.stringify(added.issues));
+      const { id } = added.server;
+      await until(() => servers.view.snapshot().connected.length === 1);
+      const extras = servers.extrasFor(id);
+      expect(servers.extrasFor(id)).toBe(extras);
+      await extras.open();
+      await extras.toggleSubscription("memo://note");
+      expect(extras.snapshot().subscribed).toEqual(["memo://note"]);
+
+      registry.remove(id);
+      await until(() => extras.snapshot().subscribed.length === 0);
+      expect(extras.snapshot()).toEqual({ templates: [], canSubscribe: false, subscribed: [] });
+      expect(servers.extrasFor(id)).not.toBe(extras);
+    } finally {
+      await servers.dispose();
+    }
   });
 });
