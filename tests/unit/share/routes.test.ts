@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as createRoute from "@/app/api/share/route";
 import * as getRoute from "@/app/api/share/[id]/route";
 import ShortLinkPage from "@/app/s/[id]/page";
@@ -11,10 +10,9 @@ import { encodeShareState } from "@/lib/share/encode";
 import type { ShareState } from "@/lib/share/schema";
 import { createShortLinkRuntime, setShortLinkRuntime, shortLinkConfigFromEnv } from "@/lib/share/server/short-link-runtime";
 import { createMemoryShareStore } from "@/lib/share/server/store";
+import { ORIGIN, routesClient, shareDirPerTest } from "./short-link-routes";
 
 const base = JSON.parse(readFileSync(path.join(import.meta.dirname, "fixtures", "v1-state.json"), "utf8")) as ShareState;
-const ORIGIN = "http://localhost:3000";
-let dir: string;
 
 function post(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -32,16 +30,7 @@ async function errorCode(response: Response): Promise<string> {
   return ((await response.json()) as { error: { code: string } }).error.code;
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "cmp-share-routes-"));
-  vi.stubEnv("CMP_SHARE_DIR", dir);
-  setShortLinkRuntime(undefined);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-  setShortLinkRuntime(undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+const shareDir = shareDirPerTest("cmp-share-routes-");
 
 describe("POST /api/share and GET /api/share/<id>", () => {
   it("stores a share under CMP_SHARE_DIR and serves it back", async () => {
@@ -50,7 +39,7 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     expect(created.status).toBe(201);
     const { id, path: shortPath } = (await created.json()) as { id: string; path: string };
     expect(shortPath).toBe(`/s/${id}`);
-    expect(readdirSync(dir, { recursive: true, encoding: "utf8" }).some((f) => f.endsWith(`${id}.share`))).toBe(true);
+    expect(readdirSync(shareDir(), { recursive: true, encoding: "utf8" }).some((f) => f.endsWith(`${id}.share`))).toBe(true);
 
     const again = await post({ share });
     expect([again.status, ((await again.json()) as { id: string }).id]).toEqual([200, id]);
@@ -87,7 +76,10 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     vi.stubEnv("CMP_SERVER", "serve");
     let now = 0;
     setShortLinkRuntime(
-      createShortLinkRuntime({ ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir }, { store: createMemoryShareStore(), now: () => now }),
+      createShortLinkRuntime(
+        { ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir: shareDir() },
+        { store: createMemoryShareStore(), now: () => now },
+      ),
     );
     const share = await encodeShareState(base);
     const alice = { "x-forwarded-for": "198.51.100.1" };
@@ -102,7 +94,10 @@ describe("POST /api/share and GET /api/share/<id>", () => {
 
   it("keeps a global limit that forged client keys cannot dodge", async () => {
     setShortLinkRuntime(
-      createShortLinkRuntime({ ...shortLinkConfigFromEnv({ CMP_SHARE_GLOBAL_RATE_PER_MINUTE: "3" }), dir }, { store: createMemoryShareStore(), now: () => 0 }),
+      createShortLinkRuntime(
+        { ...shortLinkConfigFromEnv({ CMP_SHARE_GLOBAL_RATE_PER_MINUTE: "3" }), dir: shareDir() },
+        { store: createMemoryShareStore(), now: () => 0 },
+      ),
     );
     const share = await encodeShareState(base);
     const statuses = [];
@@ -112,7 +107,10 @@ describe("POST /api/share and GET /api/share/<id>", () => {
 
   it("does not trust a client's own X-Forwarded-For: rotating it buys no fresh bucket (finding 6)", async () => {
     setShortLinkRuntime(
-      createShortLinkRuntime({ ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir }, { store: createMemoryShareStore(), now: () => 0 }),
+      createShortLinkRuntime(
+        { ...shortLinkConfigFromEnv({ CMP_SHARE_RATE_PER_MINUTE: "2" }), dir: shareDir() },
+        { store: createMemoryShareStore(), now: () => 0 },
+      ),
     );
     const share = await encodeShareState(base);
     const statuses = [];
@@ -124,7 +122,7 @@ describe("POST /api/share and GET /api/share/<id>", () => {
     vi.stubEnv("CMP_SERVER", "serve");
     const share = await encodeShareState(base);
     const config = shortLinkConfigFromEnv({ CMP_SHARE_CLIENT_BYTES_PER_DAY: String(share.length * 2 + 10), CMP_SHARE_RATE_PER_MINUTE: "100" });
-    setShortLinkRuntime(createShortLinkRuntime({ ...config, dir }, { store: createMemoryShareStore(), now: () => 0 }));
+    setShortLinkRuntime(createShortLinkRuntime({ ...config, dir: shareDir() }, { store: createMemoryShareStore(), now: () => 0 }));
     const alice = { "x-forwarded-for": "198.51.100.1" };
     const statuses = [];
     for (const code of ["return 1;", "return 2;", "return 3;"]) statuses.push((await post({ share: await encodeShareState({ ...base, code }) }, alice)).status);
@@ -150,14 +148,7 @@ describe("POST /api/share and GET /api/share/<id>", () => {
   });
 
   it("serves the browser client end to end", async () => {
-    const fetchRoutes = (input: string, init?: RequestInit) => {
-      const request = new Request(new URL(input, ORIGIN), init);
-      const match = /^\/api\/share\/([^/]+)$/.exec(new URL(request.url).pathname);
-      return match
-        ? get(decodeURIComponent(match[1] ?? ""))
-        : createRoute.POST(new Request(request, { headers: { ...Object.fromEntries(request.headers), origin: ORIGIN } }), undefined);
-    };
-    const client = createShareClient(fetchRoutes);
+    const client = routesClient();
     const saved = await client.save(await encodeShareState(base));
     if (!saved.ok) throw new Error(saved.message);
     const loaded = await client.load(saved.value.id);

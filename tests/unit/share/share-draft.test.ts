@@ -4,41 +4,17 @@
  * short link refused with the server's words, a share too large for a link, and nothing settling
  * it after the dialog closed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as createRoute from "@/app/api/share/route";
-import * as getRoute from "@/app/api/share/[id]/route";
-import { createShareClient, type ShareClient } from "@/lib/share/browser/api-client";
+import { describe, expect, it, vi } from "vitest";
+import { createShareClient } from "@/lib/share/browser/api-client";
 import { ShareDraft } from "@/lib/share/browser/share-draft";
 import type { ShareInputs } from "@/lib/share/build";
 import { decodeShareState } from "@/lib/share/decode";
 import { setShortLinkRuntime } from "@/lib/share/server/short-link-runtime";
 import { MARK, remoteWithSecrets } from "./helpers";
+import { ORIGIN, routesClient as makeRoutesClient, shareDirPerTest } from "./short-link-routes";
 
-const ORIGIN = "http://localhost:3000";
-let dir: string;
-
-/** The browser's client, its requests answered by the route handlers themselves. */
-const routesClient: ShareClient = createShareClient((input, init) => {
-  const request = new Request(new URL(input, ORIGIN), init);
-  const match = /^\/api\/share\/([^/]+)$/.exec(new URL(request.url).pathname);
-  return match
-    ? getRoute.GET(request, { params: Promise.resolve({ id: decodeURIComponent(match[1] ?? "") }) })
-    : createRoute.POST(new Request(request, { headers: { ...Object.fromEntries(request.headers), origin: ORIGIN } }), undefined);
-});
-
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "cmp-share-draft-"));
-  vi.stubEnv("CMP_SHARE_DIR", dir);
-  setShortLinkRuntime(undefined);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-  setShortLinkRuntime(undefined);
-  rmSync(dir, { recursive: true, force: true });
-});
+shareDirPerTest("cmp-share-draft-");
+const routesClient = makeRoutesClient();
 
 describe("ShareDraft", () => {
   it("prepares the inputs as they were when it was made, once, and stores a short link that serves the same share", async () => {
