@@ -164,6 +164,35 @@ test.describe("sharing a playground", () => {
     await context.close();
   });
 
+  test("a playground too large for a link becomes a short link this app stores, which restores it in a fresh browser", async ({ page, browser, baseURL }) => {
+    // Random text hardly compresses: 60 000 characters of it make a share over a link's 32 KB.
+    let seed = 7;
+    const noise = Array.from({ length: 60_000 }, () => String.fromCharCode(35 + ((seed = (seed * 48271) % 2147483647) % 57))).join("");
+    const code = `return ${JSON.stringify(noise)}.length;`;
+    await page.addInitScript((text) => localStorage.setItem("cmp:editor-code:v1", text), code);
+    const playground = new PlaygroundPage(page);
+    await playground.goto();
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share this playground" });
+    await expect(dialog).toContainText("Too large for a link");
+    await expect(dialog.getByLabel("Share link")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Create short link" }).click();
+    const shortLink = await dialog.getByLabel("Short link").inputValue();
+    expect(shortLink).toMatch(/\/s\/[A-Za-z0-9_-]+$/);
+
+    const context = await browser.newContext({ baseURL });
+    const fresh = await context.newPage();
+    const recipient = new PlaygroundPage(fresh);
+    await fresh.goto(shortLink);
+    await expect(fresh.getByRole("region", { name: "Shared playground" })).toBeVisible();
+    await expect(recipient.status).toHaveText("idle");
+    await recipient.openEditor();
+    await recipient.runWithShortcut();
+    await expect(recipient.status).toHaveText("ok");
+    expect(await recipient.valueJson()).toBe(60_000);
+    await context.close();
+  });
+
   test("a corrupt link shows a clear error and the playground still works", async ({ page }) => {
     const playground = new PlaygroundPage(page);
     await page.goto("/#share=v1.this-is-not-a-share");
