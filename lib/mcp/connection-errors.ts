@@ -4,7 +4,7 @@
  * (see observed-fetch.ts), because the SDK's errors alone lose the details (a browser's
  * TypeError says nothing; the proxy's JSON error hides inside an error message string).
  */
-import { ERA_REVISION, versionRefusal, type ProtocolEraChoice } from "./protocol-era";
+import { ERA_REVISION, refusalOf, versionRefusal, type ProtocolEraChoice } from "./protocol-era";
 import { messageOf } from "../text/error-message";
 
 /** Every way connecting (or staying connected) can fail. Stable: the UI switches on it. */
@@ -254,7 +254,7 @@ function fromEra(error: unknown, ctx: FailureContext): ConnectionError | undefin
   const url = displayUrl(ctx.url);
   const era = ctx.era ?? "auto";
   const asked = era === "modern" ? ERA_REVISION.modern : era === "legacy" ? ERA_REVISION.legacy : "either era";
-  const refusal = versionRefusal(ctx.http?.body);
+  const refusal = versionRefusal(ctx.http?.body) ?? refusalOf(error);
   if (refusal) {
     const supported = refusal.supported.length > 0 ? refusal.supported.join(", ") : "versions it did not name";
     const advice = era === "auto" ? "" : " Set the server's protocol era to Negotiate (Edit) to let the playground choose.";

@@ -54,11 +54,21 @@ export function describeProtocol(version: string): string {
 export function versionRefusal(body: string | undefined): { supported: string[] } | undefined {
   if (!body) return undefined;
   try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; data?: { supported?: unknown } } };
-    if (parsed.error?.code !== -32022) return undefined;
-    const supported = parsed.error.data?.supported;
-    return { supported: Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string").slice(0, 10) : [] };
+    return refusalOf((JSON.parse(body) as { error?: unknown }).error);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The same refusal as a JSON-RPC error the client threw (`code`, `data`): how it arrives when
+ * the server's answer came on a stream rather than as the HTTP body (a local server behind the
+ * stdio bridge).
+ */
+export function refusalOf(error: unknown): { supported: string[] } | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, data } = error as { code?: unknown; data?: { supported?: unknown } };
+  if (code !== -32022) return undefined;
+  const supported = data?.supported;
+  return { supported: Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string").slice(0, 10) : [] };
 }

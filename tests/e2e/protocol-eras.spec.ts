@@ -6,11 +6,13 @@
  * through multi-round-trip requests reaches the person's forms. It offers tasks: a call it runs as
  * a task shows on the timeline as one, asks its question mid-way, and ends; Stop cancels one.
  */
+import path from "node:path";
 import { expect, test } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
 import { startModernServer, type ModernServer } from "../fixtures/mcp/modern-server";
+import { referenceBin } from "../fixtures/mcp/reference-servers";
 
 let modern: ModernServer;
 let publisher: ModernServer;
@@ -210,5 +212,27 @@ test.describe("protocol eras", () => {
     await form.getByRole("button", { name: "Save" }).click();
     await expect(page.getByTestId("server-protocol-old_shipping")).toHaveText("2026-07-28 · stateless");
     await expect(card).not.toContainText("2025-11-25 forced");
+  });
+
+  test("local (stdio) servers of both eras in the page: a strict 2026-07-28 one reached statelessly through the bridge beside the reference memory server's 2025 session, and a program calls both", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await page.goto(`/#cmp-token=${process.env.E2E_LOCAL_TOKEN}`);
+    await servers.addStdioServer("strict_local", process.execPath, [path.resolve("tests/fixtures/mcp/modern-stdio.mjs")]);
+    await servers.addStdioServer("memory", process.execPath, [referenceBin("@modelcontextprotocol/server-memory", "mcp-server-memory")]);
+    await servers.expectConnected("strict_local", "memory");
+    await expect(page.getByTestId("server-protocol-strict_local")).toHaveText("2026-07-28 · stateless");
+    await expect(page.getByTestId("server-protocol-memory")).toHaveText("2025-11-25 · session");
+    await page.getByRole("listitem", { name: "Server strict_local" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("stdio-eras.png") });
+
+    await playground.setCode(
+      'const [echoed, graph] = await Promise.all([strict_local.echo({ message: "local" }), memory.read_graph({})]);\nreturn { echoed, graph: Array.isArray(graph.entities) };',
+    );
+    await playground.runWithShortcut();
+    await expect(playground.status).toHaveText("ok", { timeout: 20_000 });
+    expect(await playground.valueJson()).toEqual({ echoed: "local", graph: true });
   });
 });

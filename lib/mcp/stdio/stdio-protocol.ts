@@ -24,4 +24,6 @@ export interface StdioStartResponse {
   pid: number;
   /** Other pages' sessions on the same process when this one started (tabs share a server's process). */
   sharedWith: number;
+  /** The revision the process speaks: "modern" 2026-07-28, "legacy" 2025-11-25 (found on its own pipe, or forced). */
+  era: "modern" | "legacy";
 }

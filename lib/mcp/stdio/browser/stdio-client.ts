@@ -22,6 +22,8 @@ export interface StdioServerLaunch {
   cwd?: string;
   /** Restart the server's process even when other pages share it (they connect again to the new one). */
   fresh?: boolean;
+  /** The era the person forced; absent: the bridge asks the process on its own pipe. */
+  era?: "modern" | "legacy";
 }
 
 /** Where the app is and which fetch reaches it. */
@@ -46,6 +48,8 @@ export interface StdioBridgeConnection {
   session: string;
   /** Process id of the server, for display. */
   pid: number;
+  /** The revision the process speaks: connect with it. */
+  era: "modern" | "legacy";
   /** The process's recent stderr (a few KB, secrets removed). */
   stderr(): Promise<string>;
   /** Ends the session and kills the process; safe to call twice. */
@@ -92,6 +96,7 @@ export async function startStdioBridge(launch: StdioServerLaunch, options: Stdio
       env: launch.env ?? {},
       ...(launch.cwd ? { cwd: launch.cwd } : {}),
       ...(launch.fresh ? { fresh: true } : {}),
+      ...(launch.era ? { era: launch.era } : {}),
     }),
   });
   if (!startResponse.ok) throw await failure(startResponse, "Starting the stdio server");
@@ -114,5 +119,7 @@ export async function startStdioBridge(launch: StdioServerLaunch, options: Stdio
     const body = (await response.json()) as { stderr?: unknown };
     return typeof body.stderr === "string" ? body.stderr : "";
   };
-  return { url, headers, session: started.session, pid: started.pid, stderr, close };
+  // A bridge older than eras relays 2025 sessions only.
+  const era = started.era === "modern" ? "modern" : "legacy";
+  return { url, headers, session: started.session, pid: started.pid, era, stderr, close };
 }

@@ -15,6 +15,8 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
   return async (config, options) => {
     if (config.transport !== "stdio") return connector(config, options);
     if (!config.command) throw new ConnectionError("unsupported", "A stdio server needs a command to run.");
+    // The era the person forced (a connect's own option first); otherwise the bridge asks the process.
+    const forced = options.era ?? config.protocolEra;
     let bridge: StdioBridgeConnection;
     try {
       const launch = {
@@ -23,17 +25,18 @@ export function withStdioBridge(token: () => string | undefined, connector: Conn
         env: config.env ?? {},
         ...(config.cwd ? { cwd: config.cwd } : {}),
         ...(options.freshProcess ? { fresh: true } : {}),
+        ...(forced === "modern" || forced === "legacy" ? { era: forced } : {}),
       };
       bridge = await start(launch, { baseUrl: options.baseUrl, token: token(), ...(options.fetch ? { fetch: options.fetch } : {}) });
     } catch (error) {
       throw bridgeError(error);
     }
     try {
-      // A local server speaks 2025-11-25 unless set otherwise: some exit or never answer when
-      // asked `server/discover` before `initialize`, and the probe would cost its one process.
+      // The era the bridge found on the process's own pipe (docs/mcp-client.md, "Protocol eras"):
+      // asking again here would cost a server that exits on the question its one process.
       const connection = await connector(
         { ...config, transport: "streamable-http", url: bridge.url.href, headers: { ...bridge.headers }, env: {} },
-        { ...withoutFresh(options), era: options.era ?? "legacy" },
+        { ...withoutFresh(options), era: forced === "modern" || forced === "legacy" ? forced : bridge.era },
       );
       return closingBridge(connection, bridge);
     } catch (error) {

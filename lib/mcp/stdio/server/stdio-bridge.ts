@@ -1,9 +1,10 @@
 /**
  * The stdio bridge's HTTP surface, for the thin routes under app/api/mcp/stdio:
  *
- * - `POST /api/mcp/stdio`            → body `{ command, args?, env?, cwd? }`, header
- *                                      `x-cmp-local-token`; spawns the server and answers
- *                                      201 `{ session, url, pid }`.
+ * - `POST /api/mcp/stdio`            → body `{ command, args?, env?, cwd?, fresh?, era? }`,
+ *                                      header `x-cmp-local-token`; spawns the server (or shares
+ *                                      its running process) and answers 201 `{ session, url,
+ *                                      pid, sharedWith, era }`: the era the process speaks.
  * - `GET|POST /api/mcp/stdio/<session>` → MCP Streamable HTTP, relayed to the child; the
  *                                      `Mcp-Session-Id` the transport hands out equals `<session>`.
  * - `DELETE /api/mcp/stdio/<session>` → ends the session and kills the child (waits for it).
@@ -41,6 +42,8 @@ export const StdioStartSchema = z
     cwd: text(4_096).min(1).optional(),
     /** Restart the server's process even when other pages share it (the person's Reconnect). */
     fresh: z.boolean().optional(),
+    /** The era the person forced for this server; absent: the process is asked on its own pipe. */
+    era: z.enum(["modern", "legacy"]).optional(),
   })
   .strict();
 
@@ -85,7 +88,7 @@ export async function startStdioSession(body: StdioStartRequest, channel?: strin
         ...(body.cwd === undefined ? {} : { cwd: body.cwd }),
       },
       channel,
-      body.fresh === true ? { fresh: true } : {},
+      { ...(body.fresh === true ? { fresh: true } : {}), ...(body.era ? { era: body.era } : {}) },
     );
     const payload: StdioStartResponse = { ...started, url: `${STDIO_BRIDGE_PATH}/${started.session}` };
     return Response.json(payload, { status: 201, headers: NO_STORE });

@@ -9,6 +9,11 @@
  * once, except after a page closed (a reload, most often): it waits `lingerMs` for the page's
  * next load to take it over.
  *
+ * Each process's era is learnt on its own pipe before a page uses it (`SharedChild.probeEra`):
+ * a server that exits when asked is started once more without the question, within the same
+ * start (the cap is not spent on probes); the verdict is kept per launch, so the next start of
+ * the same server does not ask again. A person's forced era skips the question.
+ *
  * One registry per process, kept on globalThis: Next may instantiate this module once per
  * route bundle (and again on dev reloads), yet the start route and the session route must
  * see the same sessions, and the exit hook must be installed once.
@@ -23,7 +28,7 @@ import { StdioChild } from "./stdio-child";
 import type { ChildExit, StdioLaunch } from "./stdio-child";
 import { describeExit, scrubSecrets } from "../stdio-errors";
 import { BridgeSession } from "./stdio-session";
-import { SharedChild } from "./stdio-shared-child";
+import { ExitedOnProbe, SharedChild, type ProcessEra } from "./stdio-shared-child";
 import type { SessionEnd } from "./stdio-session";
 
 /** Limits of the bridge. */
@@ -40,6 +45,8 @@ export interface StdioBridgeLimits {
   orphanGraceMs: number;
   /** How long a process whose last page closed waits for a page to take it over (a reload). */
   lingerMs: number;
+  /** How long a new process may take to answer `server/discover` before it is taken for a 2025 one. */
+  probeMs: number;
 }
 
 /**
@@ -54,6 +61,7 @@ export const DEFAULT_STDIO_LIMITS: Readonly<StdioBridgeLimits> = {
   killGraceMs: 2_000,
   orphanGraceMs: 30_000,
   lingerMs: 10_000,
+  probeMs: 5_000,
 };
 
 /** What a successful start returns to the browser. */
@@ -62,6 +70,8 @@ export interface StartedSession {
   pid: number;
   /** Other pages' sessions on the same process when this one started. */
   sharedWith: number;
+  /** The revision the process speaks, as its probe found or the person forced when it started. */
+  era: ProcessEra;
 }
 
 /** A running process and the pages' shares of it. */
@@ -69,6 +79,7 @@ interface Running {
   key: string;
   child: StdioChild;
   shared: SharedChild;
+  era: ProcessEra;
   /** Set while a process nobody holds waits for a page to take it over. */
   linger?: NodeJS.Timeout;
   /** Set once it is being stopped: no new page may take it. */
@@ -98,6 +109,8 @@ export class StdioSessionRegistry {
   private readonly running = new Map<string, Running[]>();
   private readonly starts = new Map<string, Array<{ owner: string | undefined; run: Promise<Running> }>>();
   private readonly runOf = new Map<string, Running>();
+  /** The era each launch's process was found to speak, so a later start does not ask again. */
+  private readonly verdicts = new Map<string, ProcessEra>();
 
   /** Number of live sessions (pages' shares; several may share one process). */
   get size(): number {
@@ -118,15 +131,19 @@ export class StdioSessionRegistry {
    * Opens a session on the command's process, spawning it unless a page runs it already;
    * throws RouteError when it cannot start. `owner` is the page channel it was started through.
    */
-  async start(launch: StdioLaunch, owner?: string, options: { fresh?: boolean } = {}): Promise<StartedSession> {
+  async start(launch: StdioLaunch, owner?: string, options: { fresh?: boolean; era?: ProcessEra } = {}): Promise<StartedSession> {
     const cwd = launch.cwd === undefined ? undefined : path.resolve(launch.cwd);
     const resolved: StdioLaunch = { ...launch, ...(cwd === undefined ? {} : { cwd }) };
     const key = launchKey(resolved);
     // A fresh start (the person's Reconnect) restarts the server: the process other pages share
     // stops (their pages connect again, to the new one), so a server that misbehaves gets a new
-    // process without passing the cap.
-    if (options.fresh) await this.restart(key);
-    const run = await this.processFor(key, resolved, owner);
+    // process without passing the cap,
+    if (options.fresh) {
+      // and asks its era again: the server may have moved to another revision.
+      this.verdicts.delete(key);
+      await this.restart(key);
+    }
+    const run = await this.processFor(key, resolved, owner, options.era);
     clearTimeout(run.linger);
     run.linger = undefined;
     const sharedWith = run.shared.size;
@@ -140,7 +157,7 @@ export class StdioSessionRegistry {
     this.sessions.set(id, session);
     this.runOf.set(id, run);
     if (owner !== undefined) this.owners.set(id, owner);
-    return { session: id, pid: run.child.pid ?? 0, sharedWith };
+    return { session: id, pid: run.child.pid ?? 0, sharedWith, era: run.era };
   }
 
   /**
@@ -148,7 +165,7 @@ export class StdioSessionRegistry {
    * is starting, or a new one. A page never shares with itself (two entries of one command in a
    * page are two processes), and a start with no page (plain HTTP, no channel) shares nothing.
    */
-  private async processFor(key: string, launch: StdioLaunch, owner: string | undefined): Promise<Running> {
+  private async processFor(key: string, launch: StdioLaunch, owner: string | undefined, era: ProcessEra | undefined): Promise<Running> {
     if (owner !== undefined) {
       const live = (this.running.get(key) ?? []).find((run) => run.child.alive && !run.stopping && !this.heldBy(run, owner));
       if (live) return live;
@@ -165,7 +182,7 @@ export class StdioSessionRegistry {
         `At most ${this.limits.maxSessions} local stdio servers may run at once, every tab's together: ${held} (tabs share a server's process). Set CMP_STDIO_MAX_SESSIONS for more. The page tries again as others end, or disconnect one.`,
       );
     }
-    const start = { owner, run: this.spawnProcess(key, launch) };
+    const start = { owner, run: this.spawnProcess(key, launch, era) };
     this.starts.set(key, [...(this.starts.get(key) ?? []), start]);
     try {
       return await start.run;
@@ -193,7 +210,7 @@ export class StdioSessionRegistry {
     return false;
   }
 
-  private async spawnProcess(key: string, launch: StdioLaunch): Promise<Running> {
+  private async spawnProcess(key: string, launch: StdioLaunch, forced: ProcessEra | undefined): Promise<Running> {
     const secrets = Object.values(launch.env);
     if (launch.cwd !== undefined && !(await isDirectory(launch.cwd))) {
       throw new RouteError("start_failed:stdio", scrubSecrets(`Working directory not found: ${launch.cwd}`, secrets), { cause: "cwd_not_found" });
@@ -204,7 +221,20 @@ export class StdioSessionRegistry {
       const exit: ChildExit = early ?? (await child.exited);
       throw describeExit({ exit, command: launch.command, output: child.diagnostics(), secrets, atStart: true });
     }
-    const run: Running = { key, child, shared: new SharedChild(child) };
+    const shared = new SharedChild(child);
+    let era = forced ?? this.verdicts.get(key);
+    if (era === undefined) {
+      try {
+        era = await shared.probeEra(this.limits.probeMs, child.exited);
+      } catch (error) {
+        if (!(error instanceof ExitedOnProbe)) throw error;
+        // It ends on anything before `initialize`: a 2025 server, started once more without the question.
+        this.verdicts.set(key, "legacy");
+        return this.spawnProcess(key, launch, "legacy");
+      }
+      this.verdicts.set(key, era);
+    }
+    const run: Running = { key, child, shared, era };
     run.shared.onVacant = (why) => this.vacated(run, why);
     this.running.set(key, [...(this.running.get(key) ?? []), run]);
     void child.exited.then(() => {

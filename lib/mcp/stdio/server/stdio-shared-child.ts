@@ -17,11 +17,34 @@
  *   requests it was asked; the last one to leave tells the owner (`onVacant`), which decides when
  *   the process stops.
  *
+ * - **The era** is learnt once, on the process's own pipe, before any page uses it (`probeEra`):
+ *   a 2026-07-28 server answers `server/discover`; a 2025 one refuses it or stays silent. A
+ *   2026-07-28 page's requests need nothing else here: each carries its version and
+ *   capabilities, and ids are rewritten the same way.
+ *
  * Message routing over a `send`/`onmessage` child: no process handling here.
  */
 import "server-only";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/client";
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  PROTOCOL_VERSION_META_KEY,
+} from "@modelcontextprotocol/server";
+
+/** Which revision a process speaks: "modern" 2026-07-28, "legacy" 2025-11-25 (docs/mcp-client.md, "Protocol eras"). */
+export type ProcessEra = "modern" | "legacy";
+
+/** The process exited while it was asked `server/discover`: a 2025 server that ends on anything before `initialize`. */
+export class ExitedOnProbe extends Error {
+  override readonly name = "ExitedOnProbe";
+}
+
+const PROBE_ID = "era-probe";
 
 /** What the multiplexer needs of a process. */
 export interface MessageChild {
@@ -84,9 +107,42 @@ export class SharedChild {
   private initializing?: { childId: string; waiting: Array<{ lease: SharedLease; id: RequestId }> };
   private initializedSent = false;
   private lastActive?: SharedLease;
+  private probing?: (message: JSONRPCMessage) => void;
 
   constructor(private readonly child: MessageChild) {
     child.onmessage = (message) => this.fromChild(message);
+  }
+
+  /**
+   * Asks the process `server/discover` before any page uses it: "modern" when it answers with a
+   * result, "legacy" when it answers an error or nothing within `timeoutMs`. Rejects with
+   * `ExitedOnProbe` when the process ends first (`exited` settles when it does).
+   */
+  probeEra(timeoutMs: number, exited: Promise<unknown>): Promise<ProcessEra> {
+    return new Promise<ProcessEra>((resolve, reject) => {
+      const done = (outcome: ProcessEra | ExitedOnProbe) => {
+        if (!this.probing) return;
+        this.probing = undefined;
+        clearTimeout(timer);
+        if (outcome instanceof ExitedOnProbe) reject(outcome);
+        else resolve(outcome);
+      };
+      const timer = setTimeout(() => done("legacy"), timeoutMs);
+      this.probing = (message) => done(isJSONRPCResultResponse(message) ? "modern" : "legacy");
+      void exited.then(() => done(new ExitedOnProbe("The process exited when asked server/discover")));
+      this.child.send({
+        jsonrpc: "2.0",
+        id: PROBE_ID,
+        method: "server/discover",
+        params: {
+          _meta: {
+            [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
+            [CLIENT_INFO_META_KEY]: { name: "code-mode-playground", version: "0.1.0" },
+            [CLIENT_CAPABILITIES_META_KEY]: {},
+          },
+        },
+      });
+    });
   }
 
   /** Leases held now. */
@@ -190,6 +246,8 @@ export class SharedChild {
   private fromChild(message: JSONRPCMessage): void {
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       const childId = message.id === undefined ? undefined : String(message.id);
+      // The era probe's answer (a late one, after its timeout, is dropped below as unknown).
+      if (childId === PROBE_ID) return this.probing?.(message);
       if (childId !== undefined && this.initializing?.childId === childId) {
         const { waiting } = this.initializing;
         this.initializing = undefined;

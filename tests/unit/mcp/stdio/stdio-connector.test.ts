@@ -42,6 +42,7 @@ function fakeBridge(): StdioBridgeConnection & { closeSpy: ReturnType<typeof vi.
     headers: { "x-cmp-local-token": "t" },
     session: "abc",
     pid: 42,
+    era: "legacy",
     stderr: () => Promise.resolve(""),
     close: closeSpy,
   };
@@ -60,16 +61,30 @@ describe("withStdioBridge", () => {
   it("starts the bridge, connects to its URL with its headers and no env, and kills it on close", async () => {
     const connection = fakeConnection();
     const bridge = fakeBridge();
-    const connector = vi.fn((_config: ServerConfig) => Promise.resolve(connection));
+    const connector = vi.fn((_config: ServerConfig, _options: unknown) => Promise.resolve(connection));
     const start = vi.fn(() => Promise.resolve(bridge));
     const wrapped = await withStdioBridge(() => TOKEN, connector, start)(stdio, options);
     expect(start).toHaveBeenCalledWith({ command: "node", args: ["m.js"], env: { KEY: "s3cret" } }, { baseUrl: options.baseUrl, token: TOKEN });
     const used = connector.mock.calls[0]?.[0];
     expect(used).toMatchObject({ transport: "streamable-http", url: bridge.url.href, headers: bridge.headers, env: {} });
+    // The era the bridge found on the process's pipe: the page does not ask again.
+    expect(connector.mock.calls[0]?.[1]).toMatchObject({ era: "legacy" });
     expect(wrapped.serverInfo.name).toBe("fake");
     await wrapped.close();
     expect(connection.closeSpy).toHaveBeenCalledTimes(1);
     expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it("connects in the era the bridge found, and hands a forced era to the bridge so it asks nothing", async () => {
+    const connector = vi.fn((_config: ServerConfig, _options: unknown) => Promise.resolve(fakeConnection()));
+    const modern = vi.fn(() => Promise.resolve({ ...fakeBridge(), era: "modern" as const }));
+    await withStdioBridge(() => TOKEN, connector, modern)(stdio, options);
+    expect(connector.mock.calls[0]?.[1]).toMatchObject({ era: "modern" });
+
+    const forced = vi.fn(() => Promise.resolve(fakeBridge()));
+    await withStdioBridge(() => TOKEN, connector, forced)({ ...stdio, protocolEra: "modern" }, options);
+    expect(forced).toHaveBeenCalledWith(expect.objectContaining({ era: "modern" }), expect.anything());
+    expect(connector.mock.calls[1]?.[1]).toMatchObject({ era: "modern" });
   });
 
   it("turns bridge refusals into connection errors and closes the bridge when the handshake fails", async () => {
