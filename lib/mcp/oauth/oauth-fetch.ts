@@ -15,7 +15,7 @@
  * MAX_AUTH_ROUNDS per request, and a repeated identical 403 challenge stops at once.
  * Pure; the fetches are injected.
  */
-import type { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { auth } from "@modelcontextprotocol/client";
 import type { FetchLike } from "../proxy/proxy-fetch";
 import { loadMcpAuth } from "../sdk";
 import { maskUrl, recordingFetch } from "./flow-log";
@@ -76,6 +76,42 @@ function scopeUnion(...scopes: Array<string | undefined>): string | undefined {
   return all.size > 0 ? [...all].join(" ") : undefined;
 }
 
+type McpAuth = Awaited<ReturnType<typeof loadMcpAuth>>;
+type AuthOptions = Parameters<typeof auth>[1];
+
+/**
+ * The SDK's `auth()`, with one rule of this client's: under MCP 2025-03-26's fallback (a server
+ * with no protected resource metadata is its own authorization server, by origin) nobody named
+ * an issuer, so the metadata's issuer is not held to that origin (`checkDiscovery` in provider.ts
+ * keeps the same rule). The SDK checks it anyway; when it refuses there and the server publishes
+ * no such metadata, the flow runs again without that one check. Where the metadata did name the
+ * authorization server, a mismatch stops the flow, said in words.
+ */
+async function runAuth(sdk: McpAuth, provider: StoredOAuthProvider, options: AuthOptions): ReturnType<typeof auth> {
+  try {
+    return await sdk.auth(provider, options);
+  } catch (error) {
+    if (!(error instanceof sdk.IssuerMismatchError) || error.kind !== "metadata") throw error;
+    const named = await sdk
+      .discoverOAuthProtectedResourceMetadata(
+        options.serverUrl,
+        options.resourceMetadataUrl ? { resourceMetadataUrl: options.resourceMetadataUrl } : {},
+        options.fetchFn,
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (named) {
+      throw new OAuthRefused(
+        `The authorization server metadata names the issuer ${String(error.received).slice(0, 200)}, but it was fetched for ${String(error.expected)}. RFC 8414 requires them to match; a mismatch means the metadata is not this server's (misconfigured, or forged), so the flow stopped.`,
+        { cause: error },
+      );
+    }
+    return sdk.auth(provider, { ...options, skipIssuerMetadataValidation: true });
+  }
+}
+
 /** Runs `auth()` to the end once: refresh, or authorization through `authorize`, then the token exchange. */
 async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
   const { provider, log } = session;
@@ -103,7 +139,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   };
   let result: Awaited<ReturnType<typeof auth>>;
   let returned: AuthorizationResult | undefined;
-  let sdk: Awaited<ReturnType<typeof loadMcpAuth>>;
+  let sdk: McpAuth;
   try {
     sdk = await loadMcpAuth();
     returned = session.takeReturned?.();
@@ -124,7 +160,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
       note: "Came back from the authorization server with a code and the expected state.",
     });
     try {
-      result = await sdk.auth(provider, { ...options, authorizationCode: returned.code });
+      result = await runAuth(sdk, provider, { ...options, authorizationCode: returned.code, ...(returned.iss ? { iss: returned.iss } : {}) });
     } catch (error) {
       return fail(error);
     }
@@ -132,7 +168,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   }
   try {
     provider.takePendingAuthorization();
-    result = await sdk.auth(provider, options);
+    result = await runAuth(sdk, provider, options);
   } catch (error) {
     return fail(error);
   }
@@ -169,7 +205,7 @@ async function authorizeOnce(session: OAuthSession, challenge: { resourceMetadat
   }
   logAuthorization({ ok: true, note: "The person signed in; the callback returned a code and the expected state." });
   try {
-    result = await sdk.auth(provider, { ...options, authorizationCode: answer.code });
+    result = await runAuth(sdk, provider, { ...options, authorizationCode: answer.code, ...(answer.iss ? { iss: answer.iss } : {}) });
   } catch (error) {
     return fail(error);
   }

@@ -7,8 +7,8 @@
  * only keeps the URL, and oauth-fetch.ts hands it to the page's popup or the headless authorizer.
  * Pure.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { OAuthStore } from "./store";
 import { applicationTypeFor } from "./client-metadata";
 
@@ -125,8 +125,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       redirect_uris: [this.identity.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
-      // SEP-837; the v1 package's type predates the field, which registration sends as given.
-      ...({ application_type: applicationTypeFor(this.identity.redirectUrl) } as Record<string, string>),
+      // SEP-837: "native" for a loopback redirect, "web" otherwise.
+      application_type: applicationTypeFor(this.identity.redirectUrl),
       ...(this.identity.scope ? { scope: this.identity.scope } : {}),
     };
   }

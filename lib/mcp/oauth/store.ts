@@ -7,8 +7,8 @@
  * (the conformance driver) keeps them in memory. Pure; the storage is injected.
  */
 import { Store, type ReadableStore } from "../../state/store";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
 import { isRecord } from "../../text/json-value";
 import type { RemovableTextStorage } from "../../storage/key-value";
 
