@@ -17,6 +17,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from "@modelcontextprotocol/client";
+import { paramHeaders } from "./param-headers";
 import { ConnectionError, displayUrl } from "./connection-errors";
 import type { ObservedFetch } from "./observed-fetch";
 import type { McpSdk } from "./sdk";
@@ -163,6 +164,8 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
   const lostListeners = new Set<(error: ConnectionError) => void>();
   const state: { lost?: ConnectionError; closed: boolean } = { closed: false };
   let toolsTtl: number | undefined;
+  // The input schemas last listed, for the tasks path's Mcp-Param-* headers (Client.callTool finds its own).
+  const inputSchemas = new Map<string, unknown>();
   const skillsOffered = capabilities.extensions?.[SKILLS_EXTENSION_ID] !== undefined;
   let skills: Promise<PublishedSkillsReader> | undefined;
   const skillsReader = () => (skills ??= loadMcpSkills().then(({ publishedSkillsReader }) => publishedSkillsReader(client)));
@@ -248,6 +251,7 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
         client.listTools(params, listOptions).then((r) => {
           const ttl = (r as { ttlMs?: unknown }).ttlMs;
           toolsTtl = typeof ttl === "number" && ttl > 0 ? ttl : undefined;
+          for (const tool of r.tools) inputSchemas.set(tool.name, tool.inputSchema);
           return { items: r.tools, nextCursor: r.nextCursor };
         }),
       ),
@@ -288,7 +292,13 @@ export function createLiveConnection(sdk: McpSdk, parts: LiveParts): McpConnecti
         return guard(
           `The call to ${name}`,
           timeoutMs,
-          () => tasks.callTool(name, args ?? {}, { timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(onTask ? { onTask } : {}) }),
+          () =>
+            tasks.callTool(name, args ?? {}, {
+              timeoutMs,
+              paramHeaders: paramHeaders(inputSchemas.get(name), args ?? {}),
+              ...(options.signal ? { signal: options.signal } : {}),
+              ...(onTask ? { onTask } : {}),
+            }),
           options.signal,
         );
       }

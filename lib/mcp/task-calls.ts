@@ -15,6 +15,7 @@ import {
 } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue, TaskId } from "@modelcontextprotocol/ext-tasks/core";
 import { ConnectionError } from "./connection-errors";
+import { isParamHeader } from "./param-headers";
 import { MAX_INPUT_ROUNDS, type AnswerInput, type TaskCalls, type TaskReport } from "./tasks";
 
 /** The most status messages a report keeps (the first and the latest ones). */
@@ -71,10 +72,12 @@ function rawDispatcher(transport: StreamableHTTPClientTransport, onPoll: (taskId
         : setTimeout(() => waiting.get(id)?.reject(new ConnectionError("timeout", `${method} got no answer within ${timeoutMs / 1000} s.`)), timeoutMs);
     const onAbort = () => waiting.get(id)?.reject(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // A call's Mcp-Param-* headers mirror its arguments: they go with the tools/call alone.
+    const headers = Object.entries(options.context?.headers ?? {}).filter(([name]) => method === "tools/call" || !isParamHeader(name));
     try {
       await transport.send(body as Parameters<StreamableHTTPClientTransport["send"]>[0], {
         ...(options.signal ? { requestSignal: options.signal } : {}),
-        ...(options.context?.headers ? { headers: { ...options.context.headers } } : {}),
+        ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
       });
       const answer = await answered;
       if (answer.error !== undefined) return { kind: "error" as const, error: answer.error as { code: number; message: string } };
@@ -135,6 +138,7 @@ export function createTaskCalls(parts: Parts): TaskCalls {
     async callTool(name, args, options) {
       const execution = await session.callTool(name, args as Record<string, JsonValue>, {
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.paramHeaders && Object.keys(options.paramHeaders).length > 0 ? { headers: options.paramHeaders } : {}),
         requestTimeoutMs: options.timeoutMs,
       });
       if (execution.kind === "immediate") {

@@ -75,6 +75,8 @@ export interface TaskCallOptions {
   timeoutMs: number;
   /** Each change of the task's status, from its creation to its end. */
   onTask?: (task: TaskReport) => void;
+  /** The call's `Mcp-Param-*` headers (lib/mcp/param-headers.ts): on the `tools/call` only, never on its follow-ups. */
+  paramHeaders?: Readonly<Record<string, string>>;
 }
 
 /** A task as its status request answers (`tasks/get`), for a task no call waits on any more (after a reload). */

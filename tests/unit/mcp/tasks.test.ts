@@ -122,6 +122,22 @@ describe("tasks", () => {
     }
   });
 
+  it("a call that becomes a task carries its Mcp-Param-* headers on the tools/call alone, which the server checks against its arguments", async () => {
+    const connection = await connect(`${server.url}/mcp`);
+    const tools = await connection.listTools();
+    expect(JSON.stringify(tools.find((t) => t.name === "regional")?.inputSchema)).toContain("x-mcp-header");
+    const from = server.methods.length;
+    const reports: TaskReport[] = [];
+    const result = await connection.callTool("regional", { region: "Zürich", ms: 200 }, { onTask: (report) => reports.push(report) });
+    expect(result.content).toEqual([{ type: "text", text: "slow done" }]);
+    expect(reports.at(-1)?.status).toBe("completed");
+    const sent = server.methods.slice(from).map((method, i) => ({ method, headers: server.paramHeaders[from + i] }));
+    expect(sent[0]).toEqual({ method: "tools/call", headers: { "mcp-param-region": `=?base64?${Buffer.from("Zürich").toString("base64")}?=` } });
+    const followUps = sent.slice(1);
+    expect(followUps.map((s) => s.method)).toContain("tasks/get");
+    expect(followUps.every((s) => Object.keys(s.headers ?? {}).length === 0)).toBe(true);
+  });
+
   it("a task's status asked by its id (as after a reload): working while it runs, then completed with the start of its result", async () => {
     const connection = await connect(`${server.url}/mcp`);
     const reports: TaskReport[] = [];
