@@ -6,6 +6,7 @@ import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
 import { counterServerFactory, hostileServerFactory } from "../fixtures/mcp/app-servers";
 import { startMcpHttpServer, type StatefulHost } from "../fixtures/mcp/test-servers";
+import { startAppExample, type AppExample } from "../fixtures/mcp/app-examples";
 
 // MCP Apps in the page (docs/mcp-apps.md, "MCP Apps"): the shipping demo's app, an app
 // built on the extension's own App class, and apps that attack their host.
@@ -13,6 +14,8 @@ let counter: StatefulHost;
 let counterCalls: Map<string, number>;
 let hostile: StatefulHost;
 let hostileCalls: Map<string, number>;
+let basic: AppExample;
+let budget: AppExample;
 
 test.beforeAll(async () => {
   const built = await counterServerFactory();
@@ -29,11 +32,16 @@ test.beforeAll(async () => {
   });
   hostileCalls = attack.calls;
   late.factory = attack.factory;
+  [basic, budget] = await Promise.all([
+    startAppExample("@modelcontextprotocol/server-basic-vanillajs", "mcp-server-basic-vanillajs"),
+    startAppExample("@modelcontextprotocol/server-budget-allocator", "mcp-budget-allocator-server"),
+  ]);
 });
 
 test.afterAll(async () => {
   await counter.close();
   await hostile.close();
+  await Promise.all([basic.close(), budget.close()]);
 });
 
 /** Test-calls a tool from the Tools view with these arguments (as JSON). */
@@ -62,6 +70,40 @@ async function openWith(page: Page, name: string, url: string): Promise<void> {
 }
 
 test.describe("MCP Apps", () => {
+  test("the official MCP App examples (2.x) work as published: both connect, their apps render, and the basic app's own button calls its server through the host", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openWith(page, "basic", basic.url);
+    const servers = new ServersPanel(page);
+    await servers.addServer("budget", budget.url);
+    await servers.expectConnected("basic", "budget");
+
+    const view = await testCall(page, "basic", "get-time", {});
+    await expect(view.getByTestId("mcp-app-status")).toHaveText("running");
+    const app = appDocument(page, "get-time");
+    // The tool's result reached the app, then its own button asks the server again, through the host.
+    await expect(app.locator("#server-time")).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
+    const first = await app.locator("#server-time").textContent();
+    await page.waitForTimeout(1_100);
+    await app.getByRole("button", { name: "Get Server Time" }).click();
+    await expect(app.locator("#server-time")).not.toHaveText(first ?? "");
+    await expect(app.locator("#server-time")).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
+    await page.screenshot({ path: test.info().outputPath("basic-vanillajs.png") });
+
+    await page.getByRole("button", { name: "Back to tools" }).click();
+    const budgetView = await testCall(page, "budget", "get-budget-data", {});
+    await expect(budgetView.getByTestId("mcp-app-status")).toHaveText("running");
+    const allocator = appDocument(page, "get-budget-data");
+    await expect(allocator.getByRole("heading", { name: "Budget Allocator" })).toBeVisible();
+    await expect(allocator.locator("#sliders-container input[type=range]").first()).toBeVisible();
+    // Once on screen (Chromium does not lay out a frame scrolled out of view), it sizes its frame to its chart and sliders.
+    const frame = page.locator('iframe[title="App of get-budget-data"]');
+    await frame.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(400);
+    await budgetView.screenshot({ path: test.info().outputPath("budget-allocator.png") });
+  });
+
   test("the shipping demo's app in a test call: it gets the input and result, compares carriers through the host, sizes itself, and closes", async ({
     page,
   }, testInfo) => {
