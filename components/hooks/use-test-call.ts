@@ -11,6 +11,8 @@ export interface UseTestCallResult {
   state: TestCallState;
   /** The arguments the last call was sent, to fill the form again. */
   lastArgs: TestCallEntry["args"];
+  /** The server ran the call as a task: where it stands, as last reported. */
+  task: TestCallEntry["task"];
   call: (args: Record<string, unknown>) => void;
   cancel: () => void;
 }
@@ -21,5 +23,5 @@ export function useTestCall(store: TestCallStore, serverId: string, tool: Tool):
   const entry = useStore(store, () => store.get(key), { fallback: store.get(key) });
   const call = useCallback((args: Record<string, unknown>) => store.call(serverId, tool, args), [store, serverId, tool]);
   const cancel = useCallback(() => store.cancel(key), [store, key]);
-  return { state: entry.state, lastArgs: entry.args, call, cancel };
+  return { state: entry.state, lastArgs: entry.args, task: entry.task, call, cancel };
 }

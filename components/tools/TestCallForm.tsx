@@ -12,6 +12,7 @@ import dynamic from "next/dynamic";
 import { toolResourceUri } from "@/lib/mcp-apps/tool-ui";
 import styles from "./Tools.module.css";
 import { messageOf } from "@/lib/text/error-message";
+import { taskSummary } from "@/lib/timeline/task-text";
 
 // An app's view (and its bridge) loads when a tool with an app is first called, never on the page's start.
 const AppView = dynamic(() => import("@/components/apps/AppView").then((m) => m.AppView));
@@ -140,6 +141,12 @@ export function TestCallForm({
           </span>
         ) : null}
       </div>
+      {test.task && (
+        <p className="muted small" role="status" data-testid="test-call-task">
+          {taskSummary(test.task, serverName)}
+          {test.task.messages.length > 0 && ` Latest: “${test.task.messages[test.task.messages.length - 1]}”`}
+        </p>
+      )}
       <TestCallResult
         state={state}
         app={

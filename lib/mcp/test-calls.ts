@@ -3,11 +3,14 @@
  * running when the person switches tabs (Tools → Servers → Tools) is still there, and still
  * answered, when the form shows again; so are the last arguments sent. A store
  * (lib/state/store.ts) of every entry by key; it finds a server's live connection itself, so
- * the form that calls holds none.
+ * the form that calls holds none. A call its server runs as a task (lib/mcp/tasks.ts) carries
+ * the task's latest report, which also goes to `onTask` (the page tracks it on the server's
+ * card, so it outlives a reload).
  */
 import { Store } from "../state/store";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { McpConnection } from "./live-connection";
+import type { TaskReport } from "./tasks";
 import { validateArguments } from "./validate";
 import { messageOf } from "../text/error-message";
 
@@ -22,6 +25,8 @@ export type TestCallState =
 export interface TestCallEntry {
   state: TestCallState;
   args?: Record<string, unknown>;
+  /** The server ran the call as a task: where it stands, as last reported. */
+  task?: TaskReport;
 }
 
 const IDLE: TestCallEntry = Object.freeze({ state: Object.freeze({ status: "idle" as const }) });
@@ -37,6 +42,8 @@ export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>
     /** The server's live connection, or undefined when it is not connected. */
     private readonly connectionOf: (serverId: string) => McpConnection | undefined,
     private readonly now: () => number = () => performance.now(),
+    /** A call's task report, for the page's list of tasks. */
+    private readonly onTask?: (serverId: string, tool: string, report: TaskReport) => void,
   ) {
     super({});
   }
@@ -61,12 +68,20 @@ export class TestCallStore extends Store<Readonly<Record<string, TestCallEntry>>
     const started = this.now();
     this.put(key, { state: { status: "calling", startedAt: Date.now() }, args });
     const current = () => this.aborts.get(key) === abort;
-    connection.callTool(tool.name, args, { signal: abort.signal }).then(
+    const onTask = (task: TaskReport) => {
+      this.onTask?.(serverId, tool.name, task);
+      if (current()) this.put(key, { ...this.get(key), task });
+    };
+    const taskOf = () => {
+      const task = this.get(key).task;
+      return task ? { task } : {};
+    };
+    connection.callTool(tool.name, args, { signal: abort.signal, onTask }).then(
       (result) => {
-        if (current()) this.put(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args });
+        if (current()) this.put(key, { state: { status: "done", result, ms: this.now() - started, ...(warning ? { warning } : {}) }, args, ...taskOf() });
       },
       (error: unknown) => {
-        if (current()) this.put(key, { state: { status: "failed", message: messageOf(error), ms: this.now() - started }, args });
+        if (current()) this.put(key, { state: { status: "failed", message: messageOf(error), ms: this.now() - started }, args, ...taskOf() });
       },
     );
   }

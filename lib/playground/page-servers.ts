@@ -98,7 +98,11 @@ export class PageServers {
   /** What each server logged (notifications/message), by server name. */
   readonly logs = new ServerLogStore();
   /** The Tools view's test calls, which outlive the view. */
-  readonly testCalls = new TestCallStore((serverId) => this.manager.connection(serverId));
+  readonly testCalls = new TestCallStore(
+    (serverId) => this.manager.connection(serverId),
+    undefined,
+    (serverId, tool, report) => this.tasks.track(serverId, this.registry.get(serverId)?.name ?? serverId, tool, report),
+  );
   /** The skills servers publish (the Skills extension), listed when a person opens a card's section. */
   readonly publishedSkills: PublishedSkillsStore;
   /** The tasks the page's calls started, per server, kept across reloads (lib/mcp/server-tasks.ts). */

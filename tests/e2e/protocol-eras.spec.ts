@@ -67,6 +67,39 @@ test.describe("protocol eras", () => {
     await page.screenshot({ path: test.info().outputPath("mrtr-rounds.png") });
   });
 
+  test("the Tools view's test call on a strict 2026-07-28 server: its two rounds of questions reach the person's forms, and a call it runs as a task shows as one and ends", async ({
+    page,
+  }) => {
+    const playground = new PlaygroundPage(page);
+    const servers = new ServersPanel(page);
+    await playground.goto();
+    await servers.addServer("modern", `${modern.url}/mcp`);
+    await servers.expectConnected("modern");
+
+    await servers.openTool("modern", "two_questions");
+    await page.getByRole("form", { name: "Test-call two_questions" }).getByRole("button", { name: "Call two_questions" }).click();
+    const dialog = page.getByRole("dialog", { name: "modern asks for input" });
+    await dialog.getByRole("textbox", { name: "Name" }).fill("Grace");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    await expect(dialog).toContainText("Your colour, Grace?");
+    await dialog.getByRole("textbox", { name: "Colour" }).fill("blue");
+    await dialog.getByRole("button", { name: "Accept" }).click();
+    const result = page.getByTestId("test-call-result");
+    await expect(result).toContainText("Grace");
+    await expect(result).toContainText("blue");
+
+    await page.getByRole("button", { name: "Back to tools" }).click();
+    await servers.openTool("modern", "slow");
+    const form = page.getByRole("form", { name: "Test-call slow" });
+    await form.getByRole("button", { name: "Edit as JSON" }).click();
+    await form.getByRole("textbox", { name: "Arguments JSON" }).fill('{ "ms": 1500 }');
+    await form.getByRole("button", { name: "Call slow" }).click();
+    await expect(page.getByTestId("test-call-result")).toContainText("slow done", { timeout: 15_000 });
+    await expect(page.getByTestId("test-call-task")).toContainText(/task-\d+.*completed/);
+    await page.getByTestId("test-call-task").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("test-call-task.png") });
+  });
+
   test("a call the server runs as a task: the timeline shows it working, its question reaches the person, it completes; Stop cancels a task that never ends", async ({
     page,
   }) => {
