@@ -27,9 +27,9 @@ export interface ServerConfig {
   /** Tool calls to this server in flight at once, over every run (lib/host-calls/call-caps.ts); absent: no cap. */
   maxCallsInFlight?: number;
   /**
-   * The protocol era to speak to a remote server (docs/mcp-client.md, "Protocol eras"):
-   * "modern" pins 2026-07-28, "legacy" goes straight to 2025-11-25's `initialize`; absent:
-   * negotiated ("auto"). Local (stdio) servers always speak 2025-11-25.
+   * The protocol era to speak to the server (docs/mcp-client.md, "Protocol eras"): "modern"
+   * pins 2026-07-28, "legacy" goes straight to 2025-11-25's `initialize`; absent: negotiated
+   * ("auto"; a local server is asked on its own pipe, by the bridge or Node's connection).
    */
   protocolEra?: Exclude<ProtocolEraChoice, "auto">;
   enabled: boolean;

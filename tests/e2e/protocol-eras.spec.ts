@@ -7,7 +7,7 @@
  * a task shows on the timeline as one, asks its question mid-way, and ends; Stop cancels one.
  */
 import path from "node:path";
-import { expect, test } from "./fixtures";
+import { expect, test, type Page } from "./fixtures";
 import { PlaygroundPage } from "./pages/playground-page";
 import { ServersPanel } from "./pages/servers-panel";
 import { TimelinePanel } from "./pages/timeline-panel";
@@ -22,6 +22,16 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all([modern.close(), publisher.close()]);
 });
+
+/** A fresh page with the strict server added by URL and connected. */
+async function withModern(page: Page): Promise<{ playground: PlaygroundPage; servers: ServersPanel }> {
+  const playground = new PlaygroundPage(page);
+  const servers = new ServersPanel(page);
+  await playground.goto();
+  await servers.addServer("modern", `${modern.url}/mcp`);
+  await servers.expectConnected("modern");
+  return { playground, servers };
+}
 
 test.describe("protocol eras", () => {
   test("a strict 2026-07-28 server connects beside the demo servers of both eras, says so on its card, and a program calls it and answers its two rounds of questions", async ({
@@ -70,11 +80,7 @@ test.describe("protocol eras", () => {
   test("the Tools view's test call on a strict 2026-07-28 server: its two rounds of questions reach the person's forms, and a call it runs as a task shows as one and ends", async ({
     page,
   }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("modern", `${modern.url}/mcp`);
-    await servers.expectConnected("modern");
+    const { servers } = await withModern(page);
 
     await servers.openTool("modern", "two_questions");
     await page.getByRole("form", { name: "Test-call two_questions" }).getByRole("button", { name: "Call two_questions" }).click();
@@ -103,11 +109,7 @@ test.describe("protocol eras", () => {
   test("a call the server runs as a task: the timeline shows it working, its question reaches the person, it completes; Stop cancels a task that never ends", async ({
     page,
   }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("modern", `${modern.url}/mcp`);
-    await servers.expectConnected("modern");
+    const { playground } = await withModern(page);
     await expect(page.getByTestId("server-tasks-modern")).toBeVisible();
 
     await playground.setCode("return await modern.report({});");
@@ -145,11 +147,7 @@ test.describe("protocol eras", () => {
   });
 
   test("a task outlives a reload: its card lists it, asks its server by id where it stands, and shows its end", async ({ page }) => {
-    const playground = new PlaygroundPage(page);
-    const servers = new ServersPanel(page);
-    await playground.goto();
-    await servers.addServer("modern", `${modern.url}/mcp`);
-    await servers.expectConnected("modern");
+    const { playground, servers } = await withModern(page);
     await playground.setCode("return await modern.slow({ ms: 4000 });");
     await playground.runWithShortcut();
     const tasks = page.getByRole("list", { name: "Tasks on modern" });

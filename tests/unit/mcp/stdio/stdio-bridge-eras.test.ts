@@ -6,23 +6,19 @@
  * 2025 session; a server that exits on the question is started once more without it within the
  * same start, and the next start does not ask; a forced era asks nothing.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loggedStdio, stdioFixture } from "../../../fixtures/mcp/logged-stdio";
 import { connectToServer, type ConnectOptions } from "@/lib/mcp/connection";
 import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import type { FetchLike } from "@/lib/mcp/proxy/proxy-fetch";
 import { withStdioBridge } from "@/lib/mcp/stdio/browser/stdio-connector";
 import { LOCAL_TOKEN_ENV } from "@/lib/mcp/stdio/server/local-guard";
 import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
-import type { ServerConfig } from "@/lib/mcp/types";
 import { MEMORY_BIN } from "../../codemode-mcp/fixtures";
 import { rawRequest, startStdioHost } from "../../../fixtures/mcp/stdio-host";
 import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio/stdio-protocol";
 
 const TOKEN = "local-token-for-eras-0123456789abcdef";
-const fixture = (name: string) => path.resolve("tests/fixtures/mcp", name);
 const registry = getStdioSessions();
 let host: LoopbackServer;
 
@@ -40,28 +36,6 @@ function page(channel: string): ConnectOptions {
 
 const connect = withStdioBridge(() => TOKEN, connectToServer);
 
-/** A stdio server whose every start is logged (SPAWN_LOG), so a test counts processes. */
-function stdio(name: string, args: string[], extra: Partial<ServerConfig> = {}): ServerConfig & { spawns: () => number } {
-  const log = path.join(mkdtempSync(path.join(tmpdir(), "cmp-bridge-eras-")), "spawns");
-  return {
-    id: name,
-    name,
-    transport: "stdio",
-    command: process.execPath,
-    args,
-    env: { SPAWN_LOG: log },
-    enabled: true,
-    ...extra,
-    spawns: () => {
-      try {
-        return readFileSync(log, "utf8").trim().split("\n").length;
-      } catch {
-        return 0;
-      }
-    },
-  };
-}
-
 beforeAll(async () => {
   process.env[LOCAL_TOKEN_ENV] = TOKEN;
   host = await startStdioHost();
@@ -78,7 +52,7 @@ afterAll(async () => {
 
 describe("the page's local servers, both eras", () => {
   it("a strict 2026-07-28 server is reached statelessly, started once, and shared by a second page without asking again", async () => {
-    const server = stdio("modern", [fixture("modern-stdio.mjs")]);
+    const server = loggedStdio("modern", [stdioFixture("modern-stdio.mjs")]);
     const first = await connect(server, page("tab-1"));
     const second = await connect(server, page("tab-2"));
     try {
@@ -96,7 +70,7 @@ describe("the page's local servers, both eras", () => {
   });
 
   it("the reference memory server gets a 2025 session, found on its own pipe", async () => {
-    const server = stdio("memory", [MEMORY_BIN]);
+    const server = loggedStdio("memory", [MEMORY_BIN]);
     const connection = await connect(server, page("tab-1"));
     try {
       expect(connection.protocolVersion).toBe("2025-11-25");
@@ -108,7 +82,7 @@ describe("the page's local servers, both eras", () => {
   });
 
   it("a server that exits on the question is started once more within the same start, and its next start does not ask", async () => {
-    const server = stdio("fragile", [fixture("exits-on-probe.mjs")]);
+    const server = loggedStdio("fragile", [stdioFixture("exits-on-probe.mjs")]);
     registry.configure({ maxSessions: 1 });
     const first = await connect(server, page("tab-1"));
     expect(first.protocolVersion).toBe("2025-11-25");
@@ -122,12 +96,12 @@ describe("the page's local servers, both eras", () => {
   });
 
   it("a forced era asks nothing: 2026-07-28 on a strict server connects, 2025-11-25 on it fails saying what it speaks", async () => {
-    const pinned = stdio("pinned", [fixture("modern-stdio.mjs")], { protocolEra: "modern" });
+    const pinned = loggedStdio("pinned", [stdioFixture("modern-stdio.mjs")], { protocolEra: "modern" });
     const connection = await connect(pinned, page("tab-1"));
     expect(connection.protocolVersion).toBe("2026-07-28");
     await connection.close();
 
-    const wrong = stdio("wrong", [fixture("modern-stdio.mjs")], { protocolEra: "legacy" });
+    const wrong = loggedStdio("wrong", [stdioFixture("modern-stdio.mjs")], { protocolEra: "legacy" });
     const error = (await connect(wrong, page("tab-1")).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/speaks 2026-07-28 and this connection asked for 2025-11-25/);
@@ -135,7 +109,7 @@ describe("the page's local servers, both eras", () => {
   });
 
   it("answers a raw 2026-07-28 request on its own event stream, and a body that is not JSON with a parse error", async () => {
-    const server = stdio("raw", [fixture("modern-stdio.mjs")]);
+    const server = loggedStdio("raw", [stdioFixture("modern-stdio.mjs")]);
     const connection = await connect(server, page("tab-1"));
     await connection.close();
     const started = await fetch(new URL("/api/mcp/stdio", host.url), {

@@ -4,41 +4,14 @@
  * 2026-07-28 server connects as one, the reference servers as 2025 ones; a server that exits
  * when asked anything before `initialize` is started once more without asking, and remembered.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loggedStdio, stdioFixture } from "../../../fixtures/mcp/logged-stdio";
 import { connectStdio } from "@/lib/mcp/stdio/node/stdio-connection";
-import type { ServerConfig } from "@/lib/mcp/types";
 import { MEMORY_BIN } from "../../codemode-mcp/fixtures";
-
-const fixture = (name: string) => path.resolve("tests/fixtures/mcp", name);
-
-function stdio(name: string, args: string[], extra: Partial<ServerConfig> = {}): ServerConfig & { spawns: () => number } {
-  const log = path.join(mkdtempSync(path.join(tmpdir(), "cmp-eras-")), "spawns");
-  return {
-    id: name,
-    name,
-    transport: "stdio",
-    command: process.execPath,
-    args,
-    env: { SPAWN_LOG: log },
-    headers: {},
-    enabled: true,
-    ...extra,
-    spawns: () => {
-      try {
-        return readFileSync(log, "utf8").trim().split("\n").length;
-      } catch {
-        return 0;
-      }
-    },
-  };
-}
 
 describe("stdio servers of both eras", () => {
   it("a strict 2026-07-28 server connects as one, started once, and its tools answer", async () => {
-    const server = stdio("modern", [fixture("modern-stdio.mjs")]);
+    const server = loggedStdio("modern", [stdioFixture("modern-stdio.mjs")]);
     const connection = await connectStdio(server);
     try {
       expect(connection.protocolVersion).toBe("2026-07-28");
@@ -51,7 +24,7 @@ describe("stdio servers of both eras", () => {
   });
 
   it("the reference memory server is a 2025 one, found on the same connection", async () => {
-    const connection = await connectStdio(stdio("memory", [MEMORY_BIN]));
+    const connection = await connectStdio(loggedStdio("memory", [MEMORY_BIN]));
     try {
       expect(connection.protocolVersion).toBe("2025-11-25");
       expect((await connection.listTools()).map((t) => t.name)).toContain("read_graph");
@@ -61,7 +34,7 @@ describe("stdio servers of both eras", () => {
   });
 
   it("a server that exits on the question is started once more without it, and the next connect does not ask", async () => {
-    const server = stdio("fragile", [fixture("exits-on-probe.mjs")]);
+    const server = loggedStdio("fragile", [stdioFixture("exits-on-probe.mjs")]);
     const first = await connectStdio(server);
     expect(first.protocolVersion).toBe("2025-11-25");
     expect((await first.callTool("ping", {})).content).toEqual([{ type: "text", text: "pong" }]);
@@ -73,7 +46,7 @@ describe("stdio servers of both eras", () => {
   });
 
   it("a server forced to 2025-11-25 (its protocolEra) that only speaks 2026-07-28 fails saying so", async () => {
-    const server = stdio("forced", [fixture("modern-stdio.mjs")], { protocolEra: "legacy" });
+    const server = loggedStdio("forced", [stdioFixture("modern-stdio.mjs")], { protocolEra: "legacy" });
     const error = (await connectStdio(server).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toMatch(/forced: could not start/);
