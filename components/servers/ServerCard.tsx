@@ -181,6 +181,7 @@ function StatusLine({ name, status, stdio }: { name: string; status: ServerStatu
       {status.serverInfo.name} {status.serverInfo.version} · <span data-testid={`server-protocol-${name}`}>{describeProtocol(status.protocolVersion)}</span> ·{" "}
       {/* A stdio server reaches the page through the local bridge's HTTP session; what the person set up is stdio. */}
       {stdio ? "stdio via the local bridge" : status.transport}
+      {status.localProcess && <LocalProcessNote name={name} process={status.localProcess} />}
       {status.via === "proxy" ? " via proxy" : ""}
       {status.tasks && (
         <span data-testid={`server-tasks-${name}`} title="The server offers tasks: it may run a call in the background and report how it stands until it ends.">
@@ -229,4 +230,19 @@ function RestartLine({ plan, stdio }: { plan: RestartPlan; stdio: boolean }) {
 
 function transportLabel(transport: ServerConfig["transport"]): string {
   return transport === "streamable-http" ? "HTTP" : transport === "sse" ? "SSE" : "stdio";
+}
+
+/** A local server's process: its id, and whether this page joined it running in other tabs (tabs share one process per server). */
+function LocalProcessNote({ name, process }: { name: string; process: { pid: number; sharedWith: number } }) {
+  // As it stood when this page connected (a tab that joins later does not change this one's line).
+  // No count: the bridge's count also holds sessions of a page that just closed, until they end.
+  const shared = process.sharedWith > 0 ? ", already running in another tab" : "";
+  return (
+    <span
+      data-testid={`server-process-${name}`}
+      title="Tabs that run the same local server (command, arguments, environment and folder) share one process; it stops when no tab holds it."
+    >
+      {` · pid ${process.pid}${shared}`}
+    </span>
+  );
 }

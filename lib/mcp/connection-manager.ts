@@ -273,6 +273,7 @@ export class ConnectionManager extends Store<Readonly<Record<string, ServerStatu
           ...(live.tasks ? { tasks: true as const } : {}),
           ...(live.skills ? { skills: true as const } : {}),
           ...(live.toolsTtlMs?.() ? { toolsTtlMs: live.toolsTtlMs() } : {}),
+          ...(live.localProcess ? { localProcess: live.localProcess } : {}),
           tools: Object.freeze(tools),
           prompts: Object.freeze(prompts),
           resources: Object.freeze(resources),

@@ -47,6 +47,12 @@ export interface CallToolOptions {
 }
 
 /** A live connection to one MCP server. */
+/** A local server's process as the bridge reports it. */
+export interface LocalProcess {
+  pid: number;
+  sharedWith: number;
+}
+
 export interface McpConnection {
   readonly serverInfo: ServerInfo;
   readonly protocolVersion: string;
@@ -94,6 +100,8 @@ export interface McpConnection {
   onToolsListChanged(listener: () => void): () => void;
   /** A local (stdio) server's recent stderr; absent for remote servers. */
   stderr?: () => Promise<string>;
+  /** A local (stdio) server's process: its id, and how many other pages (tabs) shared it when this one connected. */
+  readonly localProcess?: LocalProcess;
   /** Runs `listener` once if the connection drops; returns an unsubscribe. */
   onLost(listener: (error: ConnectionError) => void): () => void;
   /** Ends the session (DELETE when the server gave one) and closes the transport. */

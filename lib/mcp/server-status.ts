@@ -4,6 +4,7 @@
  * error, and when a lost connection is tried again), and the settings of those tries. Types and
  * constants only, so the views and tests read them without the manager.
  */
+import type { LocalProcess } from "./live-connection";
 import type { Prompt, Resource, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { ServerInfo } from "./connection";
 import type { ConnectionErrorData } from "./connection-errors";
@@ -24,6 +25,8 @@ export interface ConnectedStatus {
   toolsTtlMs?: number;
   /** The server publishes skills (the Skills extension): the card offers to list them. */
   skills?: true;
+  /** A local (stdio) server's process: its id, and how many other tabs shared it when this page connected. */
+  localProcess?: LocalProcess;
   tools: readonly Tool[];
   prompts: readonly Prompt[];
   resources: readonly Resource[];

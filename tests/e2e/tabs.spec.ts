@@ -81,8 +81,10 @@ test.describe("local servers across tabs", () => {
       await new ServersPanel(tab).expectConnected(...names);
       tabs.push(tab);
     }
-    // Four tabs of nine servers: nine processes, shared, at a cap of nine.
+    // Four tabs of nine servers: nine processes, shared, at a cap of nine; each card says so.
     await expect.poll(() => marked().length, { timeout: 10_000 }).toBe(9);
+    await expect(first.getByTestId(`server-process-${names[0]}`)).toHaveText(/^ · pid \d+$/);
+    await expect(tabs[3]!.getByTestId(`server-process-${names[0]}`)).toHaveText(/^ · pid \d+, already running in another tab$/);
     const before = marked().sort();
     // Each tab's calls are its own (the server sees one client). The code goes in one tab at a
     // time (setCode pastes through the context's one clipboard); the runs go at once.

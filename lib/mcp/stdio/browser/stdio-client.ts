@@ -50,6 +50,8 @@ export interface StdioBridgeConnection {
   pid: number;
   /** The revision the process speaks: connect with it. */
   era: "modern" | "legacy";
+  /** Other pages' sessions on the same process when this one started (tabs share a server's process). */
+  sharedWith: number;
   /** The process's recent stderr (a few KB, secrets removed). */
   stderr(): Promise<string>;
   /** Ends the session and kills the process; safe to call twice. */
@@ -121,5 +123,6 @@ export async function startStdioBridge(launch: StdioServerLaunch, options: Stdio
   };
   // A bridge older than eras relays 2025 sessions only.
   const era = started.era === "modern" ? "modern" : "legacy";
-  return { url, headers, session: started.session, pid: started.pid, era, stderr, close };
+  const sharedWith = typeof started.sharedWith === "number" ? started.sharedWith : 0;
+  return { url, headers, session: started.session, pid: started.pid, era, sharedWith, stderr, close };
 }

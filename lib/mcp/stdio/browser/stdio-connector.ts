@@ -62,40 +62,15 @@ function bridgeError(error: unknown): ConnectionError {
   return new ConnectionError("cors-or-network", `Could not reach the local stdio bridge: ${String(error)}`);
 }
 
-/** The same connection, whose close() also ends the bridge session and kills the process. */
+/**
+ * The same connection, whose close() also ends the bridge session (the process stops once no
+ * page holds it), with the process's stderr and id. A proxy, so everything else the connection
+ * offers (tasks, skills, cache hints, whatever it grows) passes through unlisted.
+ */
 function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection): McpConnection {
-  return {
-    get serverInfo() {
-      return connection.serverInfo;
-    },
-    get protocolVersion() {
-      return connection.protocolVersion;
-    },
-    get capabilities() {
-      return connection.capabilities;
-    },
-    get instructions() {
-      return connection.instructions;
-    },
-    get transport() {
-      return connection.transport;
-    },
-    get via() {
-      return connection.via;
-    },
-    listTools: () => connection.listTools(),
-    listPrompts: () => connection.listPrompts(),
-    listResources: () => connection.listResources(),
-    listResourceTemplates: () => connection.listResourceTemplates(),
-    readResource: (uri) => connection.readResource(uri),
-    subscribeResource: (uri, listener) => connection.subscribeResource(uri, listener),
-    getPrompt: (name, args) => connection.getPrompt(name, args),
-    callTool: (name, args, callOptions) => connection.callTool(name, args, callOptions),
-    setLogLevel: (level) => connection.setLogLevel(level),
-    notifyRootsChanged: () => connection.notifyRootsChanged(),
-    onToolsListChanged: (listener) => connection.onToolsListChanged(listener),
-    onLost: (listener) => connection.onLost(listener),
+  const own: Partial<Record<keyof McpConnection, unknown>> = {
     stderr: () => bridge.stderr(),
+    localProcess: { pid: bridge.pid, sharedWith: bridge.sharedWith },
     close: async () => {
       try {
         await connection.close();
@@ -104,4 +79,8 @@ function closingBridge(connection: McpConnection, bridge: StdioBridgeConnection)
       }
     },
   };
+  return new Proxy(connection, {
+    get: (target, key, receiver): unknown =>
+      typeof key === "string" && Object.hasOwn(own, key) ? own[key as keyof McpConnection] : (Reflect.get(target, key, receiver) as unknown),
+  });
 }

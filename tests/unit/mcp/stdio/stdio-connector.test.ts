@@ -18,6 +18,8 @@ function fakeConnection(): McpConnection & { closeSpy: ReturnType<typeof vi.fn> 
     capabilities: {},
     transport: "streamable-http",
     via: "direct",
+    tasks: true,
+    toolsTtlMs: () => 300_000,
     listTools: () => Promise.resolve([]),
     listPrompts: () => Promise.resolve([]),
     listResources: () => Promise.resolve([]),
@@ -43,6 +45,7 @@ function fakeBridge(): StdioBridgeConnection & { closeSpy: ReturnType<typeof vi.
     session: "abc",
     pid: 42,
     era: "legacy",
+    sharedWith: 1,
     stderr: () => Promise.resolve(""),
     close: closeSpy,
   };
@@ -70,6 +73,10 @@ describe("withStdioBridge", () => {
     // The era the bridge found on the process's pipe: the page does not ask again.
     expect(connector.mock.calls[0]?.[1]).toMatchObject({ era: "legacy" });
     expect(wrapped.serverInfo.name).toBe("fake");
+    // The process as the bridge reported it, and whatever else the connection offers, unlisted.
+    expect(wrapped.localProcess).toEqual({ pid: 42, sharedWith: 1 });
+    expect(wrapped.tasks).toBe(true);
+    expect(wrapped.toolsTtlMs?.()).toBe(300_000);
     await wrapped.close();
     expect(connection.closeSpy).toHaveBeenCalledTimes(1);
     expect(bridge.closeSpy).toHaveBeenCalledTimes(1);
