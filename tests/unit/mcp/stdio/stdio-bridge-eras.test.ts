@@ -6,21 +6,18 @@
  * 2025 session; a server that exits on the question is started once more without it within the
  * same start, and the next start does not ask; a forced era asks nothing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loggedStdio, stdioFixture } from "../../../fixtures/mcp/logged-stdio";
 import { connectToServer, type ConnectOptions } from "@/lib/mcp/connection";
-import type { LoopbackServer } from "@/lib/http/node/loopback-server";
 import type { FetchLike } from "@/lib/mcp/proxy/proxy-fetch";
 import { withStdioBridge } from "@/lib/mcp/stdio/browser/stdio-connector";
-import { LOCAL_TOKEN_ENV } from "@/lib/mcp/stdio/server/local-guard";
-import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
+import { getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
 import { MEMORY_BIN } from "../../codemode-mcp/fixtures";
-import { rawRequest, startStdioHost } from "../../../fixtures/mcp/stdio-host";
+import { rawRequest, stdioHostPerFile } from "../../../fixtures/mcp/stdio-host";
 import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio/stdio-protocol";
 
 const TOKEN = "local-token-for-eras-0123456789abcdef";
 const registry = getStdioSessions();
-let host: LoopbackServer;
 
 /** A page whose requests come by channel `channel`, as the browser sends them. */
 function page(channel: string): ConnectOptions {
@@ -28,27 +25,15 @@ function page(channel: string): ConnectOptions {
     const headers = new Headers(init?.headers);
     headers.set("sec-fetch-site", "same-origin");
     headers.set("x-cmp-channel", channel);
-    if ((init?.method ?? "GET") !== "GET") headers.set("origin", host.url);
+    if ((init?.method ?? "GET") !== "GET") headers.set("origin", stdioHost().url);
     return fetch(url, { ...init, headers });
   };
-  return { baseUrl: host.url, proxyUrl: "/api/mcp/proxy", via: "direct", fetch: fetchAsPage };
+  return { baseUrl: stdioHost().url, proxyUrl: "/api/mcp/proxy", via: "direct", fetch: fetchAsPage };
 }
 
 const connect = withStdioBridge(() => TOKEN, connectToServer);
 
-beforeAll(async () => {
-  process.env[LOCAL_TOKEN_ENV] = TOKEN;
-  host = await startStdioHost();
-});
-afterEach(async () => {
-  registry.configure(DEFAULT_STDIO_LIMITS);
-  await registry.closeAll();
-});
-afterAll(async () => {
-  delete process.env[LOCAL_TOKEN_ENV];
-  await registry.closeAll();
-  await host.close();
-});
+const stdioHost = stdioHostPerFile(TOKEN);
 
 describe("the page's local servers, both eras", () => {
   it("a strict 2026-07-28 server is reached statelessly, started once, and shared by a second page without asking again", async () => {
@@ -112,16 +97,16 @@ describe("the page's local servers, both eras", () => {
     const server = loggedStdio("raw", [stdioFixture("modern-stdio.mjs")]);
     const connection = await connect(server, page("tab-1"));
     await connection.close();
-    const started = await fetch(new URL("/api/mcp/stdio", host.url), {
+    const started = await fetch(new URL("/api/mcp/stdio", stdioHost().url), {
       method: "POST",
-      headers: { origin: host.url, "sec-fetch-site": "same-origin", [LOCAL_TOKEN_HEADER]: TOKEN, "content-type": "application/json" },
+      headers: { origin: stdioHost().url, "sec-fetch-site": "same-origin", [LOCAL_TOKEN_HEADER]: TOKEN, "content-type": "application/json" },
       body: JSON.stringify({ command: server.command, args: server.args, env: server.env }),
     });
     const { url, era } = (await started.json()) as { url: string; era: string };
     expect(era).toBe("modern");
     const headers = {
-      host: new URL(host.url).host,
-      origin: host.url,
+      host: new URL(stdioHost().url).host,
+      origin: stdioHost().url,
       "sec-fetch-site": "same-origin",
       [LOCAL_TOKEN_HEADER]: TOKEN,
       "content-type": "application/json",
@@ -129,7 +114,7 @@ describe("the page's local servers, both eras", () => {
       "mcp-protocol-version": "2026-07-28",
     };
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-    const target = new URL(url, host.url).href;
+    const target = new URL(url, stdioHost().url).href;
     const notJson = await rawRequest(target, { method: "POST", headers, body: "{not json" });
     expect(notJson.status).toBe(400);
     expect(notJson.body).toContain("-32700");

@@ -7,7 +7,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as startRoute from "@/app/api/mcp/stdio/route";
 import { isLoopbackAddress } from "@/lib/http/server/listen-addresses";
 import { checkLocalRequest, LOCAL_TOKEN_ENV } from "@/lib/mcp/stdio/server/local-guard";
@@ -15,10 +15,10 @@ import type { LocalGuardContext } from "@/lib/mcp/stdio/server/local-guard";
 import type { FetchLike } from "@/lib/mcp/proxy/proxy-fetch";
 import { startStdioBridge, StdioBridgeClientError } from "@/lib/mcp/stdio/browser/stdio-client";
 import { LOCAL_TOKEN_HEADER } from "@/lib/mcp/stdio/stdio-protocol";
-import { DEFAULT_STDIO_LIMITS, getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
+import { getStdioSessions } from "@/lib/mcp/stdio/server/stdio-sessions";
 import { EVERYTHING_BIN } from "../../../fixtures/mcp/everything";
 import type { LoopbackServer } from "@/lib/http/node/loopback-server";
-import { rawRequest, startStdioHost } from "../../../fixtures/mcp/stdio-host";
+import { rawRequest, stdioHostPerFile } from "../../../fixtures/mcp/stdio-host";
 
 const require = createRequire(import.meta.url);
 const memoryPackage = require.resolve("@modelcontextprotocol/server-memory/package.json");
@@ -85,23 +85,14 @@ function pageHeaders(extra: Record<string, string> = {}): Record<string, string>
 
 const START_BODY = JSON.stringify({ command: NODE, args: SLEEPER });
 
-beforeAll(async () => {
-  process.env[LOCAL_TOKEN_ENV] = TOKEN;
-  host = await startStdioHost();
+// Each test leaves no child behind, even when it fails half-way.
+const stdioHost = stdioHostPerFile(TOKEN);
+beforeAll(() => {
+  host = stdioHost();
   hostHeader = new URL(host.url).host;
   tmp = mkdtempSync(path.join(tmpdir(), "stdio-bridge-"));
 });
-// Each test leaves no child behind, even when it fails half-way.
-afterEach(async () => {
-  registry.configure(DEFAULT_STDIO_LIMITS);
-  await registry.closeAll();
-});
-afterAll(async () => {
-  delete process.env[LOCAL_TOKEN_ENV];
-  await registry.closeAll();
-  await host.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("stdio bridge with server-memory", () => {
   it("shows a running child's stderr without its env values, only with the token", async () => {
